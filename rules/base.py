@@ -1,0 +1,233 @@
+"""The contract between the table service and a ruleset.
+
+A ruleset is pure game logic: it receives a :class:`Table` (the channel's state,
+its characters, who is acting, the RNG and the book) and returns an
+:class:`Outcome` (what to show, what to log, structured data). It never does I/O;
+the table service in ``bot/`` loads and saves around it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class RuleError(Exception):
+    """Bad input or an impossible move. The message says what was wrong and what would work.
+
+    Shown to the user ephemerally; the action changes nothing.
+    """
+
+
+class NeedsGMError(RuleError):
+    """The action is reserved for the campaign's GMs."""
+
+    def __init__(self, what: str = "This") -> None:
+        super().__init__(
+            f"{what} needs the GM. Ask a GM of this campaign, or have a GM add you with `/campaign gm add`."
+        )
+
+
+class Model(BaseModel):
+    """Base for every rules model: strict about unknown keys so typos fail loudly."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+# ---------------------------------------------------------------- presentation
+
+
+Tone = Literal["neutral", "success", "failure", "critical_success", "critical_failure", "warning", "secret"]
+
+
+class CardField(Model):
+    name: str
+    value: str
+    inline: bool = False
+
+
+class Card(Model):
+    """What a person reads: rendered as an embed, console text or JSON in the same words."""
+
+    title: str
+    description: str = ""
+    fields: list[CardField] = Field(default_factory=list)
+    footer: str = ""
+    tone: Tone = "neutral"
+
+    def add(self, name: str, value: str, inline: bool = False) -> Card:
+        self.fields.append(CardField(name=name, value=value, inline=inline))
+        return self
+
+
+class Outcome(Model):
+    """The result of one action.
+
+    ``summary`` is the one-line log entry; ``data`` is the structured result the
+    console prints under ``--json`` (keys documented in docs/console.md);
+    ``secret`` goes only to the GM (GM channel or DM), never to the channel.
+    """
+
+    card: Card
+    summary: str
+    data: dict[str, Any] = Field(default_factory=dict)
+    secret: Card | None = None
+    ephemeral: bool = False
+
+
+# ---------------------------------------------------------------- lookup
+
+
+class LookupEntry(Model):
+    """One entry of ``/lookup``: a table row, a rule or a glossary term."""
+
+    ruleset: str | None  # None for tables shared by every ruleset (dice)
+    category: str  # "calamity", "word", "glossary", ...
+    key: str  # "17", "Tym", "Pierce"
+    title: str
+    body: str  # Markdown; long bodies are paginated by the renderer
+    aliases: list[str] = Field(default_factory=list)
+
+    @property
+    def search_text(self) -> str:
+        return f"{self.category} {self.key}"
+
+
+# ---------------------------------------------------------------- the table an action sees
+
+
+class Actor(Model):
+    user_id: int
+    name: str
+    is_gm: bool = False
+
+
+class CharacterRecord(Model):
+    """A character as the table service stores it; ``sheet`` is the ruleset's own model."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, arbitrary_types_allowed=True)
+
+    id: int | None = None
+    owner_id: int
+    name: str
+    sheet: Any  # validated by the ruleset's sheet model
+
+
+@dataclass
+class Table:
+    """Everything one action may read and change. The service persists what changed.
+
+    Mutate ``state`` and the characters in place, or call :meth:`add_character`
+    and :meth:`remove_character`; the service saves it all in one transaction,
+    or nothing if the action raises.
+    """
+
+    ruleset_id: str
+    campaign_name: str
+    actor: Actor
+    rng: random.Random
+    book: Any
+    settings: Any
+    state: Any
+    characters: dict[str, CharacterRecord]  # keyed by casefolded name
+    added: list[CharacterRecord] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+
+    # -- permissions -------------------------------------------------------
+    def require_gm(self, what: str = "This") -> None:
+        if not self.actor.is_gm:
+            raise NeedsGMError(what)
+
+    # -- characters --------------------------------------------------------
+    def find_character(self, name: str) -> CharacterRecord:
+        record = self.characters.get(name.casefold())
+        if record is None:
+            known = ", ".join(sorted(c.name for c in self.characters.values())) or "none yet"
+            raise RuleError(f"There is no character named {name!r} in this campaign. Characters here: {known}.")
+        return record
+
+    def own_character(self, name: str) -> CharacterRecord:
+        """A character the actor may change: their own, or any if they are a GM."""
+        record = self.find_character(name)
+        if record.owner_id != self.actor.user_id and not self.actor.is_gm:
+            raise RuleError(f"{record.name} belongs to another player. You can only act through your own characters.")
+        return record
+
+    def characters_of(self, user_id: int) -> list[CharacterRecord]:
+        return [c for c in self.characters.values() if c.owner_id == user_id]
+
+    def default_character(self, name: str | None) -> CharacterRecord:
+        """The named character, or the actor's only one when no name is given."""
+        if name:
+            return self.own_character(name)
+        mine = self.characters_of(self.actor.user_id)
+        if len(mine) == 1:
+            return mine[0]
+        if not mine:
+            raise RuleError("You have no character in this campaign yet. Create one first.")
+        names = ", ".join(sorted(c.name for c in mine))
+        raise RuleError(f"You have several characters ({names}); name the one to use.")
+
+    def add_character(self, owner_id: int, name: str, sheet: Any) -> CharacterRecord:
+        if name.casefold() in self.characters:
+            raise RuleError(f"A character named {name!r} already exists here. Pick another name.")
+        record = CharacterRecord(owner_id=owner_id, name=name, sheet=sheet)
+        self.characters[name.casefold()] = record
+        self.added.append(record)
+        return record
+
+    def remove_character(self, name: str) -> CharacterRecord:
+        record = self.own_character(name)
+        del self.characters[name.casefold()]
+        self.removed.append(record.name)
+        return record
+
+
+# ---------------------------------------------------------------- rulesets
+
+
+@dataclass(frozen=True)
+class Action:
+    """One thing a player or GM can do. ``run(table, options) -> Outcome``."""
+
+    name: str
+    run: Callable[[Table, Any], Outcome]
+    options: type[BaseModel]
+    gm_only: bool = False
+    description: str = ""
+
+
+class Ruleset:
+    """What a ruleset declares. Subclass it in ``rules/<id>/__init__.py`` as ``RULESET``.
+
+    ``book_model`` validates the merged contents of ``data/<id>/*.toml``, one
+    top-level key per file stem; the loaded book is handed to every action.
+    """
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    sheet_model: ClassVar[type[BaseModel]]
+    state_model: ClassVar[type[BaseModel]]
+    settings_model: ClassVar[type[BaseModel]]
+    book_model: ClassVar[type[BaseModel] | None] = None
+    actions: ClassVar[dict[str, Action]] = {}
+
+    def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:
+        """Every table row and rule ``/lookup`` should find for this ruleset."""
+        return ()
+
+    def character_summary(self, record: CharacterRecord) -> str:
+        """One line for ``/character list``."""
+        return record.name
+
+    def character_card(self, record: CharacterRecord) -> Card:
+        """The full sheet for ``/character show``."""
+        sheet = record.sheet.model_dump() if isinstance(record.sheet, BaseModel) else record.sheet
+        card = Card(title=record.name)
+        for key, value in sheet.items():
+            card.add(key.replace("_", " "), str(value), inline=True)
+        return card
