@@ -1,0 +1,1 @@
+"""Magister: a Discord game master for tabletop games built on spellcasting."""
