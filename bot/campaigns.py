@@ -1,0 +1,353 @@
+"""Campaign administration: status, house rules, GMs, the log, export, ending, characters.
+
+These work the same for every ruleset, so they live beside the table service
+rather than in any ruleset. Each returns a :class:`Reply` for a cog to show.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from bot.service import Caller, Campaign, Place, Reply, TableService
+from bot.store import EventRow, Transaction, utcnow
+from rules.base import Card, Outcome, RuleError, Table
+
+LOG_PAGE_SIZE = 10
+
+
+async def status(service: TableService, place: Place) -> Reply:
+    campaign = await service.require_campaign(place)
+    row = campaign.row
+    ruleset = service.registry.get(row.ruleset).ruleset
+    events = await service.store.count_events(row.id)
+    card = Card(title=f"Campaign: {row.name}")
+    card.add("Ruleset", f"{ruleset.name} (`/{ruleset.id}`)", inline=True)
+    card.add("GMs", ", ".join(f"<@{gm}>" for gm in row.gm_ids) or "none", inline=True)
+    card.add("GM channel", f"<#{row.gm_channel_id}>" if row.gm_channel_id else "not set: secrets go by DM", inline=True)
+    names = sorted(c.name for c in campaign.characters.values())
+    card.add(f"Characters ({len(names)})", _clip_list(names) or "none yet")
+    card.add("Log", f"{events} events since {row.created_at[:10]}", inline=True)
+    data = {
+        "campaign": row.name,
+        "ruleset": row.ruleset,
+        "gm_ids": row.gm_ids,
+        "gm_channel_id": row.gm_channel_id,
+        "characters": names,
+        "events": events,
+        "created_at": row.created_at,
+    }
+    return Reply(Outcome(card=card, summary="status", data=data), row)
+
+
+# ---------------------------------------------------------------------- settings
+
+
+def settings_fields(service: TableService, ruleset_id: str) -> dict[str, Any]:
+    return service.registry.get(ruleset_id).ruleset.settings_model.model_fields
+
+
+async def settings(service: TableService, place: Place, caller: Caller, key: str | None, value: str | None) -> Reply:
+    """Show the house rules, or (GM only) set one, validated by the ruleset's settings model."""
+    campaign = await service.require_campaign(place)
+    fields = settings_fields(service, campaign.row.ruleset)
+    if key is None:
+        if value is not None:
+            raise RuleError("Name the setting to change with `key:`, then give its `value:`.")
+        return Reply(_settings_outcome(campaign, fields), campaign.row)
+    if key not in fields:
+        raise RuleError(f"There is no setting {key!r}. Settings: {', '.join(sorted(fields)) or 'none'}.")
+    if value is None:
+        return Reply(_settings_outcome(campaign, {key: fields[key]}), campaign.row)
+
+    def change(table: Table) -> Outcome:
+        table.require_gm("Changing a house rule")
+        model: type[BaseModel] = type(table.settings)
+        current = table.settings.model_dump()
+        old = current.get(key)
+        try:
+            table.settings = model.model_validate({**current, key: parse_setting_value(value)})
+        except ValidationError as exc:
+            reason = exc.errors()[0]["msg"]
+            raise RuleError(f"{value!r} is not a valid value for {key}: {reason}.") from None
+        new = getattr(table.settings, key)
+        return Outcome(
+            card=Card(title="House rule changed", description=f"**{key}**: {old!r} → {new!r}", tone="success"),
+            summary=f"set {key} = {new!r} (was {old!r})",
+            data={"key": key, "old": _jsonable(old), "new": _jsonable(new)},
+        )
+
+    return await service.act(place, caller, "campaign settings", change, gm_only=True)
+
+
+def parse_setting_value(text: str) -> Any:
+    """``true``, ``3``, ``2.5`` and JSON lists read as such; anything else is a string."""
+    lowered = text.strip().lower()
+    if lowered in {"true", "yes", "on"}:
+        return True
+    if lowered in {"false", "no", "off"}:
+        return False
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text.strip()
+
+
+def _settings_outcome(campaign: Campaign, fields: dict[str, Any]) -> Outcome:
+    card = Card(title=f"House rules: {campaign.row.name}")
+    for name, info in list(fields.items())[:25]:
+        current = campaign.row.settings.get(name, info.default)
+        description = info.description or ""
+        card.add(name, f"**{current!r}**" + (f"\n{description}" if description else ""))
+    if not fields:
+        card.description = "This ruleset has no house rules."
+    card.footer = "GMs change one with /campaign settings key:<name> value:<value>"
+    data = {"settings": {name: campaign.row.settings.get(name) for name in fields}}
+    return Outcome(card=card, summary="viewed settings", data=data, ephemeral=True)
+
+
+# ---------------------------------------------------------------------- GMs and the GM channel
+
+
+async def gm_add(service: TableService, place: Place, caller: Caller, user_id: int, name: str) -> Reply:
+    async def change(campaign: Campaign, _: Transaction) -> Outcome:
+        if user_id in campaign.row.gm_ids:
+            raise RuleError(f"{name} is already a GM of this campaign.")
+        campaign.row.gm_ids.append(user_id)
+        return Outcome(
+            card=Card(title="GM added", description=f"<@{user_id}> is now a GM of {campaign.row.name}."),
+            summary=f"added GM {name}",
+            data={"gm_ids": campaign.row.gm_ids},
+        )
+
+    return await service.change_campaign(place, caller, "campaign gm add", change)
+
+
+async def gm_remove(service: TableService, place: Place, caller: Caller, user_id: int, name: str) -> Reply:
+    async def change(campaign: Campaign, _: Transaction) -> Outcome:
+        if user_id not in campaign.row.gm_ids:
+            raise RuleError(f"{name} is not a GM of this campaign.")
+        if campaign.row.gm_ids == [user_id]:
+            raise RuleError("A campaign needs at least one GM. Add another GM before removing this one.")
+        campaign.row.gm_ids.remove(user_id)
+        return Outcome(
+            card=Card(title="GM removed", description=f"<@{user_id}> is no longer a GM of {campaign.row.name}."),
+            summary=f"removed GM {name}",
+            data={"gm_ids": campaign.row.gm_ids},
+        )
+
+    return await service.change_campaign(place, caller, "campaign gm remove", change)
+
+
+async def gm_channel(service: TableService, place: Place, caller: Caller, channel_id: int | None) -> Reply:
+    async def change(campaign: Campaign, _: Transaction) -> Outcome:
+        if channel_id == place.channel_id:
+            raise RuleError("The GM channel must be another channel, one the players cannot read.")
+        campaign.row.gm_channel_id = channel_id
+        where = f"<#{channel_id}>" if channel_id else "the GMs' direct messages"
+        return Outcome(
+            card=Card(title="GM channel set", description=f"Secret results now go to {where}."),
+            summary=f"set GM channel to {channel_id or 'DMs'}",
+            data={"gm_channel_id": channel_id},
+        )
+
+    return await service.change_campaign(place, caller, "campaign gmchannel", change)
+
+
+# ---------------------------------------------------------------------- the log
+
+
+async def log_page(service: TableService, place: Place, page: int) -> tuple[Reply, int]:
+    campaign = await service.require_campaign(place)
+    total = await service.store.count_events(campaign.row.id)
+    pages = max(1, math.ceil(total / LOG_PAGE_SIZE))
+    if page < 1:
+        raise RuleError(f"Pages start at 1; this log has {pages}.")
+    page = min(page, pages)
+    events = await service.store.events(campaign.row.id, limit=LOG_PAGE_SIZE, offset=(page - 1) * LOG_PAGE_SIZE)
+    lines = [event_line(event) for event in events]
+    card = Card(
+        title=f"Log: {campaign.row.name}",
+        description="\n".join(lines) or "Nothing has happened yet.",
+        footer=f"Page {page} of {pages} · newest first · {total} events",
+    )
+    data = {
+        "page": page,
+        "pages": pages,
+        "events": [
+            {
+                "id": e.id,
+                "at": e.at,
+                "actor": e.actor_name,
+                "command": e.command,
+                "summary": e.summary,
+                "undoes": e.undoes,
+            }
+            for e in events
+        ],
+    }
+    return Reply(Outcome(card=card, summary="viewed log", data=data, ephemeral=True), campaign.row), pages
+
+
+def _event_data(event: EventRow) -> dict:
+    return {
+        "id": event.id,
+        "at": event.at,
+        "actor": event.actor_name,
+        "command": event.command,
+        "summary": event.summary,
+        "undoes": event.undoes,
+    }
+
+
+def event_line(event: EventRow) -> str:
+    line = f"`#{event.id}` {event.at[5:16].replace('T', ' ')} **{event.actor_name}** /{event.command}: {event.summary}"
+    return line[:380]
+
+
+# ---------------------------------------------------------------------- export and end
+
+
+async def export(service: TableService, place: Place, caller: Caller) -> tuple[Reply, dict[str, bytes]]:
+    """The whole campaign as JSON, and its log as Markdown a person can read."""
+    campaign = await service.require_campaign(place)
+    if not campaign.is_gm(caller):
+        raise RuleError("Exporting needs the GM: the export holds secret results.")
+    row = campaign.row
+    events = await service.store.all_events(row.id)
+    document = {
+        "format": "magister-campaign/1",
+        "exported_at": utcnow(),
+        "campaign": {
+            "name": row.name,
+            "ruleset": row.ruleset,
+            "guild_id": row.guild_id,
+            "channel_id": row.channel_id,
+            "gm_ids": row.gm_ids,
+            "gm_channel_id": row.gm_channel_id,
+            "settings": row.settings,
+            "state": row.state,
+            "created_at": row.created_at,
+        },
+        "characters": [
+            {"name": c.name, "owner_id": c.owner_id, "sheet": c.sheet} for c in campaign.characters.values()
+        ],
+        "events": [
+            {
+                "id": e.id,
+                "at": e.at,
+                "actor_id": e.actor_id,
+                "actor": e.actor_name,
+                "command": e.command,
+                "summary": e.summary,
+                "result": e.result,
+                "undoes": e.undoes,
+            }
+            for e in events
+        ],
+    }
+    markdown = [f"# {row.name}", "", f"Ruleset: {row.ruleset}. Started {row.created_at}.", "", "## Log", ""]
+    markdown += [f"- {event_line(e)}" for e in events]
+    slug = "".join(ch if ch.isalnum() else "-" for ch in row.name.lower()).strip("-") or "campaign"
+    files = {
+        f"{slug}.json": json.dumps(document, indent=2, ensure_ascii=False).encode(),
+        f"{slug}-log.md": "\n".join(markdown).encode(),
+    }
+    card = Card(
+        title=f"Export: {row.name}", description=f"{len(events)} events, {len(campaign.characters)} characters."
+    )
+    outcome = Outcome(
+        card=card, summary="exported", data={"files": sorted(files), "events": len(events)}, ephemeral=True
+    )
+    return Reply(outcome, row), files
+
+
+def end_prompt(campaign: Campaign) -> Outcome:
+    card = Card(
+        title=f"End {campaign.row.name}?",
+        description=(
+            "The campaign is archived: nothing is deleted, `/campaign export` stays possible for the record, "
+            "and the channel is free for a new campaign. Press **Confirm** to end it."
+        ),
+        tone="warning",
+    )
+    return Outcome(card=card, summary="asked to end", data={"confirm": True}, ephemeral=True)
+
+
+async def end(service: TableService, place: Place, caller: Caller) -> Reply:
+    async def change(campaign: Campaign, _: Transaction) -> Outcome:
+        campaign.row.archived_at = utcnow()
+        return Outcome(
+            card=Card(
+                title=f"Campaign ended: {campaign.row.name}",
+                description="Archived. Nothing was deleted. A GM can start a new campaign here.",
+            ),
+            summary=f"ended campaign {campaign.row.name!r}",
+            data={"archived_at": campaign.row.archived_at},
+        )
+
+    return await service.change_campaign(place, caller, "campaign end", change)
+
+
+# ---------------------------------------------------------------------- characters
+
+
+async def character_list(service: TableService, place: Place) -> Reply:
+    campaign = await service.require_campaign(place)
+    ruleset = service.registry.get(campaign.row.ruleset).ruleset
+    table = service.table_for(campaign, Caller(0, "?"))
+    lines = [
+        f"**{record.name}** (<@{record.owner_id}>): {ruleset.character_summary(record)}"
+        for record in sorted(table.characters.values(), key=lambda r: r.name.casefold())
+    ]
+    card = Card(title=f"Characters: {campaign.row.name}", description=_clip_lines(lines) or "No characters yet.")
+    data = {"characters": [{"name": r.name, "owner_id": r.owner_id} for r in table.characters.values()]}
+    return Reply(Outcome(card=card, summary="listed characters", data=data), campaign.row)
+
+
+async def character_show(service: TableService, place: Place, name: str) -> Reply:
+    campaign = await service.require_campaign(place)
+    ruleset = service.registry.get(campaign.row.ruleset).ruleset
+    table = service.table_for(campaign, Caller(0, "?"))
+    record = table.find_character(name)
+    card = ruleset.character_card(record)
+    data = {"name": record.name, "owner_id": record.owner_id, "sheet": record.sheet.model_dump(mode="json")}
+    return Reply(Outcome(card=card, summary=f"showed {record.name}", data=data), campaign.row)
+
+
+async def character_delete(service: TableService, place: Place, caller: Caller, name: str) -> Reply:
+    def change(table: Table) -> Outcome:
+        record = table.remove_character(name)
+        return Outcome(
+            card=Card(
+                title=f"Deleted {record.name}",
+                description="A GM can bring the character back with `/campaign undo` while it is the latest change.",
+            ),
+            summary=f"deleted character {record.name}",
+            data={"deleted": record.name},
+        )
+
+    return await service.act(place, caller, "character delete", change)
+
+
+def _clip_list(names: list[str], limit: int = 1000) -> str:
+    text = ", ".join(names)
+    return text if len(text) <= limit else text[: limit - 20] + f"… ({len(names)} in all)"
+
+
+def _clip_lines(lines: list[str], limit: int = 4000) -> str:
+    out, size = [], 0
+    for line in lines:
+        if size + len(line) + 1 > limit:
+            out.append(f"… and {len(lines) - len(out)} more")
+            break
+        out.append(line)
+        size += len(line) + 1
+    return "\n".join(out)
+
+
+def _jsonable(value: Any) -> Any:
+    return value.model_dump(mode="json") if isinstance(value, BaseModel) else value

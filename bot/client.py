@@ -1,0 +1,181 @@
+"""The Discord side: the bot, its one error handler, and how replies and secrets go out.
+
+Cogs call :func:`send_reply` with what the table service returned; errors of
+any command land in :meth:`MagisterTree.on_error`, which is the only place that
+turns an exception into words for a user.
+"""
+
+from __future__ import annotations
+
+import logging
+import pkgutil
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.render import to_embed
+from bot.service import Caller, Place, Reply, TableService
+from bot.store import CampaignRow
+from rules.base import Card, RuleError
+
+log = logging.getLogger("magister")
+
+COGS_DIR = Path(__file__).resolve().parent.parent / "cogs"
+
+
+# ---------------------------------------------------------------------- secrets
+
+
+class Courier(Protocol):
+    """Carries a secret card to a campaign's GMs; returns where it went, in words."""
+
+    async def to_gm(self, bot: MagisterBot, campaign: CampaignRow, card: Card) -> str: ...
+
+
+class DiscordCourier:
+    """The GM channel if one is set, otherwise a DM to each GM."""
+
+    async def to_gm(self, bot: MagisterBot, campaign: CampaignRow, card: Card) -> str:
+        embed = to_embed(card)
+        if campaign.gm_channel_id:
+            channel = bot.get_channel(campaign.gm_channel_id) or await bot.fetch_channel(campaign.gm_channel_id)
+            await channel.send(embed=embed)  # type: ignore[union-attr]
+            return "the GM channel"
+        for gm_id in campaign.gm_ids:
+            user = bot.get_user(gm_id) or await bot.fetch_user(gm_id)
+            await user.send(embed=embed)
+        return "the GM by direct message"
+
+
+@dataclass
+class SentSecret:
+    destination: str
+    card: Card
+
+
+@dataclass
+class RecordingCourier:
+    """For the console and tests: keeps secrets instead of sending them."""
+
+    sent: list[SentSecret] = field(default_factory=list)
+
+    async def to_gm(self, bot: MagisterBot, campaign: CampaignRow, card: Card) -> str:
+        destination = f"gm channel {campaign.gm_channel_id}" if campaign.gm_channel_id else "gm dm"
+        self.sent.append(SentSecret(destination, card))
+        return "the GM channel" if campaign.gm_channel_id else "the GM by direct message"
+
+
+# ---------------------------------------------------------------------- the bot
+
+
+class MagisterTree(app_commands.CommandTree):
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(original, RuleError):
+            message = str(original)
+        elif isinstance(original, app_commands.CheckFailure):
+            message = str(original) or "You cannot use this command here."
+        elif isinstance(original, app_commands.TransformerError):
+            message = f"`{original.value}` is not a valid value for this option."
+        else:
+            incident = uuid.uuid4().hex[:8]
+            interaction.extras["incident"] = incident
+            command = interaction.command.qualified_name if interaction.command else "?"
+            log.error("incident %s in /%s", incident, command, exc_info=original)
+            message = (
+                f"Something went wrong on our side (incident `{incident}`). Nothing was changed. "
+                "Please tell the bot's owner the incident id."
+            )
+        interaction.extras["error"] = message
+        await send_text(interaction, message, ephemeral=True)
+
+
+class MagisterBot(commands.Bot):
+    def __init__(self, service: TableService, *, courier: Courier | None = None, dev_guild: int | None = None):
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            tree_cls=MagisterTree,
+            help_command=None,
+        )
+        self.service = service
+        self.courier: Courier = courier or DiscordCourier()
+        self.dev_guild = dev_guild
+
+    async def setup_hook(self) -> None:
+        await self.load_cogs()
+
+    async def load_cogs(self) -> None:
+        for module in pkgutil.iter_modules([str(COGS_DIR)]):
+            if not module.name.startswith("_"):
+                await self.load_extension(f"cogs.{module.name}")
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s to %d guilds", self.user, len(self.guilds))
+
+
+# ---------------------------------------------------------------------- helpers for cogs
+
+
+def place_of(interaction: discord.Interaction) -> Place:
+    return Place(interaction.guild_id or 0, interaction.channel_id or 0)
+
+
+def caller_of(interaction: discord.Interaction) -> Caller:
+    user = interaction.user
+    return Caller(user.id, user.display_name, bool(interaction.guild_id) and interaction.permissions.manage_guild)
+
+
+def service_of(interaction: discord.Interaction) -> TableService:
+    return interaction.client.service  # type: ignore[attr-defined]
+
+
+async def send_text(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=ephemeral)
+    else:
+        await interaction.response.send_message(text, ephemeral=ephemeral)
+
+
+async def send_reply(
+    interaction: discord.Interaction,
+    reply: Reply,
+    *,
+    secret: bool = False,
+    view: discord.ui.View | None = None,
+    files: list[discord.File] | None = None,
+) -> None:
+    """Show an outcome. With ``secret``, the whole result goes to the GM and the caller is told where."""
+    outcome = reply.outcome
+    interaction.extras["outcome"] = outcome
+    card, ephemeral = outcome.card, outcome.ephemeral
+    secret_card = outcome.secret
+    if secret:
+        if reply.campaign is None:
+            card = card.model_copy(update={"footer": "Secret roll: no campaign here, so only you see it."})
+            ephemeral, secret_card = True, None
+        else:
+            secret_card = card.model_copy(update={"tone": "secret", "title": f"Secret: {card.title}"})
+            card = Card(title="Secret roll", description="", tone="secret")
+            ephemeral = True
+    if secret_card is not None and reply.campaign is not None:
+        bot: MagisterBot = interaction.client  # type: ignore[assignment]
+        secret_card = secret_card.model_copy(update={"footer": f"From {interaction.user.display_name}"})
+        where = await bot.courier.to_gm(bot, reply.campaign, secret_card)
+        interaction.extras["secret"] = {"to": where, "card": secret_card}
+        if secret:
+            card.description = f"Your roll went to {where}."
+    kwargs: dict[str, Any] = {"embed": to_embed(card), "ephemeral": ephemeral}
+    if view is not None:
+        kwargs["view"] = view
+    if files:
+        kwargs["files"] = files
+    if interaction.response.is_done():
+        await interaction.followup.send(**kwargs)
+    else:
+        await interaction.response.send_message(**kwargs)

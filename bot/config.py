@@ -1,0 +1,69 @@
+"""Settings from the environment and ``.env``.
+
+The token is a ``SecretStr`` so it never appears in a repr, a log line or a
+traceback. Bad settings stop the program with one clear line and exit code 2.
+"""
+
+from __future__ import annotations
+
+import logging
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+EXIT_BAD_CONFIG = 2
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: SecretStr | None = Field(default=None, description="Bot token from the Discord developer portal")
+    magister_db: Path = Field(default=Path("magister.sqlite3"), description="SQLite file holding every campaign")
+    magister_dev_guild: int | None = Field(default=None, description="Guild that gets instant command sync")
+    magister_log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR")
+
+    @field_validator("discord_token", mode="before")
+    @classmethod
+    def _blank_token_is_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("magister_dev_guild", mode="before")
+    @classmethod
+    def _blank_guild_is_none(cls, value: object) -> object:
+        return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("magister_log_level")
+    @classmethod
+    def _known_level(cls, value: str) -> str:
+        level = value.strip().upper()
+        if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+            raise ValueError("must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
+        return level
+
+    @property
+    def token(self) -> str | None:
+        return self.discord_token.get_secret_value() if self.discord_token else None
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Read settings, or exit 2 with one line naming the bad variable."""
+    try:
+        return Settings(**overrides)  # type: ignore[arg-type]
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        name = str(error["loc"][0]).upper() if error["loc"] else "configuration"
+        fail(f"bad configuration: {name}: {error['msg']}")
+
+
+def fail(message: str) -> NoReturn:
+    print(f"magister: {message}", file=sys.stderr)
+    raise SystemExit(EXIT_BAD_CONFIG)
+
+
+def configure_logging(level: str) -> None:
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger("discord.http").setLevel(max(logging.getLevelName(level), logging.INFO))
+    logging.getLogger("discord.client").setLevel(logging.ERROR)  # voice-support warnings: Magister has no voice

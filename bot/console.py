@@ -1,0 +1,390 @@
+"""The console table: play Magister from a terminal or a script, no token needed.
+
+Each line is a slash command in the syntax Discord shows
+(``/runic cast spell:Fireball skill:2``) and runs through the very same
+CommandTree and cogs as Discord, by way of :mod:`bot.virtual`. ``@as NAME``
+switches the acting user, ``@gm`` acts as the campaign's GM, ``@press LABEL``
+clicks a button on the last message that has one. See docs/console.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import shlex
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+import discord
+from discord import app_commands
+
+from bot.client import MagisterBot, RecordingCourier
+from bot.config import configure_logging, load_settings
+from bot.registry import Registry
+from bot.render import to_text
+from bot.service import Place, TableService
+from bot.store import Store
+from bot.virtual import Sent, VirtualDiscord, VirtualUser, command_data, find_command
+
+DEFAULT_GUILD = 1001
+DEFAULT_CHANNEL = 2002
+DEFAULT_USER = "Alice"
+
+BOOLEANS = {"true": True, "yes": True, "1": True, "on": True, "false": False, "no": False, "0": False, "off": False}
+
+
+class ConsoleError(Exception):
+    """A line the console cannot turn into a command; shown like any user error."""
+
+
+@dataclass
+class Result:
+    ok: bool
+    command: str
+    ephemeral: bool
+    text: str
+    data: dict[str, Any]
+    extra: dict[str, Any]
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "command": self.command,
+            "ephemeral": self.ephemeral,
+            "text": self.text,
+            "data": self.data,
+            **self.extra,
+        }
+
+
+class ConsoleTable:
+    """One seat at the table: a virtual Discord, the current user and channel."""
+
+    def __init__(self, bot: MagisterBot, virtual: VirtualDiscord, courier: RecordingCourier, files_dir: Path) -> None:
+        self.bot = bot
+        self.virtual = virtual
+        self.courier = courier
+        self.files_dir = files_dir
+        self.user = VirtualUser(DEFAULT_USER)
+        self.known_users: dict[int, VirtualUser] = {}
+        self.last_with_buttons: Sent | None = None
+
+    @classmethod
+    async def open(
+        cls,
+        db: Path,
+        *,
+        guild: int = DEFAULT_GUILD,
+        channel: int = DEFAULT_CHANNEL,
+        user: str = DEFAULT_USER,
+        seed: int | None = None,
+        files_dir: Path = Path("exports"),
+        registry: Registry | None = None,
+    ) -> ConsoleTable:
+        store = await Store.open(db)
+        service = TableService(store, registry or Registry.discover(), random.Random(seed))
+        courier = RecordingCourier()
+        bot = MagisterBot(service, courier=courier)
+        await bot.load_cogs()
+        virtual = VirtualDiscord(bot, guild_id=guild, channel_id=channel)
+        await virtual.start()
+        table = cls(bot, virtual, courier, files_dir)
+        table.switch_user(user)
+        return table
+
+    async def close(self) -> None:
+        await self.bot.service.store.close()
+
+    def switch_user(self, name: str, *, manages_guild: bool = False, user_id: int | None = None) -> None:
+        user = VirtualUser(name, manages_guild=manages_guild)
+        if user_id is not None:
+            user = _FixedIdUser(name, manages_guild=manages_guild, fixed_id=user_id)
+        self.user = user
+        self.known_users[user.id] = user
+
+    # ------------------------------------------------------------------ lines
+
+    async def execute(self, line: str) -> Result | None:
+        """Run one line; ``None`` for blank lines and comments."""
+        line = line.strip()
+        if not line or line.startswith("#"):
+            return None
+        try:
+            if line.startswith("@"):
+                return await self._directive(line)
+            if line.startswith("/"):
+                return await self._command(line)
+            raise ConsoleError("Start a command with `/` (e.g. `/roll expression:3d6`), or a directive with `@`.")
+        except ConsoleError as error:
+            return Result(False, line, True, str(error), {}, {})
+
+    async def _directive(self, line: str) -> Result:
+        word, _, rest = line.partition(" ")
+        rest = rest.strip()
+        if word == "@as":
+            if not rest:
+                raise ConsoleError("Say who: `@as NAME`.")
+            self.switch_user(rest)
+            return Result(True, line, True, f"Now acting as {rest}.", {"user": rest, "user_id": self.user.id}, {})
+        if word == "@gm":
+            campaign = await self.bot.service.campaign(self._place())
+            if campaign is None:
+                self.switch_user("GM", manages_guild=True)
+            else:
+                gm_id = campaign.row.gm_ids[0]
+                known = self.known_users.get(gm_id)
+                self.switch_user(known.name if known else "GM", user_id=gm_id)
+            return Result(True, line, True, f"Now acting as the GM ({self.user.name}).", {"user": self.user.name}, {})
+        if word == "@channel":
+            self.virtual.channel_id = _int(rest, "@channel takes a channel id, e.g. `@channel 2003`.")
+            return Result(True, line, True, f"Now in channel {self.virtual.channel_id}.", {}, {})
+        if word == "@guild":
+            self.virtual.guild_id = _int(rest, "@guild takes a guild id, e.g. `@guild 1002`.")
+            return Result(True, line, True, f"Now in guild {self.virtual.guild_id}.", {}, {})
+        if word == "@press":
+            return await self._press(line, rest)
+        raise ConsoleError("Directives: `@as NAME`, `@gm`, `@press LABEL`, `@channel ID`, `@guild ID`.")
+
+    def _place(self) -> Place:
+        return Place(self.virtual.guild_id, self.virtual.channel_id)
+
+    async def _command(self, line: str) -> Result:
+        try:
+            tokens = shlex.split(line[1:])
+        except ValueError as exc:
+            raise ConsoleError(f"Could not read that line ({exc}). Put values with spaces in double quotes.") from None
+        if not tokens:
+            raise ConsoleError("Name a command after `/`.")
+        path = list(_takewhile_path(tokens))
+        raw_options = tokens[len(path) :]
+        command = self._find(path)
+        options = self._convert(command, raw_options)
+        data = command_data(self.virtual.tree, path, options, guild_id=self.virtual.guild_id)
+        interaction, sent = await self.virtual.command(self.user, data)
+        return self._result(line, interaction, sent)
+
+    async def _press(self, line: str, label: str) -> Result:
+        message = self.last_with_buttons
+        if message is None:
+            raise ConsoleError("There is no message with buttons to press.")
+        buttons = message.buttons()
+        button = next((b for b in buttons if b.get("label", "").casefold() == label.casefold()), None)
+        if button is None or button.get("disabled"):
+            labels = ", ".join(b.get("label", "?") for b in buttons if not b.get("disabled")) or "none"
+            raise ConsoleError(f"No button {label!r} to press. Buttons: {labels}.")
+        interaction, sent = await self.virtual.press(self.user, message, button)
+        return self._result(line, interaction, sent)
+
+    def _find(self, path: list[str]) -> app_commands.Command:
+        try:
+            return find_command(self.virtual.tree, path)
+        except KeyError:
+            raise ConsoleError(f"Unknown command `/{' '.join(path)}`. {self._command_list(path)}") from None
+
+    def _command_list(self, path: list[str]) -> str:
+        node: Any = self.virtual.tree.get_command(path[0]) if path else None
+        if isinstance(node, app_commands.Group):
+            names = sorted(c.qualified_name for c in node.walk_commands() if isinstance(c, app_commands.Command))
+        else:
+            names = sorted(c.qualified_name for c in self.virtual.tree.get_commands())
+        return "Commands: " + ", ".join(f"/{n}" for n in names) + "."
+
+    def _convert(self, command: app_commands.Command, raw: list[str]) -> dict[str, Any]:
+        """Read ``name:value`` options the way Discord's client would: typed, in range, required."""
+        options: dict[str, Any] = {}
+        names = ", ".join(p.name for p in command.parameters) or "none"
+        for token in raw:
+            name, sep, value = token.partition(":")
+            if not sep:
+                raise ConsoleError(f"`{token}` is not an option. Write options as name:value. Options: {names}.")
+            parameter = command.get_parameter(name)
+            if parameter is None:
+                raise ConsoleError(f"/{command.qualified_name} has no option `{name}`. Options: {names}.")
+            options[name] = _typed(parameter, value)
+        missing = [p.name for p in command.parameters if p.required and p.name not in options]
+        if missing:
+            raise ConsoleError(f"/{command.qualified_name} needs {', '.join(f'`{m}:`' for m in missing)}.")
+        return options
+
+    def _result(self, line: str, interaction: discord.Interaction | None, sent: list[Sent]) -> Result:
+        messages = [s for s in sent if s.kind != "autocomplete"]
+        for message in messages:
+            if message.buttons():
+                self.last_with_buttons = message
+        extras = interaction.extras if interaction is not None else {}
+        error = extras.get("error")
+        outcome = extras.get("outcome")
+        text = "\n\n".join(message_text(m) for m in messages if m.kind != "defer") or (error or "")
+        extra: dict[str, Any] = {}
+        secret = extras.get("secret")
+        if secret:
+            extra["secret"] = {"to": secret["to"], "text": card_text(secret["card"])}
+        files = [name for m in messages for name, _ in m.files]
+        if files:
+            self.files_dir.mkdir(parents=True, exist_ok=True)
+            for message in messages:
+                for name, body in message.files:
+                    (self.files_dir / name).write_bytes(body)
+            extra["files"] = [str(self.files_dir / name) for name in files]
+        buttons = [b.get("label") for m in messages for b in m.buttons() if not b.get("disabled")]
+        if buttons:
+            extra["buttons"] = buttons
+        if "incident" in extras:
+            extra["incident"] = extras["incident"]
+        ephemeral = messages[0].ephemeral if messages else True
+        data = outcome.data if outcome is not None and error is None else {}
+        return Result(error is None, line, ephemeral, text, data, extra)
+
+
+class _FixedIdUser(VirtualUser):
+    def __init__(self, name: str, *, manages_guild: bool, fixed_id: int) -> None:
+        super().__init__(name, manages_guild)
+        self._fixed_id = fixed_id
+
+    @property
+    def id(self) -> int:  # type: ignore[override]
+        return self._fixed_id
+
+
+def _takewhile_path(tokens: list[str]):
+    for token in tokens:
+        if ":" in token:
+            return
+        yield token
+
+
+def _int(text: str, message: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise ConsoleError(message) from None
+
+
+def _typed(parameter: app_commands.Parameter, value: str) -> Any:
+    """One option value, checked as Discord's client checks it before sending."""
+    kind = parameter.type
+    option_type = discord.AppCommandOptionType
+    name = parameter.name
+    if parameter.choices:
+        for choice in parameter.choices:
+            if value.casefold() in (choice.name.casefold(), str(choice.value).casefold()):
+                return choice.value
+        listed = ", ".join(c.name for c in parameter.choices)
+        raise ConsoleError(f"`{name}` must be one of: {listed}.")
+    if kind is option_type.integer:
+        try:
+            number: Any = int(value)
+        except ValueError:
+            raise ConsoleError(f"`{name}` takes a whole number, not {value!r}.") from None
+    elif kind is option_type.number:
+        try:
+            number = float(value)
+        except ValueError:
+            raise ConsoleError(f"`{name}` takes a number, not {value!r}.") from None
+    elif kind is option_type.boolean:
+        if value.casefold() not in BOOLEANS:
+            raise ConsoleError(f"`{name}` takes true or false, not {value!r}.")
+        return BOOLEANS[value.casefold()]
+    elif kind is option_type.string:
+        low, high = parameter.min_value, parameter.max_value  # a string's Range is its length
+        if low is not None and len(value) < low:
+            raise ConsoleError(f"`{name}` needs at least {low} characters.")
+        if high is not None and len(value) > high:
+            raise ConsoleError(f"`{name}` takes at most {high} characters.")
+        return value
+    else:
+        return value
+    low, high = parameter.min_value, parameter.max_value
+    if (low is not None and number < low) or (high is not None and number > high):
+        raise ConsoleError(f"`{name}` must be between {low} and {high}.")
+    return number
+
+
+# ---------------------------------------------------------------------- text
+
+
+def embed_text(embed: dict) -> str:
+    lines = []
+    if embed.get("title"):
+        lines.append(f"== {embed['title']} ==")
+    if embed.get("description"):
+        lines.append(embed["description"])
+    for item in embed.get("fields", []):
+        value = item.get("value", "")
+        lines.append(f"-- {item.get('name')}: {value}" if "\n" not in value else f"-- {item.get('name')}:\n{value}")
+    if embed.get("footer", {}).get("text"):
+        lines.append(f"({embed['footer']['text']})")
+    return "\n".join(lines)
+
+
+def message_text(message: Sent) -> str:
+    parts = []
+    if message.content:
+        parts.append(message.content)
+    parts.extend(embed_text(embed) for embed in message.embeds)
+    buttons = [b.get("label") for b in message.buttons() if not b.get("disabled")]
+    if buttons:
+        parts.append("[buttons: " + " | ".join(buttons) + "]")
+    if message.ephemeral:
+        parts.append("(only you can see this)")
+    return "\n".join(parts)
+
+
+def card_text(card: Any) -> str:
+    return to_text(card)
+
+
+# ---------------------------------------------------------------------- entry point
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m bot console", description="Play Magister from the terminal.")
+    p.add_argument("--db", type=Path, help="SQLite file (default: MAGISTER_DB or magister.sqlite3)")
+    p.add_argument("--guild", type=int, default=DEFAULT_GUILD, help="guild id (0 for a DM)")
+    p.add_argument("--channel", type=int, default=DEFAULT_CHANNEL, help="channel id")
+    p.add_argument("--user", default=DEFAULT_USER, help="who is acting at first")
+    p.add_argument("--seed", type=int, help="seed the dice, for reproducible sessions")
+    p.add_argument("--json", action="store_true", help="print one JSON object per command")
+    p.add_argument("--files", type=Path, default=Path("exports"), help="where attachments are saved")
+    return p
+
+
+async def run(argv: list[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
+    args = parser().parse_args(argv)
+    settings = load_settings()
+    configure_logging("WARNING" if settings.magister_log_level == "INFO" else settings.magister_log_level)
+    table = await ConsoleTable.open(
+        args.db or settings.magister_db,
+        guild=args.guild,
+        channel=args.channel,
+        user=args.user,
+        seed=args.seed,
+        files_dir=args.files,
+    )
+    interactive = stdin.isatty() and not args.json
+    try:
+        while True:
+            if interactive:
+                stdout.write(f"{table.user.name}> ")
+                stdout.flush()
+            line = await asyncio.to_thread(stdin.readline)
+            if not line:
+                break
+            result = await table.execute(line)
+            if result is None:
+                continue
+            if args.json:
+                stdout.write(json.dumps(result.as_json(), ensure_ascii=False) + "\n")
+            else:
+                stdout.write(result.text + "\n")
+                if "secret" in result.extra:
+                    stdout.write(f"[to {result.extra['secret']['to']}]\n{result.extra['secret']['text']}\n")
+                stdout.write("\n")
+            stdout.flush()
+    finally:
+        await table.close()
+    return 0

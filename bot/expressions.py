@@ -1,0 +1,80 @@
+"""Generic dice expressions for ``/roll``, through the d20 library (Avrae's).
+
+d20 draws from its module-level ``random``; we point that at the table's RNG
+for the length of one roll (rolling never awaits, so nothing interleaves), which
+keeps seeded console sessions reproducible. Limits keep a roll showable.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import d20
+import d20.expression
+
+from rules.base import Card, Outcome, RuleError
+
+MAX_EXPRESSION = 200
+MAX_DICE = 100
+MAX_SIDES = 1000
+
+_ROLLER = d20.Roller(d20.RollContext(max_rolls=MAX_DICE))
+_DICE_SIZES = re.compile(r"d\s*(\d+)", re.IGNORECASE)
+
+HELP = (
+    "Examples: `3d6+2`, `1d20+5 [fire]`, `4d6kh3` (keep highest 3), `2d10e10` (explode on 10), `1d20ro1` "
+    f"(reroll 1s once). At most {MAX_DICE} dice, {MAX_SIDES} sides, {MAX_EXPRESSION} characters."
+)
+
+
+def roll_expression(expression: str, rng: random.Random, *, label: str | None = None) -> Outcome:
+    expression = expression.strip()
+    if not expression:
+        raise RuleError(f"Give a dice expression. {HELP}")
+    if len(expression) > MAX_EXPRESSION:
+        raise RuleError(f"That expression has {len(expression)} characters; the limit is {MAX_EXPRESSION}. {HELP}")
+    for sides in _DICE_SIZES.findall(expression):
+        if int(sides) > MAX_SIDES:
+            raise RuleError(f"A die with {sides} sides is too large; the limit is {MAX_SIDES}. {HELP}")
+    saved = d20.expression.random
+    d20.expression.random = rng
+    try:
+        result = _ROLLER.roll(expression)
+    except d20.TooManyRolls:
+        raise RuleError(f"That rolls too many dice: the limit is {MAX_DICE} dice per roll. {HELP}") from None
+    except d20.RollValueError as exc:
+        raise RuleError(f"{exc} {HELP}") from None
+    except d20.RollSyntaxError as exc:
+        raise RuleError(f"`{expression}` is not a dice expression I can read ({exc}). {HELP}") from None
+    finally:
+        d20.expression.random = saved
+
+    dice = [value for group in _dice_groups(result.expr) for value in group["values"]]
+    title = f"{label}: {result.total}" if label else f"Roll: {result.total}"
+    card = Card(title=title[:256], description=str(result)[:4000])
+    return Outcome(
+        card=card,
+        summary=f"rolled {expression} = {result.total}" + (f" ({label})" if label else ""),
+        data={
+            "expression": expression,
+            "label": label,
+            "total": result.total,
+            "dice": dice,
+            "groups": _dice_groups(result.expr),
+            "text": str(result),
+            "crit": "critical" if result.crit == d20.CritType.CRIT else "fumble" if result.crit else None,
+        },
+    )
+
+
+def _dice_groups(node: d20.Number) -> list[dict]:
+    """Every dice group in the roll, each with every value rolled and whether it counts."""
+    groups = []
+    if isinstance(node, d20.Dice):
+        values = [die.number for die in node.values]
+        kept = [die.kept for die in node.values]
+        groups.append({"size": node.size, "values": values, "kept": kept})
+    for child in node.children:
+        groups.extend(_dice_groups(child))
+    return groups

@@ -1,0 +1,427 @@
+"""The table service: every action, from Discord or the console, goes through here.
+
+For one action it takes the channel's lock, loads the campaign, runs the
+ruleset's pure action, then saves the state, the characters and the log entry
+in one transaction, and only then returns the result to be shown. If anything
+raises, the transaction rolls back and the cached copy is left as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from bot.registry import Registry
+from bot.store import CampaignRow, CharacterRow, StaleCampaignError, Store, Transaction
+from rules.base import Actor, Card, CharacterRecord, NeedsGMError, Outcome, RuleError, Table
+
+T = TypeVar("T")
+
+CACHE_SIZE = 2048
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where an action happens. Campaigns are keyed by (guild, channel); a DM has guild 0."""
+
+    guild_id: int
+    channel_id: int
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who asked, as Discord (or the console) vouches for them."""
+
+    user_id: int
+    name: str
+    manages_guild: bool = False
+
+
+@dataclass
+class Campaign:
+    """A campaign as loaded: its row and its characters keyed by casefolded name."""
+
+    row: CampaignRow
+    characters: dict[str, CharacterRow] = field(default_factory=dict)
+
+    def is_gm(self, caller: Caller) -> bool:
+        return caller.manages_guild or caller.user_id in self.row.gm_ids
+
+
+@dataclass
+class Reply:
+    """An outcome plus where its secret part must go."""
+
+    outcome: Outcome
+    campaign: CampaignRow | None = None
+    event_id: int | None = None
+
+
+class NoCampaignError(RuleError):
+    pass
+
+
+class TableService:
+    def __init__(self, store: Store, registry: Registry, rng: random.Random | None = None) -> None:
+        self.store = store
+        self.registry = registry
+        self.rng = rng or random.Random()
+        self._locks: dict[Place, asyncio.Lock] = {}
+        self._cache: OrderedDict[Place, Campaign] = OrderedDict()
+
+    # ------------------------------------------------------------------ plumbing
+
+    def lock(self, place: Place) -> asyncio.Lock:
+        lock = self._locks.get(place)
+        if lock is None:
+            lock = self._locks[place] = asyncio.Lock()
+        return lock
+
+    async def campaign(self, place: Place) -> Campaign | None:
+        """The live campaign of a channel (cached; the cache only ever holds committed data)."""
+        cached = self._cache.get(place)
+        if cached is not None:
+            self._cache.move_to_end(place)
+            return cached
+        row = await self.store.campaign(place.guild_id, place.channel_id)
+        if row is None:
+            return None
+        characters = {c.name.casefold(): c for c in await self.store.characters(row.id)}
+        loaded = Campaign(row, characters)
+        self._remember(place, loaded)
+        return loaded
+
+    def _remember(self, place: Place, campaign: Campaign | None) -> None:
+        if campaign is None:
+            self._cache.pop(place, None)
+            return
+        self._cache[place] = campaign
+        self._cache.move_to_end(place)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+    def forget(self, place: Place) -> None:
+        self._cache.pop(place, None)
+
+    async def require_campaign(self, place: Place) -> Campaign:
+        campaign = await self.campaign(place)
+        if campaign is None:
+            raise NoCampaignError(
+                "There is no campaign in this channel. A GM can start one with "
+                f"`/campaign start ruleset:<{'|'.join(self.registry.ids()) or 'ruleset'}> name:<text>`."
+            )
+        return campaign
+
+    async def locked(self, place: Place, work: Callable[[], Awaitable[T]]) -> T:
+        """Run ``work`` under the channel lock; retry once if another process wrote first."""
+        async with self.lock(place):
+            try:
+                return await work()
+            except StaleCampaignError:
+                self.forget(place)
+                return await work()
+
+    # ------------------------------------------------------------------ ruleset actions
+
+    async def run(self, place: Place, caller: Caller, ruleset_id: str, action_name: str, options: dict) -> Reply:
+        """Run one ruleset action atomically."""
+        return await self.locked(place, lambda: self._run(place, caller, ruleset_id, action_name, options))
+
+    async def _run(self, place: Place, caller: Caller, ruleset_id: str, action_name: str, options: dict) -> Reply:
+        campaign = await self.require_campaign(place)
+        if campaign.row.ruleset != ruleset_id:
+            raise RuleError(
+                f"This channel's campaign uses the {campaign.row.ruleset} ruleset, not {ruleset_id}. "
+                f"Use the `/{campaign.row.ruleset}` commands here."
+            )
+        ruleset = self.registry.get(ruleset_id).ruleset
+        action = ruleset.actions.get(action_name)
+        if action is None:
+            known = ", ".join(sorted(ruleset.actions))
+            raise RuleError(f"/{ruleset_id} has no action {action_name!r}. Actions: {known}.")
+        command = f"{ruleset_id} {action_name}"
+        if action.gm_only and not campaign.is_gm(caller):
+            raise NeedsGMError(f"`/{command}`")
+        parsed = validate(action.options, options, f"/{command}")
+        return await self._act(place, campaign, caller, command, lambda table: action.run(table, parsed))
+
+    async def act(
+        self, place: Place, caller: Caller, command: str, run: Callable[[Table], Outcome], *, gm_only: bool = False
+    ) -> Reply:
+        """Run a pure function over the channel's table, whatever its ruleset (``/character delete``...)."""
+
+        async def work() -> Reply:
+            campaign = await self.require_campaign(place)
+            if gm_only and not campaign.is_gm(caller):
+                raise NeedsGMError(f"`/{command}`")
+            return await self._act(place, campaign, caller, command, run)
+
+        return await self.locked(place, work)
+
+    def table_for(self, campaign: Campaign, caller: Caller) -> Table:
+        """The ruleset's view of a campaign: validated models, copies the action may change freely."""
+        loaded = self.registry.get(campaign.row.ruleset)
+        ruleset = loaded.ruleset
+        return Table(
+            ruleset_id=ruleset.id,
+            campaign_name=campaign.row.name,
+            actor=Actor(user_id=caller.user_id, name=caller.name, is_gm=campaign.is_gm(caller)),
+            rng=self.rng,
+            book=loaded.book,
+            settings=ruleset.settings_model.model_validate(campaign.row.settings),
+            state=ruleset.state_model.model_validate(campaign.row.state),
+            characters={
+                key: CharacterRecord(
+                    id=row.id, owner_id=row.owner_id, name=row.name, sheet=ruleset.sheet_model.model_validate(row.sheet)
+                )
+                for key, row in campaign.characters.items()
+            },
+        )
+
+    async def _act(
+        self, place: Place, campaign: Campaign, caller: Caller, command: str, run: Callable[[Table], Outcome]
+    ) -> Reply:
+        table = self.table_for(campaign, caller)
+        outcome = run(table)
+        event_id = await self._persist(place, campaign, caller, command, table, outcome)
+        return Reply(outcome, self._cache[place].row, event_id)
+
+    async def _persist(
+        self, place: Place, campaign: Campaign, caller: Caller, command: str, table: Table, outcome: Outcome
+    ) -> int:
+        """Save what the action changed, with an undo snapshot, then update the cache."""
+        new_state = _dump(table.state)
+        new_settings = _dump(table.settings)
+        state_changed = new_state != campaign.row.state or new_settings != campaign.row.settings
+        removed = {name.casefold() for name in table.removed}
+        changed: list[tuple[CharacterRow, dict]] = []
+        for key, record in table.characters.items():
+            old = campaign.characters.get(key)
+            if old is None or key in removed:
+                continue
+            sheet = _dump(record.sheet)
+            if sheet != old.sheet or record.owner_id != old.owner_id:
+                changed.append((old, sheet))
+        added = [(record, _dump(record.sheet)) for record in table.added if record.name.casefold() in table.characters]
+        deleted = [campaign.characters[key] for key in removed if key in campaign.characters]
+
+        snapshot = None
+        if state_changed or changed or added or deleted:
+            snapshot = {
+                "state": campaign.row.state,
+                "settings": campaign.row.settings,
+                "characters": [_character_snapshot(old) for old, _ in changed]
+                + [_character_snapshot(old) for old in deleted]
+                + [{"name": record.name, "before": None} for record, _ in added],
+            }
+
+        new_row = _copy_row(campaign.row, state=new_state, settings=new_settings)
+        new_characters = dict(campaign.characters)
+        async with self.store.transaction() as tx:
+            if state_changed:
+                await tx.update_campaign(new_row)
+            for old, sheet in changed:
+                await tx.update_character(old.id, table.characters[old.name.casefold()].owner_id, sheet)
+                new_characters[old.name.casefold()] = CharacterRow(
+                    old.id, old.campaign_id, table.characters[old.name.casefold()].owner_id, old.name, sheet
+                )
+            for old in deleted:
+                await tx.delete_character(old.id)
+                new_characters.pop(old.name.casefold(), None)
+            for record, sheet in added:
+                new_id = await tx.insert_character(campaign.row.id, record.owner_id, record.name, sheet)
+                new_characters[record.name.casefold()] = CharacterRow(
+                    new_id, campaign.row.id, record.owner_id, record.name, sheet
+                )
+            event_id = await tx.append_event(
+                campaign.row.id, caller.user_id, caller.name, command, outcome.summary, outcome.data, snapshot
+            )
+        self._remember(place, Campaign(new_row, new_characters))
+        return event_id
+
+    # ------------------------------------------------------------------ campaigns
+
+    async def start_campaign(self, place: Place, caller: Caller, ruleset_id: str, name: str) -> Reply:
+        """Open a campaign in this channel with the caller as its GM."""
+        loaded = self.registry.get(ruleset_id)
+        ruleset = loaded.ruleset
+        name = name.strip()
+        if not 1 <= len(name) <= 100:
+            raise RuleError("A campaign name needs 1 to 100 characters.")
+
+        async def work() -> Reply:
+            existing = await self.campaign(place)
+            if existing is not None:
+                raise RuleError(
+                    f"This channel already runs the campaign {existing.row.name!r} ({existing.row.ruleset}). "
+                    "A GM can end it with `/campaign end` first, or start the new one in another channel."
+                )
+            settings = _dump(ruleset.settings_model())
+            state = _dump(ruleset.state_model())
+            outcome = Outcome(
+                card=Card(
+                    title=f"Campaign started: {name}",
+                    description=(
+                        f"Ruleset: **{ruleset.name}** (`/{ruleset.id}`). GM: {caller.name}.\n"
+                        "Players: create your characters with the ruleset's commands. "
+                        "GMs: see `/campaign settings` for house rules."
+                    ),
+                    tone="success",
+                ),
+                summary=f"started campaign {name!r} ({ruleset.id})",
+                data={"campaign": name, "ruleset": ruleset.id, "gm_ids": [caller.user_id]},
+            )
+            async with self.store.transaction() as tx:
+                campaign_id = await tx.insert_campaign(
+                    place.guild_id, place.channel_id, ruleset.id, name, [caller.user_id], settings, state
+                )
+                event_id = await tx.append_event(
+                    campaign_id, caller.user_id, caller.name, "campaign start", outcome.summary, outcome.data
+                )
+            self.forget(place)
+            return Reply(outcome, await self.store.campaign_by_id(campaign_id), event_id)
+
+        return await self.locked(place, work)
+
+    # ------------------------------------------------------------------ shared actions
+
+    async def record(self, place: Place, caller: Caller, command: str, outcome: Outcome) -> Reply:
+        """Log a roll made outside any ruleset (``/roll``, ``/check``...) if the channel has a campaign."""
+
+        async def work() -> Reply:
+            campaign = await self.campaign(place)
+            if campaign is None:
+                return Reply(outcome)
+            async with self.store.transaction() as tx:
+                event_id = await tx.append_event(
+                    campaign.row.id, caller.user_id, caller.name, command, outcome.summary, outcome.data
+                )
+            return Reply(outcome, campaign.row, event_id)
+
+        return await self.locked(place, work)
+
+    async def change_campaign(
+        self,
+        place: Place,
+        caller: Caller,
+        command: str,
+        change: Callable[[Campaign, Transaction], Awaitable[Outcome]],
+        *,
+        gm_only: bool = True,
+    ) -> Reply:
+        """Run a campaign-level change (GMs, settings, archive...) atomically, with an undo snapshot."""
+
+        async def work() -> Reply:
+            campaign = await self.require_campaign(place)
+            if gm_only and not campaign.is_gm(caller):
+                raise NeedsGMError(f"`/{command}`")
+            before = _copy_row(campaign.row)
+            draft = Campaign(_copy_row(campaign.row), dict(campaign.characters))
+            async with self.store.transaction() as tx:
+                outcome = await change(draft, tx)
+                await tx.update_campaign(draft.row)
+                snapshot = {"state": before.state, "settings": before.settings, "characters": [], "row": _meta(before)}
+                event_id = await tx.append_event(
+                    campaign.row.id, caller.user_id, caller.name, command, outcome.summary, outcome.data, snapshot
+                )
+            self._remember(place, None if draft.row.archived_at else draft)
+            return Reply(outcome, draft.row, event_id)
+
+        return await self.locked(place, work)
+
+    async def undo(self, place: Place, caller: Caller) -> tuple[Reply, str]:
+        """Revert the newest action that changed anything; the log keeps both entries."""
+
+        async def work() -> tuple[Reply, str]:
+            campaign = await self.require_campaign(place)
+            if not campaign.is_gm(caller):
+                raise NeedsGMError("`/campaign undo`")
+            target = await self.store.last_undoable(campaign.row.id)
+            if target is None or target.snapshot is None:
+                raise RuleError("There is nothing to undo in this campaign.")
+            snapshot = target.snapshot
+            row = _copy_row(campaign.row, state=snapshot["state"], settings=snapshot["settings"])
+            if "row" in snapshot:
+                meta = snapshot["row"]
+                row.name, row.gm_ids, row.gm_channel_id = meta["name"], meta["gm_ids"], meta["gm_channel_id"]
+            characters = dict(campaign.characters)
+            async with self.store.transaction() as tx:
+                await tx.update_campaign(row)
+                for entry in snapshot["characters"]:
+                    await _restore_character(tx, row.id, characters, entry["name"], entry["before"])
+                summary = f"undid #{target.id} ({target.command}: {target.summary})"
+                event_id = await tx.append_event(
+                    row.id,
+                    caller.user_id,
+                    caller.name,
+                    "campaign undo",
+                    summary,
+                    {"undone": target.id},
+                    undoes=target.id,
+                )
+            self._remember(place, Campaign(row, characters))
+            outcome = Outcome(
+                card=Card(title="Undone", description=f"Reverted #{target.id} `/{target.command}`: {target.summary}"),
+                summary=summary,
+                data={"undone_event": target.id, "command": target.command, "summary": target.summary},
+            )
+            return Reply(outcome, row, event_id), target.command
+
+        return await self.locked(place, work)
+
+
+# ---------------------------------------------------------------------- helpers
+
+
+def validate(model: type[BaseModel], options: dict[str, Any], where: str) -> BaseModel:
+    """Validate options into the action's model, turning pydantic's errors into a user error."""
+    try:
+        return model.model_validate({k: v for k, v in options.items() if v is not None})
+    except ValidationError as exc:
+        problems = []
+        for error in exc.errors()[:5]:
+            name = ".".join(str(part) for part in error["loc"]) or "options"
+            problems.append(f"`{name}`: {error['msg']}")
+        raise RuleError(f"{where}: " + "; ".join(problems) + ".") from None
+
+
+def _dump(model: Any) -> dict:
+    return model.model_dump(mode="json") if isinstance(model, BaseModel) else dict(model)
+
+
+async def _restore_character(
+    tx: Transaction, campaign_id: int, characters: dict[str, CharacterRow], name: str, before: dict | None
+) -> None:
+    """Put one character back as an undo snapshot recorded it (``None``: it did not exist)."""
+    key = name.casefold()
+    current = characters.get(key)
+    if before is None:
+        if current is not None:
+            await tx.delete_character(current.id)
+            del characters[key]
+        return
+    if current is None:
+        character_id = await tx.insert_character(campaign_id, before["owner_id"], name, before["sheet"])
+    else:
+        character_id = current.id
+        await tx.update_character(character_id, before["owner_id"], before["sheet"])
+    characters[key] = CharacterRow(character_id, campaign_id, before["owner_id"], name, before["sheet"])
+
+
+def _character_snapshot(row: CharacterRow) -> dict:
+    return {"name": row.name, "before": {"owner_id": row.owner_id, "sheet": row.sheet}}
+
+
+def _meta(row: CampaignRow) -> dict:
+    return {"name": row.name, "gm_ids": list(row.gm_ids), "gm_channel_id": row.gm_channel_id}
+
+
+def _copy_row(row: CampaignRow, **changes: Any) -> CampaignRow:
+    values = {**row.__dict__, "gm_ids": list(row.gm_ids), **changes}
+    return CampaignRow(**values)

@@ -1,0 +1,363 @@
+"""SQLite persistence: campaigns, characters and the append-only event log.
+
+One long-lived aiosqlite connection writes, in explicit ``BEGIN IMMEDIATE``
+transactions serialized by an asyncio lock (coroutines sharing one connection
+would otherwise share a transaction). A second connection reads, so a reader
+never sees a write that may still roll back. WAL lets the two run side by side.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+# Append-only: never edit a migration that has shipped; add the next one.
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE campaigns (
+        id            INTEGER PRIMARY KEY,
+        guild_id      INTEGER NOT NULL,
+        channel_id    INTEGER NOT NULL,
+        ruleset       TEXT    NOT NULL,
+        name          TEXT    NOT NULL,
+        gm_ids        TEXT    NOT NULL,
+        gm_channel_id INTEGER,
+        settings      TEXT    NOT NULL,
+        state         TEXT    NOT NULL,
+        version       INTEGER NOT NULL DEFAULT 0,
+        created_at    TEXT    NOT NULL,
+        archived_at   TEXT
+    );
+    CREATE UNIQUE INDEX campaigns_one_live_per_channel
+        ON campaigns (guild_id, channel_id) WHERE archived_at IS NULL;
+    CREATE TABLE characters (
+        id          INTEGER PRIMARY KEY,
+        campaign_id INTEGER NOT NULL REFERENCES campaigns (id),
+        owner_id    INTEGER NOT NULL,
+        name        TEXT    NOT NULL,
+        name_key    TEXT    NOT NULL,
+        sheet       TEXT    NOT NULL,
+        created_at  TEXT    NOT NULL,
+        updated_at  TEXT    NOT NULL,
+        UNIQUE (campaign_id, name_key)
+    );
+    CREATE TABLE events (
+        id          INTEGER PRIMARY KEY,
+        campaign_id INTEGER NOT NULL REFERENCES campaigns (id),
+        at          TEXT    NOT NULL,
+        actor_id    INTEGER NOT NULL,
+        actor_name  TEXT    NOT NULL,
+        command     TEXT    NOT NULL,
+        summary     TEXT    NOT NULL,
+        result      TEXT    NOT NULL,
+        snapshot    TEXT,
+        undoes      INTEGER REFERENCES events (id)
+    );
+    CREATE INDEX events_by_campaign ON events (campaign_id, id);
+    """,
+)
+
+
+def utcnow() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass
+class CampaignRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    ruleset: str
+    name: str
+    gm_ids: list[int]
+    gm_channel_id: int | None
+    settings: dict[str, Any]
+    state: dict[str, Any]
+    version: int
+    created_at: str
+    archived_at: str | None
+
+
+@dataclass
+class CharacterRow:
+    id: int
+    campaign_id: int
+    owner_id: int
+    name: str
+    sheet: dict[str, Any]
+
+
+@dataclass
+class EventRow:
+    id: int
+    campaign_id: int
+    at: str
+    actor_id: int
+    actor_name: str
+    command: str
+    summary: str
+    result: dict[str, Any]
+    snapshot: dict[str, Any] | None
+    undoes: int | None
+
+
+class StaleCampaignError(Exception):
+    """Another process changed the campaign since we read it; reload and retry."""
+
+
+class Store:
+    """The database. Open with :meth:`open`, close with :meth:`close`."""
+
+    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+        self.path = path
+        self._writer = writer
+        self._reader = reader
+        self._write_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: Path | str) -> Store:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        writer = await aiosqlite.connect(path, isolation_level=None)
+        reader = await aiosqlite.connect(path, isolation_level=None)
+        for connection in (writer, reader):
+            connection.row_factory = aiosqlite.Row
+            await connection.execute("PRAGMA busy_timeout = 5000")
+            await connection.execute("PRAGMA foreign_keys = ON")
+        await writer.execute("PRAGMA journal_mode = WAL")
+        for connection in (writer, reader):
+            await connection.execute("PRAGMA synchronous = NORMAL")
+        store = cls(path, writer, reader)
+        await store._migrate()
+        return store
+
+    async def close(self) -> None:
+        await self._reader.close()
+        await self._writer.close()
+
+    async def _migrate(self) -> None:
+        async with self._write_lock:
+            (version,) = await (await self._writer.execute("PRAGMA user_version")).fetchone()  # type: ignore[misc]
+            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+                await self._writer.execute("BEGIN IMMEDIATE")
+                try:
+                    for statement in filter(str.strip, script.split(";")):
+                        await self._writer.execute(statement)
+                    await self._writer.execute(f"PRAGMA user_version = {number}")
+                    await self._writer.execute("COMMIT")
+                except BaseException:
+                    await self._writer.execute("ROLLBACK")
+                    raise
+
+    async def schema_version(self) -> int:
+        (version,) = await (await self._reader.execute("PRAGMA user_version")).fetchone()  # type: ignore[misc]
+        return int(version)
+
+    # ------------------------------------------------------------------ writes
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        """One write transaction: committed on normal exit, rolled back on any exception."""
+        async with self._write_lock:
+            await self._writer.execute("BEGIN IMMEDIATE")
+            try:
+                yield Transaction(self._writer)
+            except BaseException:
+                await self._writer.execute("ROLLBACK")
+                raise
+            await self._writer.execute("COMMIT")
+
+    # ------------------------------------------------------------------ reads
+
+    async def campaign(self, guild_id: int, channel_id: int) -> CampaignRow | None:
+        """The live (not archived) campaign of a channel."""
+        cursor = await self._reader.execute(
+            "SELECT * FROM campaigns WHERE guild_id = ? AND channel_id = ? AND archived_at IS NULL",
+            (guild_id, channel_id),
+        )
+        row = await cursor.fetchone()
+        return _campaign(row) if row else None
+
+    async def campaign_by_id(self, campaign_id: int) -> CampaignRow | None:
+        cursor = await self._reader.execute("SELECT * FROM campaigns WHERE id = ?", (campaign_id,))
+        row = await cursor.fetchone()
+        return _campaign(row) if row else None
+
+    async def characters(self, campaign_id: int) -> list[CharacterRow]:
+        rows = await self._reader.execute_fetchall(
+            "SELECT id, campaign_id, owner_id, name, sheet FROM characters WHERE campaign_id = ? ORDER BY id",
+            (campaign_id,),
+        )
+        return [
+            CharacterRow(row["id"], row["campaign_id"], row["owner_id"], row["name"], json.loads(row["sheet"]))
+            for row in rows
+        ]
+
+    async def events(self, campaign_id: int, *, limit: int, offset: int = 0) -> list[EventRow]:
+        """Newest first."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT * FROM events WHERE campaign_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
+            (campaign_id, limit, offset),
+        )
+        return [_event(row) for row in rows]
+
+    async def count_events(self, campaign_id: int) -> int:
+        cursor = await self._reader.execute("SELECT count(*) FROM events WHERE campaign_id = ?", (campaign_id,))
+        (count,) = await cursor.fetchone()  # type: ignore[misc]
+        return int(count)
+
+    async def all_events(self, campaign_id: int) -> list[EventRow]:
+        """Oldest first, for exports."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT * FROM events WHERE campaign_id = ? ORDER BY id", (campaign_id,)
+        )
+        return [_event(row) for row in rows]
+
+    async def last_undoable(self, campaign_id: int) -> EventRow | None:
+        """The newest action with a snapshot that no later undo has reversed."""
+        cursor = await self._reader.execute(
+            """
+            SELECT * FROM events e
+            WHERE e.campaign_id = ? AND e.snapshot IS NOT NULL AND e.undoes IS NULL
+              AND NOT EXISTS (SELECT 1 FROM events u WHERE u.undoes = e.id)
+            ORDER BY e.id DESC LIMIT 1
+            """,
+            (campaign_id,),
+        )
+        row = await cursor.fetchone()
+        return _event(row) if row else None
+
+
+class Transaction:
+    """The writes an action may make, all inside one ``BEGIN IMMEDIATE``."""
+
+    def __init__(self, connection: aiosqlite.Connection) -> None:
+        self._db = connection
+
+    async def insert_campaign(
+        self,
+        guild_id: int,
+        channel_id: int,
+        ruleset: str,
+        name: str,
+        gm_ids: Sequence[int],
+        settings: dict,
+        state: dict,
+    ) -> int:
+        cursor = await self._db.execute(
+            """INSERT INTO campaigns (guild_id, channel_id, ruleset, name, gm_ids, settings, state, created_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+            (guild_id, channel_id, ruleset, name, dumps(list(gm_ids)), dumps(settings), dumps(state), utcnow()),
+        )
+        return int(cursor.lastrowid)  # type: ignore[arg-type]
+
+    async def update_campaign(self, campaign: CampaignRow) -> None:
+        """Write the campaign back; raises StaleCampaignError if another process wrote it first."""
+        cursor = await self._db.execute(
+            """UPDATE campaigns SET name = ?, gm_ids = ?, gm_channel_id = ?, settings = ?, state = ?,
+                      version = version + 1, archived_at = ?
+               WHERE id = ? AND version = ?""",
+            (
+                campaign.name,
+                dumps(campaign.gm_ids),
+                campaign.gm_channel_id,
+                dumps(campaign.settings),
+                dumps(campaign.state),
+                campaign.archived_at,
+                campaign.id,
+                campaign.version,
+            ),
+        )
+        if cursor.rowcount != 1:
+            raise StaleCampaignError(campaign.id)
+        campaign.version += 1
+
+    async def insert_character(self, campaign_id: int, owner_id: int, name: str, sheet: dict) -> int:
+        now = utcnow()
+        cursor = await self._db.execute(
+            """INSERT INTO characters (campaign_id, owner_id, name, name_key, sheet, created_at, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?)""",
+            (campaign_id, owner_id, name, name.casefold(), dumps(sheet), now, now),
+        )
+        return int(cursor.lastrowid)  # type: ignore[arg-type]
+
+    async def update_character(self, character_id: int, owner_id: int, sheet: dict) -> None:
+        await self._db.execute(
+            "UPDATE characters SET owner_id = ?, sheet = ?, updated_at = ? WHERE id = ?",
+            (owner_id, dumps(sheet), utcnow(), character_id),
+        )
+
+    async def delete_character(self, character_id: int) -> None:
+        await self._db.execute("DELETE FROM characters WHERE id = ?", (character_id,))
+
+    async def append_event(
+        self,
+        campaign_id: int,
+        actor_id: int,
+        actor_name: str,
+        command: str,
+        summary: str,
+        result: dict,
+        snapshot: dict | None = None,
+        undoes: int | None = None,
+    ) -> int:
+        cursor = await self._db.execute(
+            """INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            (
+                campaign_id,
+                utcnow(),
+                actor_id,
+                actor_name,
+                command,
+                summary,
+                dumps(result),
+                dumps(snapshot) if snapshot is not None else None,
+                undoes,
+            ),
+        )
+        return int(cursor.lastrowid)  # type: ignore[arg-type]
+
+
+def _campaign(row: aiosqlite.Row) -> CampaignRow:
+    return CampaignRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        ruleset=row["ruleset"],
+        name=row["name"],
+        gm_ids=json.loads(row["gm_ids"]),
+        gm_channel_id=row["gm_channel_id"],
+        settings=json.loads(row["settings"]),
+        state=json.loads(row["state"]),
+        version=row["version"],
+        created_at=row["created_at"],
+        archived_at=row["archived_at"],
+    )
+
+
+def _event(row: aiosqlite.Row) -> EventRow:
+    return EventRow(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        at=row["at"],
+        actor_id=row["actor_id"],
+        actor_name=row["actor_name"],
+        command=row["command"],
+        summary=row["summary"],
+        result=json.loads(row["result"]),
+        snapshot=json.loads(row["snapshot"]) if row["snapshot"] else None,
+        undoes=row["undoes"],
+    )

@@ -1,0 +1,380 @@
+"""A Discord that lives in-process: real interactions, real CommandTree, recorded replies.
+
+The console table and the tests drive Magister through this, so a line typed
+at the console runs exactly the code a Discord user triggers. It builds
+gateway-shaped interaction payloads, turns them into real
+``discord.Interaction`` objects, dispatches them through the bot's
+``CommandTree`` (as discord.py's own tests do with ``CommandTree._call``), and
+replaces the webhook adapter behind ``interaction.response`` with a recorder.
+
+These are discord.py internals, which is why discord.py is pinned to 2.7.x and
+this is the one module that touches them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import itertools
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.webhook.async_ import AsyncWebhookAdapter, async_context
+
+APPLICATION_ID = 424242424242424242
+BOT_USER_ID = 424242424242424242
+MANAGE_GUILD = discord.Permissions(manage_guild=True).value
+PLAYER_PERMISSIONS = discord.Permissions(send_messages=True, view_channel=True, use_application_commands=True).value
+
+_snowflakes = itertools.count(1_100_000_000_000_000_000)
+
+
+def snowflake_for(name: str) -> int:
+    """A stable id for a console name, so the same name is the same user across runs."""
+    digest = hashlib.sha256(name.casefold().encode()).digest()
+    return 100_000_000_000_000_000 + int.from_bytes(digest[:7], "big")
+
+
+@dataclass
+class VirtualUser:
+    name: str
+    manages_guild: bool = False
+
+    @property
+    def id(self) -> int:
+        return snowflake_for(self.name)
+
+    def payload(self) -> dict:
+        return {
+            "id": str(self.id),
+            "username": self.name.casefold().replace(" ", "_")[:32],
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": False,
+        }
+
+
+@dataclass
+class Sent:
+    """One message (or edit, or autocomplete answer) the bot sent back."""
+
+    kind: str  # "message", "followup", "edit", "autocomplete", "defer"
+    id: int
+    content: str | None = None
+    embeds: list[dict] = field(default_factory=list)
+    ephemeral: bool = False
+    components: list[dict] = field(default_factory=list)
+    files: list[tuple[str, bytes]] = field(default_factory=list)
+    choices: list[dict] = field(default_factory=list)
+
+    def buttons(self) -> list[dict]:
+        found = []
+        for row in self.components:
+            for item in row.get("components", []):
+                if item.get("type") == 2:
+                    found.append(item)
+        return found
+
+
+class RecordingAdapter(AsyncWebhookAdapter):
+    """Stands in for Discord's HTTP API behind every interaction response."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sent: list[Sent] = []
+        self.messages: dict[int, Sent] = {}
+        self.originals: dict[str, int] = {}  # interaction token -> message id
+
+    async def request(self, route: Any, session: Any = None, *, payload=None, multipart=None, files=None, **_: Any):
+        method, path = route.method, route.path
+        body = _body(payload, multipart)
+        attachments = [(f.filename or "file", _read(f)) for f in (files or [])]
+        token = route.webhook_token
+        if path.endswith("/callback"):
+            return self._callback(route.webhook_id, token, body, attachments)
+        if method == "POST":  # followup
+            sent = self._message("followup", body.get("data", body), attachments)
+            return self._message_payload(sent)
+        if method == "PATCH":
+            message_id = self._target(path, route, token)
+            sent = self._message("edit", body, attachments, message_id=message_id)
+            return self._message_payload(sent)
+        if method == "GET":
+            return self._message_payload(self.messages[self._target(path, route, token)])
+        return None  # DELETE
+
+    def _target(self, path: str, route: Any, token: str) -> int:
+        message_id = getattr(route, "message_id", None)
+        if path.endswith("@original") or message_id is None:
+            return self.originals[token]
+        return int(message_id)
+
+    def _callback(self, interaction_id: int, token: str, body: dict, attachments: list) -> dict:
+        kind = body.get("type")
+        data = body.get("data") or {}
+        interaction: dict[str, Any] = {"id": str(interaction_id), "type": kind}
+        if kind == 8:  # autocomplete result
+            self.sent.append(Sent("autocomplete", next(_snowflakes), choices=data.get("choices", [])))
+            return {"interaction": interaction}
+        if kind in (4, 5):  # message, or deferred message
+            sent = self._message("message" if kind == 4 else "defer", data, attachments)
+            self.originals[token] = sent.id
+            interaction.update(response_message_id=str(sent.id), response_message_ephemeral=sent.ephemeral)
+        elif kind == 7:  # update the message a component sits on
+            message_id = self.originals.get(token) or self.sent[-1].id
+            sent = self._message("edit", data, attachments, message_id=message_id)
+            interaction.update(response_message_id=str(sent.id))
+        return {"interaction": interaction}
+
+    def _message(self, kind: str, data: dict, attachments: list, *, message_id: int | None = None) -> Sent:
+        previous = self.messages.get(message_id) if message_id else None
+        sent = Sent(
+            kind=kind,
+            id=message_id or next(_snowflakes),
+            content=data.get("content", previous.content if previous else None),
+            embeds=data.get("embeds", previous.embeds if previous else []),
+            ephemeral=bool(int(data.get("flags", 0) or 0) & 64) or (previous.ephemeral if previous else False),
+            components=data.get("components", previous.components if previous else []),
+            files=attachments,
+        )
+        self.sent.append(sent)
+        self.messages[sent.id] = sent
+        return sent
+
+    def _message_payload(self, sent: Sent) -> dict:
+        return message_payload(sent, channel_id=0)
+
+
+def message_payload(sent: Sent, *, channel_id: int) -> dict:
+    return {
+        "id": str(sent.id),
+        "channel_id": str(channel_id),
+        "type": 0,
+        "content": sent.content or "",
+        "embeds": sent.embeds,
+        "components": sent.components,
+        "attachments": [],
+        "mentions": [],
+        "mention_roles": [],
+        "mention_everyone": False,
+        "pinned": False,
+        "tts": False,
+        "flags": 64 if sent.ephemeral else 0,
+        "timestamp": datetime.now(UTC).isoformat(),
+        "edited_timestamp": None,
+        "author": {"id": str(BOT_USER_ID), "username": "magister", "discriminator": "0", "avatar": None, "bot": True},
+    }
+
+
+def _body(payload: dict | None, multipart: list | None) -> dict:
+    if payload is not None:
+        return payload
+    for part in multipart or []:
+        if part.get("name") == "payload_json":
+            return json.loads(part["value"])
+    return {}
+
+
+def _read(file: discord.File) -> bytes:
+    file.fp.seek(0)
+    return file.fp.read()
+
+
+# ---------------------------------------------------------------------- the in-process Discord
+
+
+class VirtualDiscord:
+    """Builds and dispatches interactions for one bot, recording everything it sends."""
+
+    def __init__(self, bot: discord.Client, *, guild_id: int, channel_id: int) -> None:
+        self.bot = bot
+        self.tree: app_commands.CommandTree = bot.tree  # type: ignore[attr-defined]
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.adapter = RecordingAdapter()
+
+    async def start(self) -> None:
+        """Give the client its loop (as login would) and route replies to the recorder."""
+        await self.bot._async_setup_hook()  # what Client.login does first
+        state = self.bot._connection
+        bot_user = {"id": str(BOT_USER_ID), "username": "magister", "discriminator": "0", "avatar": None, "bot": True}
+        state.user = discord.ClientUser(state=state, data=bot_user)
+        state.application_id = APPLICATION_ID
+        async_context.set(self.adapter)
+
+    # -- payloads ------------------------------------------------------------------
+
+    def interaction_payload(
+        self, user: VirtualUser, kind: int, data: dict, *, channel_id: int | None = None, message: dict | None = None
+    ) -> dict:
+        channel_id = channel_id or self.channel_id
+        payload: dict[str, Any] = {
+            "id": str(next(_snowflakes)),
+            "application_id": str(APPLICATION_ID),
+            "type": kind,
+            "token": f"virtual-{next(_snowflakes)}",
+            "version": 1,
+            "data": data,
+            "channel_id": str(channel_id),
+            "locale": "en-US",
+            "app_permissions": "0",
+            "entitlements": [],
+            "attachment_size_limit": 25 * 1024 * 1024,
+            "authorizing_integration_owners": {},
+        }
+        if message is not None:
+            payload["message"] = message
+        if self.guild_id:
+            permissions = PLAYER_PERMISSIONS | (MANAGE_GUILD if user.manages_guild else 0)
+            payload.update(
+                guild_id=str(self.guild_id),
+                guild_locale="en-US",
+                context=0,
+                channel=_channel_payload(channel_id, self.guild_id),
+                member={
+                    "user": user.payload(),
+                    "roles": [],
+                    "joined_at": "2024-01-01T00:00:00+00:00",
+                    "deaf": False,
+                    "mute": False,
+                    "flags": 0,
+                    "permissions": str(permissions),
+                },
+            )
+        else:
+            payload.update(user=user.payload(), context=1, channel={"id": str(channel_id), "type": 1})
+        return payload
+
+    # -- dispatch ------------------------------------------------------------------
+
+    async def command(self, user: VirtualUser, data: dict) -> tuple[discord.Interaction, list[Sent]]:
+        """Run one application command; returns the interaction and what it sent."""
+        interaction = discord.Interaction(data=self.interaction_payload(user, 2, data), state=self.bot._connection)
+        before = len(self.adapter.sent)
+        try:
+            await self.tree._call(interaction)
+        except app_commands.AppCommandError as error:
+            await self.tree._dispatch_error(interaction, error)
+        return interaction, self.adapter.sent[before:]
+
+    async def autocomplete(self, user: VirtualUser, data: dict) -> list[dict]:
+        interaction = discord.Interaction(data=self.interaction_payload(user, 4, data), state=self.bot._connection)
+        before = len(self.adapter.sent)
+        await self.tree._call(interaction)
+        answers = [s for s in self.adapter.sent[before:] if s.kind == "autocomplete"]
+        return answers[-1].choices if answers else []
+
+    async def press(self, user: VirtualUser, message: Sent, button: dict) -> tuple[discord.Interaction, list[Sent]]:
+        """Click a button on a message the bot sent, through discord.py's view store."""
+        data = {"custom_id": button["custom_id"], "component_type": 2}
+        payload = self.interaction_payload(user, 3, data, message=message_payload(message, channel_id=self.channel_id))
+        before_tasks = asyncio.all_tasks()
+        before = len(self.adapter.sent)
+        token = payload["token"]
+        self.adapter.originals[token] = message.id
+        captured: list[discord.Interaction] = []
+
+        def grab(interaction: discord.Interaction) -> None:
+            captured.append(interaction)
+
+        self.bot.add_listener(grab, "on_interaction")
+        try:
+            self.bot._connection.parse_interaction_create(payload)
+            for _ in range(50):
+                pending = [
+                    t
+                    for t in asyncio.all_tasks() - before_tasks
+                    if t.get_name().startswith(("discord-ui-view-dispatch", "discord.py: on_interaction"))
+                    and not t.done()
+                ]
+                if not pending:
+                    break
+                await asyncio.gather(*pending, return_exceptions=True)
+        finally:
+            self.bot.remove_listener(grab, "on_interaction")
+        await asyncio.sleep(0)
+        interaction = captured[0] if captured else None
+        return interaction, self.adapter.sent[before:]  # type: ignore[return-value]
+
+
+def _channel_payload(channel_id: int, guild_id: int) -> dict:
+    return {
+        "id": str(channel_id),
+        "type": 0,
+        "guild_id": str(guild_id),
+        "name": f"table-{channel_id}",
+        "position": 0,
+        "permission_overwrites": [],
+        "nsfw": False,
+        "parent_id": None,
+        "permissions": str(PLAYER_PERMISSIONS),
+    }
+
+
+# ---------------------------------------------------------------------- command data from a path and options
+
+
+def command_data(
+    tree: app_commands.CommandTree,
+    path: list[str],
+    options: dict[str, Any],
+    *,
+    focused: str | None = None,
+    guild_id: int = 0,
+) -> dict:
+    """The ``data`` of an application-command interaction for ``/path option:value``.
+
+    Values must already have the option's type; ``resolve_user``/``resolve_channel``
+    style options carry an id and add the matching ``resolved`` entry.
+    """
+    command = find_command(tree, path)
+    leaf: list[dict] = []
+    resolved: dict[str, dict] = {}
+    for name, value in options.items():
+        parameter = command.get_parameter(name)
+        if parameter is None:
+            raise KeyError(name)
+        entry: dict[str, Any] = {"type": parameter.type.value, "name": name, "value": value}
+        if name == focused:
+            entry["focused"] = True
+        if parameter.type is discord.AppCommandOptionType.user:
+            user = VirtualUser(str(value))
+            entry["value"] = str(user.id)
+            resolved.setdefault("users", {})[str(user.id)] = user.payload()
+            if guild_id:
+                member = {"roles": [], "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False}
+                member["permissions"] = str(PLAYER_PERMISSIONS)
+                resolved.setdefault("members", {})[str(user.id)] = member
+        elif parameter.type is discord.AppCommandOptionType.channel:
+            channel_id = value if isinstance(value, int) else snowflake_for(f"#{value}")
+            entry["value"] = str(channel_id)
+            channel = _channel_payload(channel_id, guild_id)
+            channel["name"] = str(value).lstrip("#")
+            resolved.setdefault("channels", {})[str(channel_id)] = channel
+        leaf.append(entry)
+    nested: list[dict] = leaf
+    for depth in range(len(path) - 1, 0, -1):
+        kind = 1 if depth == len(path) - 1 else 2  # subcommand, then group
+        nested = [{"type": kind, "name": path[depth], "options": nested}]
+    data: dict[str, Any] = {"id": str(snowflake_for("/" + path[0])), "name": path[0], "type": 1, "options": nested}
+    if resolved:
+        data["resolved"] = resolved
+    return data
+
+
+def find_command(tree: app_commands.CommandTree, path: list[str]) -> app_commands.Command:
+    node: Any = tree.get_command(path[0])
+    for part in path[1:]:
+        if not isinstance(node, app_commands.Group):
+            raise KeyError(part)
+        node = node.get_command(part)
+        if node is None:
+            raise KeyError(part)
+    if not isinstance(node, app_commands.Command):
+        raise KeyError(" ".join(path))
+    return node

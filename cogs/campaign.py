@@ -1,0 +1,126 @@
+"""/campaign: start, inspect and run a channel's campaign."""
+
+from __future__ import annotations
+
+import io
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import campaigns
+from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
+from bot.render import to_embed
+from bot.views import Confirm, Pager
+from cogs._common import gm_only, matching
+
+
+class CampaignCog(commands.GroupCog, group_name="campaign", group_description="Start and run this channel's campaign"):
+    def __init__(self, bot: MagisterBot) -> None:
+        self.bot = bot
+
+    gm = app_commands.Group(name="gm", description="Add or remove the campaign's GMs")
+
+    @app_commands.command(name="start", description="Start a campaign in this channel; you become its GM")
+    @app_commands.describe(ruleset="The magic system to play", name="The campaign's name")
+    async def start(self, interaction: discord.Interaction, ruleset: str, name: app_commands.Range[str, 1, 100]):
+        reply = await service_of(interaction).start_campaign(
+            place_of(interaction), caller_of(interaction), ruleset, name
+        )
+        await send_reply(interaction, reply)
+
+    @start.autocomplete("ruleset")
+    async def _ruleset_choices(self, interaction: discord.Interaction, current: str):
+        registry = service_of(interaction).registry
+        names = {item.id: f"{item.id}: {item.ruleset.name}" for item in registry}
+        return [app_commands.Choice(name=names[c.value][:100], value=c.value) for c in matching(sorted(names), current)]
+
+    @app_commands.command(name="status", description="The campaign in this channel: ruleset, GMs, characters")
+    async def status(self, interaction: discord.Interaction):
+        await send_reply(interaction, await campaigns.status(service_of(interaction), place_of(interaction)))
+
+    @app_commands.command(name="settings", description="View the house rules, or set one (GM)")
+    @app_commands.describe(key="The house rule to view or change", value="Its new value (GM only)")
+    async def settings(self, interaction: discord.Interaction, key: str | None = None, value: str | None = None):
+        reply = await campaigns.settings(
+            service_of(interaction), place_of(interaction), caller_of(interaction), key, value
+        )
+        await send_reply(interaction, reply)
+
+    @settings.autocomplete("key")
+    async def _setting_keys(self, interaction: discord.Interaction, current: str):
+        campaign = await service_of(interaction).campaign(place_of(interaction))
+        if campaign is None:
+            return []
+        return matching(sorted(campaigns.settings_fields(service_of(interaction), campaign.row.ruleset)), current)
+
+    @gm.command(name="add", description="Make a member a GM of this campaign (GM)")
+    @gm_only()
+    async def gm_add(self, interaction: discord.Interaction, member: discord.User):
+        reply = await campaigns.gm_add(
+            service_of(interaction), place_of(interaction), caller_of(interaction), member.id, member.display_name
+        )
+        await send_reply(interaction, reply)
+
+    @gm.command(name="remove", description="Remove a GM from this campaign (GM)")
+    @gm_only()
+    async def gm_remove(self, interaction: discord.Interaction, member: discord.User):
+        reply = await campaigns.gm_remove(
+            service_of(interaction), place_of(interaction), caller_of(interaction), member.id, member.display_name
+        )
+        await send_reply(interaction, reply)
+
+    @app_commands.command(name="gmchannel", description="Where secret results go; leave empty for GM DMs (GM)")
+    @app_commands.describe(channel="A channel only the GMs can read")
+    @gm_only()
+    async def gmchannel(self, interaction: discord.Interaction, channel: discord.TextChannel | None = None):
+        reply = await campaigns.gm_channel(
+            service_of(interaction), place_of(interaction), caller_of(interaction), channel.id if channel else None
+        )
+        await send_reply(interaction, reply)
+
+    @app_commands.command(name="log", description="Recent events in this campaign, newest first")
+    @app_commands.describe(page="Page number, 1 is the newest")
+    async def log(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100000] = 1):
+        service, place = service_of(interaction), place_of(interaction)
+        reply, pages = await campaigns.log_page(service, place, page)
+
+        async def render(number: int):
+            next_reply, count = await campaigns.log_page(service, place, max(1, number))
+            return next_reply.outcome.card, count
+
+        view = Pager(interaction.user.id, render, reply.outcome.data["page"], pages) if pages > 1 else None
+        await send_reply(interaction, reply, view=view)
+
+    @app_commands.command(name="export", description="Download the campaign as JSON plus a Markdown log (GM)")
+    @gm_only()
+    async def export(self, interaction: discord.Interaction):
+        reply, files = await campaigns.export(service_of(interaction), place_of(interaction), caller_of(interaction))
+        attachments = [discord.File(io.BytesIO(body), filename=name) for name, body in files.items()]
+        await send_reply(interaction, reply, files=attachments)
+
+    @app_commands.command(name="undo", description="Revert the latest change in this campaign (GM)")
+    @gm_only()
+    async def undo(self, interaction: discord.Interaction):
+        reply, _ = await service_of(interaction).undo(place_of(interaction), caller_of(interaction))
+        await send_reply(interaction, reply)
+
+    @app_commands.command(name="end", description="Archive this campaign after confirming; nothing is deleted (GM)")
+    @gm_only()
+    async def end(self, interaction: discord.Interaction):
+        service, place, caller = service_of(interaction), place_of(interaction), caller_of(interaction)
+        campaign = await service.require_campaign(place)
+        if not campaign.is_gm(caller):
+            raise app_commands.CheckFailure("Ending the campaign needs the GM.")
+
+        async def confirmed(button_interaction: discord.Interaction) -> None:
+            reply = await campaigns.end(service, place, caller_of(button_interaction))
+            button_interaction.extras["outcome"] = reply.outcome
+            await button_interaction.response.edit_message(embed=to_embed(reply.outcome.card), view=None)
+
+        reply = campaigns.end_prompt(campaign)
+        await send_reply(interaction, campaigns.Reply(reply, campaign.row), view=Confirm(caller.user_id, confirmed))
+
+
+async def setup(bot: MagisterBot) -> None:
+    await bot.add_cog(CampaignCog(bot))

@@ -1,0 +1,38 @@
+"""/character: the characters of this channel's campaign, whatever its ruleset."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot import campaigns
+from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
+from cogs._common import character_names, own_character_names
+
+
+class CharacterCog(commands.GroupCog, group_name="character", group_description="Characters in this campaign"):
+    def __init__(self, bot: MagisterBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="list", description="Every character in this campaign")
+    async def list_(self, interaction: discord.Interaction):
+        await send_reply(interaction, await campaigns.character_list(service_of(interaction), place_of(interaction)))
+
+    @app_commands.command(name="show", description="A character's sheet")
+    @app_commands.autocomplete(name=character_names)
+    async def show(self, interaction: discord.Interaction, name: str):
+        reply = await campaigns.character_show(service_of(interaction), place_of(interaction), name)
+        await send_reply(interaction, reply)
+
+    @app_commands.command(name="delete", description="Delete one of your characters (GMs: any); undo can restore it")
+    @app_commands.autocomplete(name=own_character_names)
+    async def delete(self, interaction: discord.Interaction, name: str):
+        reply = await campaigns.character_delete(
+            service_of(interaction), place_of(interaction), caller_of(interaction), name
+        )
+        await send_reply(interaction, reply)
+
+
+async def setup(bot: MagisterBot) -> None:
+    await bot.add_cog(CharacterCog(bot))
