@@ -41,6 +41,7 @@ def roll_expression(expression: str, rng: random.Random, *, label: str | None = 
     d20.expression.random = rng
     try:
         result = _ROLLER.roll(expression)
+        total, text = result.total, str(result)  # d20 evaluates lazily: errors like 0/0 surface here
     except d20.TooManyRolls:
         raise RuleError(f"That rolls too many dice: the limit is {MAX_DICE} dice per roll. {HELP}") from None
     except d20.RollValueError as exc:
@@ -51,18 +52,18 @@ def roll_expression(expression: str, rng: random.Random, *, label: str | None = 
         d20.expression.random = saved
 
     dice = [value for group in _dice_groups(result.expr) for value in group["values"]]
-    title = f"{label}: {result.total}" if label else f"Roll: {result.total}"
-    card = Card(title=title[:256], description=str(result)[:4000])
+    title = f"{label}: {total}" if label else f"Roll: {total}"
+    card = Card(title=title[:256], description=text[:4000])
     return Outcome(
         card=card,
-        summary=f"rolled {expression} = {result.total}" + (f" ({label})" if label else ""),
+        summary=f"rolled {expression} = {total}" + (f" ({label})" if label else ""),
         data={
             "expression": expression,
             "label": label,
-            "total": result.total,
+            "total": total,
             "dice": dice,
             "groups": _dice_groups(result.expr),
-            "text": str(result),
+            "text": text,
             "crit": "critical" if result.crit == d20.CritType.CRIT else "fumble" if result.crit else None,
         },
     )

@@ -205,7 +205,6 @@ class VirtualDiscord:
         bot_user = {"id": str(BOT_USER_ID), "username": "magister", "discriminator": "0", "avatar": None, "bot": True}
         state.user = discord.ClientUser(state=state, data=bot_user)
         state.application_id = APPLICATION_ID
-        async_context.set(self.adapter)
 
     # -- payloads ------------------------------------------------------------------
 
@@ -254,6 +253,7 @@ class VirtualDiscord:
 
     async def command(self, user: VirtualUser, data: dict) -> tuple[discord.Interaction, list[Sent]]:
         """Run one application command; returns the interaction and what it sent."""
+        async_context.set(self.adapter)  # replies from this task (and tasks it starts) go to the recorder
         interaction = discord.Interaction(data=self.interaction_payload(user, 2, data), state=self.bot._connection)
         before = len(self.adapter.sent)
         try:
@@ -263,6 +263,7 @@ class VirtualDiscord:
         return interaction, self.adapter.sent[before:]
 
     async def autocomplete(self, user: VirtualUser, data: dict) -> list[dict]:
+        async_context.set(self.adapter)
         interaction = discord.Interaction(data=self.interaction_payload(user, 4, data), state=self.bot._connection)
         before = len(self.adapter.sent)
         await self.tree._call(interaction)
@@ -271,6 +272,7 @@ class VirtualDiscord:
 
     async def press(self, user: VirtualUser, message: Sent, button: dict) -> tuple[discord.Interaction, list[Sent]]:
         """Click a button on a message the bot sent, through discord.py's view store."""
+        async_context.set(self.adapter)
         data = {"custom_id": button["custom_id"], "component_type": 2}
         payload = self.interaction_payload(user, 3, data, message=message_payload(message, channel_id=self.channel_id))
         before_tasks = asyncio.all_tasks()
@@ -279,7 +281,7 @@ class VirtualDiscord:
         self.adapter.originals[token] = message.id
         captured: list[discord.Interaction] = []
 
-        def grab(interaction: discord.Interaction) -> None:
+        async def grab(interaction: discord.Interaction) -> None:
             captured.append(interaction)
 
         self.bot.add_listener(grab, "on_interaction")
@@ -347,7 +349,13 @@ def command_data(
             entry["value"] = str(user.id)
             resolved.setdefault("users", {})[str(user.id)] = user.payload()
             if guild_id:
-                member = {"roles": [], "joined_at": "2024-01-01T00:00:00+00:00", "deaf": False, "mute": False}
+                member = {
+                    "roles": [],
+                    "joined_at": "2024-01-01T00:00:00+00:00",
+                    "deaf": False,
+                    "mute": False,
+                    "flags": 0,
+                }
                 member["permissions"] = str(PLAYER_PERMISSIONS)
                 resolved.setdefault("members", {})[str(user.id)] = member
         elif parameter.type is discord.AppCommandOptionType.channel:

@@ -73,7 +73,9 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
     @app_commands.command(name="gmchannel", description="Where secret results go; leave empty for GM DMs (GM)")
     @app_commands.describe(channel="A channel only the GMs can read")
     @gm_only()
-    async def gmchannel(self, interaction: discord.Interaction, channel: discord.TextChannel | None = None):
+    async def gmchannel(self, interaction: discord.Interaction, channel: app_commands.AppCommandChannel | None = None):
+        if channel is not None and channel.type not in (discord.ChannelType.text, discord.ChannelType.private_thread):
+            raise app_commands.CheckFailure("Pick a text channel (or a private thread) that only the GMs can read.")
         reply = await campaigns.gm_channel(
             service_of(interaction), place_of(interaction), caller_of(interaction), channel.id if channel else None
         )

@@ -1,0 +1,74 @@
+"""Runic magic: Words of Power, Parameters, MP and Calamity (seeds/001_58fc3b8f7e90b932.txt).
+
+Rules and their rulings are in docs/runic.md. Modules, in the order a casting
+meets them: ``book`` (the tables), ``spells`` and ``parameters`` (energy and
+time), ``skill`` (ruling 5), ``casting`` (the procedure), ``mana`` (payment,
+ruling 4), ``calamity`` (ruling 3), ``report`` (the card), ``upkeep``
+(maintain, drop, sunrise), ``mages`` and ``spellbook`` (sheets and saved
+spells), ``lookup`` (``/lookup``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from rules.base import Action, Card, CharacterRecord, LookupEntry, Outcome, Ruleset, Table
+from rules.runic import lookup, mages, spellbook, upkeep
+from rules.runic.book import RunicBook
+from rules.runic.cards import sheet_card
+from rules.runic.casting import CastOptions, cast
+from rules.runic.report import cast_outcome
+from rules.runic.sheet import MageSheet, RunicSettings, RunicState
+
+
+def run_cast(table: Table, options: CastOptions) -> Outcome:
+    """`/runic cast`: the whole "Performing Magic" procedure, then its card."""
+    return cast_outcome(cast(table, options))
+
+
+def _actions(*items: Action) -> dict[str, Action]:
+    return {item.name: item for item in items}
+
+
+class RunicRuleset(Ruleset):
+    id = "runic"
+    name = "Runic magic (GURPS Words of Power)"
+    sheet_model = MageSheet
+    state_model = RunicState
+    settings_model = RunicSettings
+    book_model = RunicBook
+    actions: ClassVar[dict[str, Action]] = _actions(
+        Action("mage create", mages.mage_create, mages.MageCreateOptions, description="Create a mage"),
+        Action("mage show", mages.mage_show, mages.MageShowOptions, description="Show a mage's sheet"),
+        Action("mage set", mages.mage_set, mages.MageSetOptions, description="Change a value on your mage"),
+        Action("mage word", mages.mage_word, mages.MageWordOptions, description="Train a Word or set Cheaper Casting"),
+        Action("mage learn", mages.mage_learn, mages.MageLearnOptions, description="Mark a saved spell as bought"),
+        Action("mage grimoire", mages.mage_grimoire, mages.MageGrimoireOptions, description="Inscribe in a grimoire"),
+        Action("mage implement", mages.mage_implement, mages.MageImplementOptions, description="Bond an implement"),
+        Action("mage item", mages.mage_item, mages.MageItemOptions, description="Add or use a magic item"),
+        Action("spell define", spellbook.spell_define, spellbook.SpellDefineOptions, description="Define a spell"),
+        Action("spell show", spellbook.spell_show, spellbook.SpellShowOptions, description="Show a saved spell"),
+        Action("spell forget", spellbook.spell_forget, spellbook.SpellForgetOptions, description="Erase a spell"),
+        Action("cast", run_cast, CastOptions, description="Cast a spell"),
+        Action("maintain", upkeep.maintain, upkeep.MaintainOptions, description="Pay maintenance for spells on"),
+        Action("drop", upkeep.drop, upkeep.DropOptions, description="End a spell you have on"),
+        Action("sunrise", upkeep.sunrise, upkeep.SunriseOptions, gm_only=True, description="Recover MP at sunrise"),
+        Action("adjust", mages.adjust, mages.AdjustOptions, gm_only=True, description="GM: change any value"),
+    )
+
+    def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:
+        return list(lookup.entries(book))
+
+    def character_summary(self, record: CharacterRecord) -> str:
+        sheet: MageSheet = record.sheet
+        return (
+            f"{record.name}: Magery {sheet.magery}, MP {sheet.mp}, "
+            f"HP {sheet.hp}/{sheet.hp_max}, FP {sheet.fp}/{sheet.fp_max}"
+        )
+
+    def character_card(self, record: CharacterRecord) -> Card:
+        return sheet_card(record, None, reveal=False)
+
+
+RULESET = RunicRuleset()

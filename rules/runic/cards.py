@@ -1,0 +1,245 @@
+"""Cards: what players read. Every value is clipped to Discord's embed limits here, in one place."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rules.base import Card, CharacterRecord
+from rules.dice import SuccessRoll
+from rules.runic.book import RunicBook
+from rules.runic.calamity import CalamityResult
+from rules.runic.sheet import MageSheet, SpellDef
+from rules.runic.skill import default_word_skill, word_cap
+from rules.runic.spells import SpellPlan
+
+FIELD_VALUE = 1024
+FIELD_NAME = 256
+DESCRIPTION = 4096
+MAX_FIELDS = 25
+TOTAL = 6000
+
+
+def clip(text: str, limit: int = FIELD_VALUE) -> str:
+    text = text.strip() or "—"
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def listing(lines: Iterable[str], limit: int = FIELD_VALUE) -> str:
+    """Lines joined until the limit, then "… and N more" so nothing is silently lost."""
+    items = [line for line in lines if line]
+    out: list[str] = []
+    used = 0
+    for index, line in enumerate(items):
+        rest = len(items) - index
+        tail = f"… and {rest} more"
+        if used + len(line) + 1 > limit - len(tail) - 1:
+            out.append(tail)
+            break
+        out.append(line)
+        used += len(line) + 1
+    return clip("\n".join(out), limit)
+
+
+def add(card: Card, name: str, value: str | Iterable[str], inline: bool = False) -> Card:
+    """Add a field, clipped; past 25 fields the rest is folded into the last one."""
+    text = value if isinstance(value, str) else listing(value)
+    if len(card.fields) >= MAX_FIELDS:
+        last = card.fields[-1]
+        last.value = clip(f"{last.value}\n**{name}**: {text}")
+        return card
+    return card.add(clip(name, FIELD_NAME), clip(text), inline)
+
+
+def fit(card: Card) -> Card:
+    """Last guard for the 6,000-character total: trims the description, then the longest fields."""
+    card.title = clip(card.title, 256)
+    card.description = clip(card.description, DESCRIPTION) if card.description else ""
+    card.footer = card.footer[:2048]
+
+    def total() -> int:
+        return (
+            len(card.title)
+            + len(card.description)
+            + len(card.footer)
+            + sum(len(f.name) + len(f.value) for f in card.fields)
+        )
+
+    while total() > TOTAL:
+        longest = max(card.fields, key=lambda f: len(f.value), default=None)
+        excess = total() - TOTAL
+        if card.description and len(card.description) > 200:
+            card.description = clip(card.description, max(200, len(card.description) - excess - 1))
+        elif longest is not None and len(longest.value) > 100:
+            longest.value = clip(longest.value, max(100, len(longest.value) - excess - 1))
+        else:
+            break
+    return card
+
+
+def mp_text(sheet: MageSheet, *, reveal: bool) -> str:
+    lost = sheet.mp_lost_temporary + sheet.mp_lost_permanent
+    if lost and not reveal:
+        return f"MP {sheet.mp} (maximum lowered by a Calamity; the GM knows how far)"
+    extra = ""
+    if lost:
+        extra = f" (20×Magery less {sheet.mp_lost_temporary} temporary, {sheet.mp_lost_permanent} permanent)"
+    return f"MP {sheet.mp}/{sheet.mp_max}{extra}"
+
+
+def sheet_card(record: CharacterRecord, book: RunicBook | None, *, reveal: bool) -> Card:
+    """The whole sheet; ``book`` adds the Word defaults and caps, ``reveal`` the hidden MP losses."""
+    sheet: MageSheet = record.sheet
+    locked = " (can never rise again)" if sheet.magery_locked else ""
+    card = Card(title=f"{record.name}: Magery {sheet.magery}{locked}")
+    card.description = "\n".join(
+        [
+            f"IQ {sheet.iq} · HT {sheet.ht} · Will {sheet.will}" + (f" · age {sheet.age}" if sheet.age else ""),
+            f"HP {sheet.hp}/{sheet.hp_max} · FP {sheet.fp}/{sheet.fp_max} · {mp_text(sheet, reveal=reveal)}",
+        ]
+    )
+    skills = [
+        f"Thaumatology {sheet.thaumatology or '—'} · Symbol Drawing {sheet.symbol_drawing or '—'}",
+        f"Faster Casting {sheet.faster_casting}",
+    ]
+    if book is not None:
+        default, cap = default_word_skill(sheet, book), word_cap(sheet, book)
+        skills.append(f"Other Words at default: {default if default is not None else 'none'} · cap {cap or '—'}")
+    for word, level in sorted(sheet.words.items()):
+        cheaper = sheet.cheaper_casting.get(word)
+        skills.append(f"{word} {level}" + (f" (Cheaper Casting {cheaper})" if cheaper else ""))
+    for word, level in sorted(sheet.cheaper_casting.items()):
+        if word not in sheet.words:
+            skills.append(f"{word} at default (Cheaper Casting {level})")
+    add(card, "Skills", skills)
+    spells = [
+        f"{s.name}: {'-'.join(s.words)} ({s.type}{', known' if key in sheet.known else ''})"
+        for key, s in sorted(sheet.spells.items())
+    ]
+    campaign_known = [k for k in sheet.known if k not in sheet.spells]
+    if campaign_known:
+        spells.append("Known from the campaign grimoire: " + ", ".join(sorted(campaign_known)))
+    add(card, "Spells", spells or ["none"])
+    grimoires = [
+        f"{g.name} ({g.pages} pages): " + (", ".join(f"{n} {b:+d}" for n, b in sorted(g.spells.items())) or "empty")
+        for g in sheet.grimoires.values()
+    ]
+    if grimoires:
+        add(card, "Grimoires", grimoires)
+    items = []
+    if sheet.implement:
+        items.append(f"Bonded: {sheet.implement.name}, {sheet.implement.mp}/{sheet.implement.capacity} MP")
+    items += [f"{i.name}: {i.mp}/{i.max_mp} MP, +{i.recovery}/day" for i in sheet.items.values()]
+    if items:
+        add(card, "Implement and items", items)
+    if sheet.spells_on:
+        add(
+            card,
+            "Spells on",
+            [
+                f"{on.name}: {on.maintenance} MP per {on.interval}" + (" (concentrating)" if on.concentrating else "")
+                for on in sheet.spells_on
+            ],
+        )
+    if sheet.conditions:
+        add(card, "Conditions", [f"**{c.name}** ({c.duration}; {c.source}): {c.effect}" for c in sheet.conditions])
+    return fit(card)
+
+
+# ---------------------------------------------------------------- spells
+
+
+def plan_fields(plan: SpellPlan) -> list[tuple[str, str]]:
+    """The line-by-line energy and time of a spell, as the issue asks to show them."""
+    energy = [line.text() for line in plan.energy_lines]
+    if plan.raw_energy < plan.energy:
+        energy.append(f"raw total {plan.raw_energy}, raised to the minimum")
+    energy.append(f"**Energy {plan.energy}**")
+    time = [*plan.time_lines, f"**{plan.time} second(s)**, or {plan.time} minute(s) from a grimoire or scroll"]
+    fields = [("Energy", listing(energy)), ("Casting time", listing(time))]
+    if plan.maintenance is not None:
+        fields.append(
+            ("Maintenance", f"{plan.maintenance} MP per {plan.interval} (half the Duration's energy, rounded up; "
+             "never more than the casting cost)")
+        )  # fmt: skip
+    if plan.skill_from_parameters:
+        fields.append(("Skill", f"{plan.skill_from_parameters:+d} from the Parameters (multiple targets)"))
+    return fields
+
+
+def spell_card(spell: SpellDef, plan: SpellPlan, book: RunicBook, *, where: str, title: str) -> Card:
+    words = " - ".join(f"{w} ({book.word(w).meaning})" for w in spell.words)
+    lines = [f"**{'-'.join(spell.words)}**: {words}", f"Type: {spell.type}"]
+    if spell.resisted:
+        lines.append(f"Resisted by {spell.resisted}")
+    if spell.inscription:
+        lines.append("Runic Inscription (Symbol Drawing; no penalty for the number of Words)")
+    if spell.concentration:
+        lines.append("Needs concentration while on (-3 to other castings)")
+    if spell.effect:
+        lines.append(f"*{spell.effect}*")
+    card = Card(title=f"{title}: {spell.name}", description="\n".join(lines), footer=f"Saved in {where}.")
+    for name, value in plan_fields(plan):
+        add(card, name, value)
+    return fit(card)
+
+
+# ---------------------------------------------------------------- Calamity
+
+
+def _check_text(check: SuccessRoll) -> str:
+    return f"3d [{'+'.join(map(str, check.dice))}] = {check.total} vs {check.skill}: {check.outcome.replace('_', ' ')}"
+
+
+def calamity_fields(result: CalamityResult, *, reveal: bool) -> list[tuple[str, str]]:
+    """The roll, the bonus and the entry; then what it did (hidden amounts only when ``reveal``)."""
+    dice = "+".join(map(str, result.dice))
+    head = f"3d [{dice}] = {sum(result.dice)} + {result.bonus} (MP below zero) = **{result.total}**"
+    fields = [(f"Calamity {result.row} ({result.who})", clip(f"{head}\n{result.text}"))]
+    lines = list(result.applied.lines)
+    if reveal:
+        lines += [f"(GM) {line}" for line in result.applied.secret_lines]
+    if result.will_skill is not None:
+        if result.will_roll is None:
+            lines.append(f"Will roll at -{result.bonus} ({result.will_skill}): cannot be rolled; the spell fails.")
+        else:
+            verdict = "the spell fails" if result.spell_fails else "the spell holds"
+            lines.append(f"Will roll at -{result.bonus}: {_check_text(result.will_roll)}; {verdict}.")
+    if result.companion_note:
+        lines.append(result.companion_note)
+    if lines:
+        fields.append(("Calamity effects", listing(lines)))
+    if result.companion is not None:
+        other = result.companion
+        rerolls = "".join(f"3d [{'+'.join(map(str, d))}] (22 again); " for d in other.rerolled)
+        fields.append(
+            (
+                f"22: it strikes {other.who}",
+                listing([f"{rerolls}3d [{'+'.join(map(str, other.dice))}] + {other.bonus} = **{other.total}**: "
+                         f"{other.text}", *other.applied.lines, *(other.applied.secret_lines if reveal else [])]),
+            )
+        )  # fmt: skip
+    return fields
+
+
+def calamity_data(result: CalamityResult | None) -> dict[str, Any] | None:
+    if result is None:
+        return None
+    return {
+        "dice": result.dice,
+        "bonus": result.bonus,
+        "total": result.total,
+        "row": result.row,
+        "text": result.text,
+        "effects": result.applied.lines,
+        "conditions": result.applied.conditions,
+        "harmful": result.applied.harmful,
+        "rolls": [roll.model_dump() for roll in result.applied.rolls],
+        "checks": [check.model_dump() for check in result.applied.checks],
+        "will_roll": result.will_roll.model_dump() if result.will_roll else None,
+        "spell_fails": result.spell_fails,
+        "companion": ({"name": result.companion.who, **(calamity_data(result.companion) or {})}
+                      if result.companion else None),
+        "gm": {"effects": result.applied.secret_lines,
+               "rolls": [roll.model_dump() for roll in result.applied.secret_rolls]},
+    }  # fmt: skip

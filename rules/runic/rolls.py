@@ -1,0 +1,62 @@
+"""GURPS dice notation ("3d+5", "1d×5") for the sub-rolls the tables call for.
+
+The 3d6 success roll lives in ``rules.dice.gurps``; this module only rolls the
+plain damage-style dice the Calamity and Critical Failure tables name, and keeps
+every face so a card can show it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from rules.base import Model, RuleError
+
+_DICE = re.compile(r"^\s*(\d+)\s*d\s*(?:([+-])\s*(\d+))?\s*$", re.IGNORECASE)
+MAX_DICE = 100  # (Will+Magery) dice is the largest the book asks for
+
+
+class DiceSpec(Model):
+    """``count`` d6 plus ``adds``, times ``multiply``: the book's "1dx5" is count=1, multiply=5."""
+
+    count: int
+    adds: int = 0
+    multiply: int = 1
+
+    @classmethod
+    def parse(cls, text: str, multiply: int = 1) -> DiceSpec:
+        match = _DICE.match(text)
+        if not match:
+            raise RuleError(f"{text!r} is not GURPS dice; write it like 3d, 1d+1 or 2d-1.")
+        count = int(match.group(1))
+        adds = int(match.group(3) or 0) * (-1 if match.group(2) == "-" else 1)
+        if count > MAX_DICE:
+            raise RuleError(f"{text!r}: at most {MAX_DICE} dice.")
+        return cls(count=count, adds=adds, multiply=multiply)
+
+    @property
+    def text(self) -> str:
+        base = f"{self.count}d" + (f"{self.adds:+d}" if self.adds else "")
+        return base if self.multiply == 1 else f"{base}×{self.multiply}"
+
+
+class DiceRoll(Model):
+    """What a sub-roll showed: the spec, every face, and the result (never below 0)."""
+
+    spec: str
+    dice: list[int]
+    total: int
+
+    @property
+    def text(self) -> str:
+        faces = "+".join(str(d) for d in self.dice) or "0"
+        return f"{self.spec} [{faces}] = {self.total}"
+
+
+def roll(rng: random.Random, spec: DiceSpec | str) -> DiceRoll:
+    """Roll a spec with the table's RNG (through ``randint``, so tests can rig it)."""
+    if isinstance(spec, str):
+        spec = DiceSpec.parse(spec)
+    faces = [rng.randint(1, 6) for _ in range(spec.count)]
+    total = max(0, (sum(faces) + spec.adds) * spec.multiply)
+    return DiceRoll(spec=spec.text, dice=faces, total=total)

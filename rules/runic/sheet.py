@@ -1,0 +1,144 @@
+"""The runic models the table service stores: the mage's sheet, the campaign state, the house rules.
+
+Bounds live on the fields so a sheet that reaches the database is always one
+the rules can play. Current HP, FP and MP may go negative (the seed says so);
+maxima may not.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from rules.base import Model
+
+SpellType = Literal["regular", "melee", "missile", "blocking", "information", "area"]
+ResistTrait = Literal["HT", "Will", "IQ", "spell"]
+ConditionEnd = Literal["sunrise", "days", "gm", "permanent"]
+
+Name = Field(min_length=1, max_length=60)
+
+
+class SpellDef(Model):
+    """A named spell: Words, type, resistance and Parameters. Energy and time are worked out from the book."""
+
+    name: str = Name
+    words: list[str] = Field(min_length=1, max_length=26)
+    type: SpellType = "regular"
+    resisted: ResistTrait | None = None
+    parameters: list[str] = Field(default_factory=list, max_length=20)
+    concentration: bool = False  # needs Concentrate to keep up: -3 instead of -2 while on
+    inscription: bool = False  # a Runic Inscription: Symbol Drawing, no word-count or unknown-spell penalty
+    effect: str = Field(default="", max_length=500)
+
+
+class PowerItem(Model):
+    """The one bonded magic implement or power item: stored MP, up to its capacity."""
+
+    name: str = Name
+    capacity: int = Field(ge=0, le=10_000)
+    mp: int = Field(ge=0, le=10_000)
+    value: int | None = Field(default=None, ge=0)  # in C, when bonded from a value
+
+
+class MagicItem(Model):
+    """A magic item with its own MP and daily recovery (typically 10 MP, 5 per day)."""
+
+    name: str = Name
+    mp: int = Field(ge=0, le=10_000)
+    max_mp: int = Field(ge=0, le=10_000)
+    recovery: int = Field(ge=0, le=10_000)
+
+
+class Grimoire(Model):
+    """A grimoire: spells inscribed with their casting bonus, in pages (a spell's length is its casting time)."""
+
+    name: str = Name
+    pages: int = Field(ge=1, le=10_000)
+    spells: dict[str, int] = Field(default_factory=dict)  # casefolded spell name -> bonus
+
+
+class SpellOn(Model):
+    """A spell being maintained: what each maintenance interval costs."""
+
+    name: str = Name
+    words: list[str]
+    cost: int = Field(ge=0)  # the casting's energy cost, the cap on maintenance
+    maintenance: int = Field(ge=0)
+    interval: str  # the Duration (or Persistence) that each payment buys
+    concentrating: bool = False
+
+
+class Condition(Model):
+    """A lasting Calamity or backfire result with its remaining duration."""
+
+    key: str
+    name: str
+    effect: str
+    source: str  # "Calamity 15", "Critical failure 9"
+    duration: str  # as rolled: "12 minutes", "3 weeks", "until the GM ends it"
+    until: ConditionEnd
+    days_left: int | None = Field(default=None, ge=0)
+    failures_critical: bool = False
+    spell_cost_multiplier: int = Field(default=1, ge=1)
+    recovery_halted: bool = False
+
+
+class MageSheet(Model):
+    """A character in a runic campaign. Magery 0 is a mundane (or a mage who lost it all)."""
+
+    magery: int = Field(default=0, ge=0, le=10)
+    magery_locked: bool = False  # Calamity 24: can never increase again
+    iq: int = Field(default=10, ge=1, le=30)
+    ht: int = Field(default=10, ge=1, le=30)
+    will: int = Field(default=10, ge=1, le=30)
+    hp_max: int = Field(default=10, ge=1, le=200)
+    hp: int = Field(default=10, ge=-2000, le=200)
+    fp_max: int = Field(default=10, ge=1, le=200)
+    fp: int = Field(default=10, ge=-2000, le=200)
+    mp_max: int = Field(default=0, ge=0, le=10_000)  # 20 × Magery less losses; kept by sheet rules
+    mp: int = Field(default=0, ge=-100_000, le=10_000)
+    mp_lost_temporary: int = Field(default=0, ge=0, le=10_000)  # Calamity 16: back at 1 per day
+    mp_lost_permanent: int = Field(default=0, ge=0, le=10_000)  # Calamity 18
+    thaumatology: int | None = Field(default=None, ge=1, le=40)
+    symbol_drawing: int | None = Field(default=None, ge=1, le=40)
+    words: dict[str, int] = Field(default_factory=dict)  # trained Word skills by Word name
+    cheaper_casting: dict[str, int] = Field(default_factory=dict)  # levels by Word name
+    faster_casting: int = Field(default=0, ge=0, le=10)
+    age: int | None = Field(default=None, ge=0, le=100_000)
+    spells: dict[str, SpellDef] = Field(default_factory=dict)  # casefolded name -> spell
+    known: list[str] = Field(default_factory=list)  # casefolded names of spells bought (no -6)
+    grimoires: dict[str, Grimoire] = Field(default_factory=dict)
+    implement: PowerItem | None = None
+    items: dict[str, MagicItem] = Field(default_factory=dict)
+    spells_on: list[SpellOn] = Field(default_factory=list)
+    conditions: list[Condition] = Field(default_factory=list)
+
+
+class RunicState(Model):
+    """The campaign: its shared grimoire of spells, and how many sunrises have passed."""
+
+    spells: dict[str, SpellDef] = Field(default_factory=dict)
+    day: int = Field(default=0, ge=0)
+
+
+class RunicSettings(Model):
+    """House rules. Defaults follow RULINGS.md and docs/runic.md; each is a reading a GM could reasonably flip."""
+
+    word_times: dict[str, int] = Field(
+        default_factory=dict,
+        description="Casting times overriding the Word table, e.g. {'Flam': 2} for the Merlin examples (ruling 6).",
+    )
+    free_spell_on_penalty: Literal["full", "reduced"] = Field(
+        default="full",
+        description="A spell on that is maintained free: -2/-3 like any other (full), or -1 (the Duration text).",
+    )
+    bonded_recovery: Literal["implement", "implement_then_mage"] = Field(
+        default="implement",
+        description="Sunrise recovery of a mage with a bonded implement: all to the implement, or to it until full.",
+    )
+    calamity_ends_spells: bool = Field(
+        default=True, description="A Calamity that does harm (10+) ends the spells the mage had on."
+    )
+    secret_information: bool = Field(default=True, description="Information spells are rolled in secret for the GM.")

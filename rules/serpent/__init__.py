@@ -1,0 +1,52 @@
+"""Serpent's Tongue (seeds/000_7785e83d9a21795a.txt, Crucible Update rules; RULINGS 8-13).
+
+Magi battle in rounds of initiative, maintenance, preparation and actions,
+casting spells into zones and answering each other's spells with Responses;
+or fight an Encounter that runs itself from a draw bag and its charts.
+
+Modules, in reading order: ``book`` (the data), ``magi`` (sheets and the Codex),
+``state`` (the battle), ``rounds``, ``casting``, ``responses``, ``defenses``,
+``impact``, ``encounter``, ``engine``, then ``actions``/``play`` (the commands)
+and ``cards`` (what the channel reads).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from pydantic import BaseModel
+
+from rules.base import Action, Card, CharacterRecord, LookupEntry, Ruleset
+from rules.serpent.actions import ACTIONS
+from rules.serpent.book import SerpentBook, lookup_entries
+from rules.serpent.magi import MagiSheet, codex_summary
+from rules.serpent.state import SerpentSettings, SerpentState
+
+
+class SerpentRuleset(Ruleset):
+    id: ClassVar[str] = "serpent"
+    name: ClassVar[str] = "Serpent's Tongue"
+    sheet_model: ClassVar[type[BaseModel]] = MagiSheet
+    state_model: ClassVar[type[BaseModel]] = SerpentState
+    settings_model: ClassVar[type[BaseModel]] = SerpentSettings
+    book_model: ClassVar[type[BaseModel] | None] = SerpentBook
+    actions: ClassVar[dict[str, Action]] = ACTIONS
+
+    def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:
+        return lookup_entries(book)
+
+    def character_summary(self, record: CharacterRecord) -> str:
+        sheet = record.sheet if isinstance(record.sheet, MagiSheet) else MagiSheet.model_validate(record.sheet)
+        spec = f", {sheet.specialization}" if sheet.specialization else ""
+        return f"{record.name} (Magi, {len(sheet.codex)} spells{spec})"
+
+    def character_card(self, record: CharacterRecord) -> Card:
+        sheet = record.sheet if isinstance(record.sheet, MagiSheet) else MagiSheet.model_validate(record.sheet)
+        card = Card(title=f"{record.name}, Magi", description=f"Codex: {codex_summary(sheet)}")
+        card.add("Specialization", sheet.specialization or "none", inline=True)
+        card.add("Artifact", sheet.artifact or "none", inline=True)
+        return card
+
+
+RULESET = SerpentRuleset()

@@ -1,0 +1,520 @@
+"""The cast cycle (Crucible Update): (Intone,) Place, Pay, Respond, Activate.
+
+This module does the first three. It checks everything before it changes
+anything, so a spell that cannot be cast leaves the battle untouched: the turn,
+the prepared spells, the energies. Paying covers the orbs, the "!" requirements,
+upgrades ("^") and ritual tiers; the effect then goes on the stack, where the
+engine opens its response window.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rules.base import RuleError
+from rules.serpent.aspects import add, bearers, boosts, free_action, require
+from rules.serpent.book import Boost, Energy, Spell, fold
+from rules.serpent.context import Ctx
+from rules.serpent.energy import discard, gain, lose, release_focus, shortfall
+from rules.serpent.requirements import plan_cast
+from rules.serpent.responses import response_problem
+from rules.serpent.state import Being, CardState, ChargePaid, Effect, Impact, Payment
+from rules.serpent.turns import next_turn, require_full_action, require_turn
+
+
+@dataclass
+class Aim:
+    """Where a spell goes: its target, the zone it is placed in, and whether that is offensive."""
+
+    kind: str  # "being", "team", "card", "effect"
+    target: str
+    zone: str | None
+    bearer: str | None
+    team: str | None
+    offensive: bool
+    label: str
+
+
+@dataclass
+class CastRequest:
+    spell: str
+    target: str | None = None
+    upgrades: tuple[str, ...] = ()
+    upgrade_with: str | None = None
+    tiers: int = 0
+    tiers_with_will: bool = False
+    component: str | None = None
+    intone: str | None = None
+    replace: str | None = None
+
+
+# ---------------------------------------------------------------- targets
+
+
+def find_being(ctx: Ctx, caster: Being, name: str) -> Being:
+    key = fold(name)
+    if key in ("me", "self", "myself"):
+        return caster
+    for being in ctx.battle.beings.values():
+        if being.key == key or fold(being.name) == key:
+            return being
+    names = ", ".join(b.name for b in ctx.battle.beings.values())
+    raise RuleError(f"No one named {name!r} is in this battle. In the battle: {names}.")
+
+
+def find_card_in_play(ctx: Ctx, name: str, allowed: list[CardState]) -> CardState:
+    text = name.strip()
+    if text.startswith("#") and text[1:].isdigit():
+        found = [c for c in allowed if c.id == int(text[1:])]
+    else:
+        found = [c for c in allowed if fold(c.title) == fold(text)]
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        options = ", ".join(f"{c.title} (#{c.id}, {ctx.name(c.bearer or c.owner)})" for c in allowed) or "none"
+        raise RuleError(f"{name!r} is not a spell this can target now. Valid targets: {options}.")
+    options = ", ".join(f"#{c.id} ({ctx.name(c.bearer or c.owner)})" for c in found)
+    raise RuleError(f"Several {found[0].title} spells are in play: name one by number: {options}.")
+
+
+def find_effect(ctx: Ctx, name: str | None) -> Effect:
+    stack = ctx.battle.stack
+    if not stack:
+        raise RuleError("Nothing is manifesting: there is no spell or ability to respond to.")
+    if not name:
+        return stack[-1]
+    text = name.strip()
+    for effect in reversed(stack):
+        if text.lstrip("#") == str(effect.id) or fold(effect.title) == fold(text):
+            return effect
+    options = ", ".join(f"{e.title} (#{e.id})" for e in stack)
+    raise RuleError(f"{name!r} is not manifesting. Manifesting now: {options}.")
+
+
+def aim(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> Aim:
+    """Resolve the target by spell role (Quick Start "Spell Types"); invalid targets are refused here."""
+    b = ctx.battle
+    if spell.role in ("Transmute", "Ally"):
+        raise RuleError(f"{spell.role} spells are not automated yet; the GM resolves {spell.title} by hand.")
+    if spell.role == "Attack":
+        if spell.area == "global":
+            raise RuleError(f"Area:G Attacks are not automated yet; the GM resolves {spell.title} by hand.")
+        foes = [x for x in b.beings.values() if x.team != caster.team and not x.incapacitated]
+        if target is None:
+            if spell.area == "team" and len({f.team for f in foes}) == 1:
+                return _team_aim(foes[0].team, caster)
+            if len(foes) == 1:
+                victim = foes[0]
+            else:
+                raise RuleError(f"Name a target for {spell.title}: " + ", ".join(f.name for f in foes) + ".")
+        else:
+            teams = {fold(t): t for t in b.teams()}
+            if spell.area == "team" and fold(target) in teams:
+                team = teams[fold(target)]
+                if team == caster.team:
+                    raise RuleError("An Attack must target an opponent; that is your own team.")
+                return _team_aim(team, caster)
+            victim = find_being(ctx, caster, target)
+        if victim.team == caster.team:
+            raise RuleError(f"An Attack must target an opponent; {victim.name} is on your team.")
+        if victim.incapacitated:
+            raise RuleError(f"{victim.name} is incapacitated and cannot be targeted.")
+        if spell.area == "team":
+            return _team_aim(victim.team, caster)
+        return Aim("being", victim.key, "attack", victim.key, None, True, victim.name)
+    if spell.role in ("Defense", "Enhance", "Component"):
+        zone = "enhance" if spell.role == "Enhance" else "defense"
+        if spell.defense == "Evade":
+            effect = find_effect(ctx, target)
+            return Aim("effect", str(effect.id), None, caster.key, None, False, effect.title)
+        ally = caster if target is None else find_being(ctx, caster, target)
+        if ally.team != caster.team:
+            raise RuleError(f"{spell.role} spells target yourself or an ally; {ally.name} is an opponent.")
+        if spell.role == "Component" and ally.key != caster.key and ally.kind != "magi":
+            raise RuleError("Components go in your own (or an ally Magi's) Defense zone.")
+        if spell.area == "team" and spell.role != "Component":
+            return Aim("team", caster.team, zone, None, caster.team, False, f"team {caster.team}")
+        return Aim("being", ally.key, zone, ally.key, None, False, ally.name)
+    # Abjuration: targets another spell, active or manifesting
+    dispel = spell.dispel
+    wants_manifesting = spell.target_manifesting or (dispel is not None and dispel.targets == "manifesting")
+    if wants_manifesting:
+        effect = find_effect(ctx, target)
+        if not effect.is_spell:
+            raise RuleError(
+                f"{effect.title} is not a spell: abilities and maintenance impacts cannot be targeted by Abjurations."
+            )
+        return Aim(
+            "effect", str(effect.id), None, None, None, ctx.being(effect.caster).team != caster.team, effect.title
+        )
+    if target is None:
+        raise RuleError(f"Name the spell {spell.title} targets (its title, or #number from the board).")
+    card = find_card_in_play(ctx, target, ctx.battle.in_play())
+    owner_side = ctx.battle.beings.get(card.bearer or "") or ctx.being(card.controller or card.owner)
+    offensive = owner_side.team != caster.team and card.zone in ("defense", "enhance", "curse")
+    if card.zone == "curse" and card.bearer == caster.key:
+        offensive = False
+    if card.zone == "attack" and card.bearer == caster.key:
+        offensive = False  # an opponent's spell in your own Attack zone (glossary "Offensive Action")
+    return Aim("card", str(card.id), None, None, None, offensive, f"{card.title} (#{card.id})")
+
+
+def _team_aim(team: str, caster: Being) -> Aim:
+    return Aim("team", team, "attack", None, team, True, f"team {team}")
+
+
+# ---------------------------------------------------------------- Intoning
+
+
+def normalize_phrase(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s']", " ", text.casefold()).split())
+
+
+def intone(ctx: Ctx, caster: Being, spell: Spell, phrase: str | None) -> bool | None:
+    """None: not Intoned. True: "Alum!". False: "Kotukh!" (a miscast)."""
+    if phrase is None or not phrase.strip():
+        if spell.eloquent:
+            raise RuleError(f'{spell.title} is Eloquent: it must be Intoned (give intone:"...").')
+        return None
+    if spell.cast_phrase is None:
+        raise RuleError(
+            f"The book does not give {spell.title}'s cast phrase, so it cannot be judged. Cast it without intone, "
+            f'or a GM sets it with `/serpent spell define name:"{spell.title}" cast_phrase:...`.'
+        )
+    return normalize_phrase(phrase) == normalize_phrase(spell.cast_phrase)
+
+
+def miscast(ctx: Ctx, caster: Being, card: CardState, spell: Spell) -> None:
+    """Kotukh!: lose 1 Harmony (plus Eloquent), everyone else gains 1 Resonance, the spell returns unprepared."""
+    rules = ctx.book.rules
+    loss = rules.miscast_harmony + spell.eloquent
+    lose(ctx, caster, "Harmony", loss, "a miscast")
+    for other in ctx.battle.beings.values():
+        if other.key != caster.key:
+            gain(ctx, other, "Resonance", rules.miscast_others_resonance, "a miscast")
+    card.location = "codex"
+    caster.miscast_titles.append(spell.title)
+    ctx.j.say(
+        f"🗣 **Kotukh!** {caster.name} miscasts {spell.title}: loses {loss} Harmony (now {caster.harmony}); "
+        f"everyone else gains {rules.miscast_others_resonance} Resonance. "
+        f"{spell.title} returns to the Codex unprepared.",
+        "miscast",
+        spell=spell.title,
+    )
+
+
+# ---------------------------------------------------------------- paying
+
+
+def price(
+    ctx: Ctx, caster: Being, spell: Spell, req: CastRequest, target: str | None
+) -> tuple[dict[Energy, int], dict[Energy, int], Boost, list[str]]:
+    """Costs and gains of the orbs, upgrades and ritual tiers; the boost bought; and how it was worked out."""
+    costs: dict[Energy, int] = {}
+    gains: dict[Energy, int] = {}
+    notes: list[str] = []
+    require(spell, "resonance", "Resonance cost")
+    require(spell, "harmony", "Harmony cost")
+    boost, sources = boosts(ctx, caster, spell, target)
+    for energy, orb in (("Resonance", spell.resonance or 0), ("Harmony", spell.harmony or 0)):
+        net = orb + (boost.add_resonance if energy == "Resonance" else 0)
+        if net < 0:
+            costs[energy] = costs.get(energy, 0) - net  # type: ignore[index]
+        elif net > 0:
+            gains[energy] = net  # type: ignore[index]
+    if boost.add_resonance:
+        notes.append(f"orb {spell.resonance or 0:+d} Resonance, " + "; ".join(s for s in sources if "Resonance" in s))
+    bought = Boost()
+    for key in req.upgrades:
+        upgrade = next(
+            (u for u in spell.upgrades if fold(u.key) == fold(key) or fold(u.text).startswith(fold(key))), None
+        )
+        if upgrade is None:
+            offered = ", ".join(u.key for u in spell.upgrades) or "none"
+            raise RuleError(f"{spell.title} has no upgrade {key!r}. Its upgrades: {offered}.")
+        chosen = upgrade.prices[0]
+        if req.upgrade_with:
+            chosen = next((p for p in upgrade.prices if fold(req.upgrade_with) in (fold(e) for e in p)), None) or chosen
+            if fold(req.upgrade_with) not in (fold(e) for e in chosen):
+                ways = " or ".join(", ".join(f"{v} {k}" for k, v in p.items()) for p in upgrade.prices)
+                raise RuleError(f"The {upgrade.key} upgrade is paid with {ways}.")
+        for energy, amount in chosen.items():
+            costs[energy] = costs.get(energy, 0) + amount
+        bought = add(bought, upgrade.boost)
+        notes.append(f"upgrade {upgrade.key}: " + ", ".join(f"{v} {k}" for k, v in chosen.items()))
+    if req.tiers:
+        path = spell.ritual_path
+        if req.tiers > len(path):
+            raise RuleError(f"{spell.title} has {len(path)} ritual path tiers; you asked for {req.tiers}.")
+        wills = req.tiers // 3 if req.tiers_with_will else 0
+        harmony = req.tiers - 3 * wills
+        if wills:
+            costs["Will"] = costs.get("Will", 0) + wills
+        if harmony:
+            costs["Harmony"] = costs.get("Harmony", 0) + harmony
+        for tier in path[: req.tiers]:
+            if tier is not None:
+                bought = add(bought, tier)
+        notes.append(f"ritual path {req.tiers} tier(s): {wills} Will, {harmony} Harmony")
+    return costs, gains, bought, notes
+
+
+def cast(ctx: Ctx, caster: Being, req: CastRequest) -> None:
+    """A turn's cast from the prepared spells (Free Action spells too)."""
+    require_turn(ctx, caster, "Casting a spell")
+    spell = ctx.spell(req.spell)
+    card = next((c for c in ctx.battle.cards_in("prepared", caster.key) if c.title == spell.title), None)
+    if card is None:
+        prepared = ", ".join(c.title for c in ctx.battle.cards_in("prepared", caster.key)) or "nothing"
+        hint = " Response spells are cast with /serpent respond while a spell is manifesting." if spell.response else ""
+        raise RuleError(
+            f"{caster.name} has not prepared {spell.title}; only prepared spells can be cast. "
+            f"Prepared: {prepared}.{hint}"
+        )
+    if spell.title in caster.miscast_titles:
+        raise RuleError(f"{caster.name} miscast {spell.title} this turn and cannot cast it again this turn.")
+    upgrade_free = any(u.boost.free_action for u in spell.upgrades if any(fold(u.key) == fold(k) for k in req.upgrades))
+    free = free_action(ctx, caster, spell) or upgrade_free
+    if not free:
+        require_full_action(caster)
+    spoken = intone(ctx, caster, spell, req.intone)
+    if spoken is False:
+        miscast(ctx, caster, card, spell)
+        next_turn(ctx)
+        return
+    effect = place_and_pay(ctx, caster, card, spell, req, spoken, response=False)
+    if not free:
+        caster.full_actions -= 1
+    action = "a Free Action" if free else f"a Full Action ({caster.full_actions} left)"
+    ctx.j.say(f"{caster.name} used {action}.")
+    ctx.battle.stack.append(effect)
+    next_turn(ctx)
+
+
+def respond(ctx: Ctx, caster: Being, req: CastRequest) -> None:
+    """ "Fasul!": a Response spell from the Codex, cast out of turn while something is manifesting."""
+    b = ctx.battle
+    if b.phase not in ("actions", "maintenance") or not b.stack:
+        raise RuleError("There is nothing manifesting to respond to right now.")
+    spell = ctx.spell(req.spell)
+    card = next(
+        (
+            c
+            for c in b.cards.values()
+            if c.owner == caster.key and c.location in ("codex", "prepared") and c.title == spell.title
+        ),
+        None,
+    )
+    if card is None:
+        raise RuleError(f"{caster.name} has no {spell.title} in their Codex to cast.")
+    target_effect = (
+        find_effect(ctx, req.target) if spell.target_manifesting or spell.defense == "Evade" else b.stack[-1]
+    )
+    problem = response_problem(ctx, caster, spell, target_effect)
+    if problem:
+        raise RuleError(f"{caster.name} cannot respond with {spell.title}: {problem}.")
+    spoken = intone(ctx, caster, spell, req.intone)
+    if spoken is False:
+        miscast(ctx, caster, card, spell)
+        return
+    if req.target is None and (spell.target_manifesting or spell.defense == "Evade"):
+        req = CastRequest(**{**req.__dict__, "target": f"#{target_effect.id}"})
+    effect = place_and_pay(ctx, caster, card, spell, req, spoken, response=True)
+    effect.response = True
+    if not free_action(ctx, caster, spell):
+        caster.stones += 1
+        ctx.j.say(f"{caster.name} takes an interrupt stone ({caster.stones} held).", "stone", stones=caster.stones)
+    b.stack.append(effect)
+
+
+def place_and_pay(
+    ctx: Ctx, caster: Being, card: CardState, spell: Spell, req: CastRequest, spoken: bool | None, response: bool
+) -> Effect:
+    target = aim(ctx, caster, spell, req.target)
+    costs, gains, bought, notes = price(ctx, caster, spell, req, target.bearer)
+    plan = plan_cast(ctx, caster, spell, target.bearer or caster.key, req.component)
+    for energy, amount in plan.costs.items():
+        costs[energy] = costs.get(energy, 0) + amount
+    problem = shortfall(caster, costs)
+    if problem:
+        raise RuleError(
+            f"{caster.name} cannot pay for {spell.title}: needs {problem}. "
+            "An energy exchange (/serpent exchange) or Meditate may help."
+        )
+    if spell.duration and spell.duration.kind == "F" and caster.focus_total < 1:
+        raise RuleError(f"{spell.title} has Duration F and {caster.name} has no Focus.")
+    # -- place
+    b = ctx.battle
+    b.placed += 1
+    card.location = "manifesting"
+    card.caster = caster.key
+    card.controller = caster.key
+    card.zone = target.zone  # type: ignore[assignment]
+    card.bearer = target.bearer
+    card.team = target.team if spell.area == "team" or target.kind == "team" else None
+    card.order = b.placed
+    card.upgrades = list(req.upgrades)
+    card.tiers = req.tiers
+    card.boost = bought
+    verb = "Intones" if spoken else "casts"
+    alum = " — **Alum!**" if spoken else ""
+    ctx.j.say(
+        f"🔮 {caster.name} {verb} **{spell.title}** at {target.label}{alum}.",
+        "cast",
+        caster=caster.name,
+        spell=spell.title,
+        card=card.id,
+        target=target.label,
+        response=response,
+    )
+    # -- pay
+    payment = Payment()
+    for energy, amount in costs.items():
+        if amount:
+            lose(ctx, caster, energy, amount, f"paying for {spell.title}")
+            payment.energies[energy] = amount
+    for energy, amount in gains.items():
+        got = gain(ctx, caster, energy, amount, spell.title)
+        payment.gained[energy] = got
+    for component in plan.sacrifice:
+        payment.sacrificed.append(component.model_copy(deep=True))
+        discard(ctx, component, f"paid as {spell.title}'s requirement")
+    for source, kind, amount in plan.charges:
+        source.charges[kind] -= amount
+        if not source.charges[kind]:
+            source.charges.pop(kind)
+        payment.charges.append(ChargePaid(card=source.id, kind=kind, amount=amount))
+        ctx.j.say(f"{caster.name} discards {amount} {kind} charge(s) from {source.title}.")
+    card.paid = payment
+    paid = ", ".join(f"{v} {k}" for k, v in payment.energies.items()) or "nothing"
+    got = ", ".join(f"{v} {k}" for k, v in payment.gained.items())
+    extra = " (" + "; ".join(notes) + ")" if notes else ""
+    ctx.j.say(
+        f"{caster.name} pays {paid}{' and gains ' + got if got else ''}{extra}. "
+        f"Now: Resonance {caster.resonance}, Essence {caster.essence}.",
+        "pay",
+        paid=payment.energies,
+        gained=payment.gained,
+    )
+    if spoken:
+        caster.voice += spell.fluency or 0
+        ctx.j.say(f"{caster.name} gains {spell.fluency or 0} Voice for Intoning.", "voice", voice=caster.voice)
+    if spell.duration and spell.duration.kind == "F":
+        release_focus(ctx, caster, f"{caster.name}'s Focus moves to {spell.title}")
+        card.focus = caster.key
+        ctx.j.say(f"{caster.name} places their Focus on {spell.title}.")
+    effect = Effect(
+        id=b.new_id(),
+        title=spell.title,
+        kind="spell",
+        card=card.id,
+        caster=caster.key,
+        target_kind=target.kind,  # type: ignore[arg-type]
+        target=target.target,
+        is_spell=True,
+        offensive=target.offensive,
+        free_action=free_action(ctx, caster, spell),
+        replace=req.replace,
+    )
+    karma(ctx, effect, caster)
+    return effect
+
+
+def karma(ctx: Ctx, effect: Effect, caster: Being) -> None:
+    """Karmic Debt: each offensive spell its bearer casts at its controller adds a Karma charge."""
+    if not effect.is_spell or not effect.offensive:
+        return
+    hit: set[str] = set()
+    if effect.target_kind == "being" and effect.target:
+        hit.add(effect.target)
+    elif effect.target_kind == "team" and effect.target:
+        hit.update(b.key for b in ctx.battle.team_members(effect.target))
+    elif effect.target_kind == "card" and effect.target:
+        target = ctx.battle.cards.get(int(effect.target))
+        if target is not None and target.bearer:
+            hit.add(target.bearer)
+    elif effect.target_kind == "effect" and effect.target:
+        target_effect = next((e for e in ctx.battle.stack if e.id == int(effect.target)), None)
+        if target_effect is not None:
+            hit.add(target_effect.caster)
+    for card in ctx.battle.in_play():
+        for passive in ctx.spell(card.title).passives:
+            if passive.kind != "charge_on_offense" or not passive.charge:
+                continue
+            if caster.key in bearers(ctx, card) + card.affected and card.controller in hit:
+                card.charges[passive.charge] = card.charges.get(passive.charge, 0) + 1
+                ctx.j.say(
+                    f"☯ {caster.name} cast an offensive spell at {ctx.name(card.controller)}: "
+                    f"a {passive.charge} charge "
+                    f"goes on {card.title} ({card.charges[passive.charge]} now).",
+                    "charge",
+                    card=card.id,
+                    charges=card.charges[passive.charge],
+                )
+
+
+# ---------------------------------------------------------------- abilities
+
+
+def use_ability(ctx: Ctx, user: Being, name: str, target: str | None) -> None:
+    """An ability an active spell grants its bearer, e.g. Beast Form's Free Action attack."""
+    require_turn(ctx, user, "Using an ability")
+    options = []
+    for card in ctx.battle.in_play():
+        if user.key not in bearers(ctx, card):
+            continue
+        for ability in ctx.spell(card.title).abilities:
+            options.append((card, ability))
+    match = [(c, a) for c, a in options if fold(a.name) == fold(name) or fold(c.title) == fold(name)]
+    if not match:
+        known = ", ".join(a.name for _, a in options) or "none"
+        raise RuleError(f"{user.name} has no ability {name!r}. Abilities: {known}.")
+    card, ability = match[0]
+    used = card.ability_uses.get(ability.name, 0)
+    if ability.per_round is not None and used >= ability.per_round:
+        raise RuleError(f"{ability.name} is used {ability.per_round} time(s) per round; it has been used.")
+    if not ability.free_action:
+        require_full_action(user)
+    foes = [x for x in ctx.battle.beings.values() if x.team != user.team and not x.incapacitated]
+    if target is None:
+        if len(foes) != 1:
+            raise RuleError(f"Name a target for {ability.name}: " + ", ".join(f.name for f in foes) + ".")
+        victim = foes[0]
+    else:
+        victim = find_being(ctx, user, target)
+    if ability.offensive and victim.team == user.team:
+        raise RuleError(f"{ability.name} is offensive: target an opponent.")
+    spell = ctx.spell(card.title)
+    card.ability_uses[ability.name] = used + 1
+    if not ability.free_action:
+        user.full_actions -= 1
+    impact = Impact(
+        sphere=spell.sphere,
+        physical=bool(ability.dmg and ability.dmg.physical),
+        descriptors=list(spell.descriptors),
+        dmg=ability.dmg,
+    )
+    ctx.j.say(
+        f"🐾 {user.name} uses **{ability.name}** ({card.title}) on {victim.name}: {ability.text.split('.')[0]}.",
+        "ability",
+        ability=ability.name,
+        target=victim.name,
+    )
+    ctx.battle.stack.append(
+        Effect(
+            id=ctx.battle.new_id(),
+            title=ability.name,
+            kind="ability",
+            card=None,
+            ability=ability.name,
+            caster=user.key,
+            target_kind="being",
+            target=victim.key,
+            is_spell=ability.is_spell,
+            offensive=ability.offensive,
+            free_action=ability.free_action,
+            impact=impact,
+        )
+    )
+    next_turn(ctx)

@@ -1,0 +1,87 @@
+"""The engine: runs the battle forward until it needs a person.
+
+After every action the engine resolves what it can: it activates effects whose
+response windows have closed, resolves maintenance spell by spell, moves from
+preparation to actions once everyone is ready, runs Encounter turns, and passes
+Magi who have nothing left to do. It stops when a Magi must answer a response
+window, prepare, or take their turn, so a play-by-post battle can wait there.
+"""
+
+from __future__ import annotations
+
+from rules.serpent.context import Ctx
+from rules.serpent.encounter import encounter_turn
+from rules.serpent.impact import activate
+from rules.serpent.rounds import finish_maintenance, resolve_step, start_actions
+from rules.serpent.turns import next_turn, should_auto_pass, window_waiting
+
+MAX_STEPS = 10_000  # a guard against a rules bug looping forever; no real round comes close
+
+
+def advance(ctx: Ctx) -> None:
+    b = ctx.battle
+    for _ in range(MAX_STEPS):
+        if b.stack:
+            top = b.stack[-1]
+            if window_waiting(ctx, top):
+                return
+            b.stack.pop()
+            activate(ctx, top)
+            if b.stack:
+                b.stack[-1].passed = []  # back in the earlier window: everyone may respond again
+            continue
+        if b.phase == "maintenance":
+            if b.queue:
+                resolve_step(ctx, b.queue.pop(0))
+            else:
+                finish_maintenance(ctx)
+            continue
+        if b.phase == "preparation":
+            if all(x.ready for x in b.beings.values()):
+                start_actions(ctx)
+                continue
+            return
+        if b.phase == "actions":
+            being = b.current()
+            if being is None:
+                b.phase = "round_end"
+                ctx.j.say(
+                    "Every being has passed: the round is over. The GM starts the next with /serpent battle round.",
+                    "round_end",
+                )
+                return
+            if being.passed or being.incapacitated:
+                next_turn(ctx)
+                continue
+            if being.kind == "encounter":
+                if being.full_actions <= 0:
+                    being.passed = True
+                    next_turn(ctx)
+                    continue
+                encounter_turn(ctx, being)
+                next_turn(ctx)
+                continue
+            if should_auto_pass(ctx, being):
+                being.passed = True
+                ctx.j.say(
+                    f"{being.name} has no Full Actions and no Free Action left, and passes.",
+                    "pass",
+                    being=being.name,
+                    auto=True,
+                )
+                next_turn(ctx)
+                continue
+            return
+        return
+    raise RuntimeError("the serpent engine did not settle; this is a bug")
+
+
+def close_window(ctx: Ctx) -> list[str]:
+    """The GM (or the play-by-post timer) closes the open window: everyone still eligible passes."""
+    b = ctx.battle
+    if not b.stack:
+        return []
+    top = b.stack[-1]
+    waiting = window_waiting(ctx, top)
+    top.passed.extend(waiting)
+    return waiting

@@ -1,0 +1,458 @@
+"""Activation: after its response window, an effect checks its target and impacts.
+
+Spells settle into their zones here (Components and Defenses behind, Enhancements
+in a slot, Curses behind Defenses only when they reached their target), Attacks
+meet Defenses, and the directives apply: Dmg, Infusion, Siphon, Disrupt, Dispel
+(with the refunds of the Crucible Update) and Karma charges.
+"""
+
+from __future__ import annotations
+
+from rules.serpent.aspects import bearers, boosts, require, spell_impact
+from rules.serpent.book import Energy
+from rules.serpent.context import Ctx
+from rules.serpent.defenses import Hit, defend, immune, team_shields
+from rules.serpent.energy import after_change, discard, gain, lose, release_focus
+from rules.serpent.state import Being, CardState, Effect, Impact
+
+
+def activate(ctx: Ctx, effect: Effect) -> None:
+    """Finish the cast cycle of the effect on top of the stack (already popped)."""
+    if effect.kind == "spell":
+        activate_spell(ctx, effect)
+    elif effect.kind == "maintenance":
+        resolve_maintenance_impact(ctx, effect)
+    else:
+        activate_ability(ctx, effect)
+
+
+# ---------------------------------------------------------------- spells
+
+
+def activate_spell(ctx: Ctx, effect: Effect) -> None:
+    card = ctx.card(effect.card or 0)
+    if card.location != "manifesting":
+        return  # dispelled while manifesting
+    spell = ctx.spell(card.title)
+    caster = ctx.being(effect.caster)
+    problem = target_problem(ctx, effect)
+    if caster.incapacitated:
+        problem = f"{caster.name} is incapacitated"
+    if problem:
+        discard(ctx, card, f"it fizzles: {problem}")
+        return
+    card.location = "play"
+    ctx.j.say(f"✨ {card.title} activates.", "activate", card=card.id)
+    if spell.role == "Abjuration":
+        abjure(ctx, effect, card)
+        if card.location == "play":
+            discard(ctx, card, "an Abjuration is discarded after its one-time effect")
+        return
+    if spell.role == "Defense" and spell.defense == "Evade":
+        evade(ctx, effect, card)
+        return
+    place_counters(ctx, card)
+    if spell.role == "Enhance":
+        settle_enhancement(ctx, card, effect.replace)
+        if spell.infusion:
+            impact_beings(ctx, effect, card, bearers(ctx, card), offensive=False)
+        return
+    if spell.role in ("Component", "Defense"):
+        return
+    # Attacks (and Curses) impact now
+    victims = attack_victims(ctx, effect)
+    hits = impact_beings(ctx, effect, card, victims, offensive=effect.offensive)
+    if spell.curse:
+        settle_curse(ctx, card, hits)
+    elif card.duration is None and not card.persistent and card.focus is None:
+        discard(ctx, card, "it has no Duration")
+
+
+def place_counters(ctx: Ctx, card: CardState) -> None:
+    """Duration counters, Persistent marker and Durability go on when the spell activates."""
+    spell = ctx.spell(card.title)
+    caster = ctx.being(card.controller or card.owner)
+    boost, sources = boosts(ctx, caster, spell, card.bearer, card)
+    if spell.duration and not spell.curse:
+        if spell.duration.kind == "rounds":
+            require(spell, "duration", "Duration")
+            card.duration = (spell.duration.count or 0) + boost.add_duration
+            extra = f" ({'; '.join(s for s in sources if 'Duration' in s)})" if boost.add_duration else ""
+            ctx.j.say(f"{card.title} gets {card.duration} Duration counters{extra}.", "counters", card=card.id)
+        elif spell.duration.kind == "P":
+            card.persistent = True
+    if spell.defense == "Shield" and (spell.durability or spell.needs("durability")):
+        require(spell, "durability", "Durability")
+        card.durability = spell.durability
+        ctx.j.say(f"{card.title} gets {card.durability} Durability counters.", "counters", card=card.id)
+
+
+def settle_enhancement(ctx: Ctx, card: CardState, replace: str | None) -> None:
+    """Four Enhancement slots (Spec and Artifact included) and one Shape-Shift per Magi."""
+    spell = ctx.spell(card.title)
+    bearer = ctx.being(card.bearer or card.owner)
+    if spell.shape_shift:
+        for other in ctx.battle.in_play():
+            mine = other.id != card.id and other.zone == "enhance" and bearer.key in bearers(ctx, other)
+            if mine and ctx.spell(other.title).shape_shift:
+                discard(ctx, other, f"{bearer.name} can have only one Shape-Shift")
+    slots = ctx.book.rules.enhancement_slots
+    while enhancement_count(ctx, bearer) > slots:
+        pool = [c for c in ctx.battle.in_play() if c.zone == "enhance" and c.bearer == bearer.key and c.id != card.id]
+        victim = None
+        if replace:
+            victim = next((c for c in pool if c.title.casefold() == replace.casefold()), None)
+        victim = victim or (pool[0] if pool else None)
+        if victim is None:
+            break
+        discard(ctx, victim, f"{bearer.name} has only {slots} Enhancement slots")
+
+
+def enhancement_count(ctx: Ctx, being: Being) -> int:
+    cards = [c for c in ctx.battle.in_play() if c.zone == "enhance" and c.bearer == being.key]
+    return len(cards) + int(being.spec_active) + int(being.artifact_active)
+
+
+def settle_curse(ctx: Ctx, card: CardState, hits: list[Hit]) -> None:
+    """A Curse moves behind Defenses only where it impacted directly; blocked or evaded, it is discarded."""
+    spell = ctx.spell(card.title)
+    struck = [h.victim.key for h in hits if h.reached and not h.victim.incapacitated]
+    if not struck:
+        discard(ctx, card, "a Curse that does not impact is discarded")
+        return
+    card.zone = "curse"
+    if len(struck) == 1 and card.team is None:
+        card.bearer = struck[0]
+    else:
+        card.affected = struck
+    curse = spell.curse_duration
+    if curse and curse.kind == "rounds":
+        require(spell, "curse_duration", "Curse Duration")
+        boost, _ = boosts(ctx, ctx.being(card.controller or card.owner), spell, card.bearer, card)
+        card.duration = (curse.count or 0) + boost.add_duration
+    elif curse and curse.kind == "P":
+        card.persistent = True
+    who = ", ".join(ctx.name(k) for k in struck)
+    counters = f"{card.duration} Curse Duration counters" if card.duration else "Persistent Curse Duration"
+    ctx.j.say(f"🕸 {card.title} moves behind {who}'s Defenses into the Curse zone ({counters}).", "curse", card=card.id)
+
+
+def attack_victims(ctx: Ctx, effect: Effect) -> list[str]:
+    if effect.target_kind == "team" and effect.target:
+        return [b.key for b in ctx.battle.team_members(effect.target) if not b.incapacitated]
+    if effect.target_kind == "being" and effect.target:
+        return [effect.target]
+    return []
+
+
+def target_problem(ctx: Ctx, effect: Effect) -> str | None:
+    """Targets are checked again at activation; a gone target makes the spell fizzle."""
+    if effect.target_kind == "being" and effect.target:
+        target = ctx.being(effect.target)
+        if target.incapacitated:
+            return f"{target.name} is incapacitated"
+    if effect.target_kind == "card" and effect.target:
+        card = ctx.battle.cards.get(int(effect.target))
+        if card is None or card.location != "play":
+            return "its target spell is no longer active"
+    manifesting = {str(e.id) for e in ctx.battle.stack}
+    if effect.target_kind == "effect" and effect.target and effect.target not in manifesting:
+        return "its target is no longer manifesting"
+    return None
+
+
+# ---------------------------------------------------------------- impacts on beings
+
+
+def charge_total(ctx: Ctx, victim: Being, kind: str) -> int:
+    return sum(
+        c.charges.get(kind, 0) for c in ctx.battle.in_play() if victim.key in bearers(ctx, c) or c.bearer == victim.key
+    )
+
+
+def impact_beings(
+    ctx: Ctx, effect: Effect, card: CardState | None, victims: list[str], offensive: bool, impact: Impact | None = None
+) -> list[Hit]:
+    """Apply one effect to each victim through their Defenses (when offensive), then its directives."""
+    caster = ctx.being(effect.caster)
+    hits: list[Hit] = []
+    team_hit: Hit | None = None
+    for key in victims:
+        victim = ctx.being(key)
+        if victim.incapacitated:
+            continue
+        imp = impact or spell_impact(ctx, card, key)  # type: ignore[arg-type]
+        dmg = dmg_amount(ctx, imp, victim)
+        if offensive and encounter_evades(ctx, effect, imp, victim):
+            hit = Hit(victim=victim, dmg=dmg, evaded=True, notes=[f"{victim.name} evades it"])
+        elif offensive:
+            if imp.area and team_hit is None:
+                team_hit = team_shields(ctx, effect, imp, victim.team, dmg)
+            hit = defend(ctx, effect, imp, victim, dmg, team_hit if imp.area else None)
+        else:
+            hit = Hit(victim=victim, dmg=dmg)
+        apply_directives(ctx, effect, imp, caster, hit)
+        hits.append(hit)
+    return hits
+
+
+def dmg_amount(ctx: Ctx, impact: Impact, victim: Being) -> int | None:
+    if impact.dmg is None:
+        return None
+    if impact.dmg.from_charges:
+        return charge_total(ctx, victim, impact.dmg.from_charges)
+    return impact.dmg.amount
+
+
+def encounter_evades(ctx: Ctx, effect: Effect, impact: Impact, victim: Being) -> bool:
+    """RULING 13: outside easy mode the Encounter pays Resonance and draws to dodge any targeted Dmg effect."""
+    enc = ctx.book.encounter(victim.encounter.name) if victim.encounter else None
+    if enc is None or enc.evade_cost is None or victim.incapacitated:
+        return False
+    if ctx.battle.easy:
+        return False
+    if impact.dmg is None or impact.area or impact.unblockable or effect.target != victim.key:
+        return False
+    if victim.resonance < enc.evade_cost:
+        ctx.j.say(
+            f"{victim.name} cannot pay {enc.evade_cost} Resonance to Evade {effect.title}.", "evade", evaded=False
+        )
+        return False
+    victim.resonance -= enc.evade_cost
+    token = ctx.draw_token(enc.bag, victim.encounter.out if victim.encounter else {}, f"{victim.name} Evade")
+    evaded = token == enc.evade_token
+    result = "evades it" if evaded else "fails to evade"
+    ctx.j.say(
+        f"🌑 {victim.name} pays {enc.evade_cost} Resonance to Evade {effect.title}: draws **{token}** "
+        f"(returned to the bag) and {result}.",
+        "evade",
+        token=token,
+        evaded=evaded,
+    )
+    return evaded
+
+
+def apply_directives(ctx: Ctx, effect: Effect, impact: Impact, caster: Being, hit: Hit) -> None:
+    victim = hit.victim
+    notes = "; ".join(hit.notes)
+    if hit.evaded:
+        ctx.j.say(f"{effect.title} misses {victim.name}: {notes}.", "miss", target=victim.name)
+        return
+    reason = immune(ctx, victim, impact)
+    if reason:
+        ctx.j.say(f"{effect.title} has no effect on {victim.name}: {reason}.", "immune", target=victim.name)
+        return
+    if hit.blocked and not hit.dmg:
+        ctx.j.say(f"{effect.title} is stopped before {victim.name}: {notes}.", "blocked", target=victim.name)
+        return
+    prefix = f" ({notes})" if notes else ""
+    if impact.dmg is not None and hit.dmg:
+        lost = lose(ctx, victim, impact.dmg.energy, hit.dmg, effect.title, check=False)
+        ctx.j.say(
+            f"💥 {effect.title} deals {hit.dmg} {impact.dmg.energy} Dmg to {victim.name}{prefix}: "
+            f"{impact.dmg.energy} now {energy_value(victim, impact.dmg.energy)}.",
+            "dmg",
+            target=victim.name,
+            energy=impact.dmg.energy,
+            amount=lost,
+        )
+        after_change(ctx, victim, effect.title)
+    elif impact.dmg is not None and not impact.unknown:
+        ctx.j.say(f"{effect.title} deals no Dmg to {victim.name}{prefix}.", "dmg", target=victim.name, amount=0)
+    if impact.siphon and impact.siphon.amount:
+        lost = lose(ctx, victim, impact.siphon.energy, impact.siphon.amount, effect.title)
+        got = gain(ctx, caster, impact.siphon.energy, lost, effect.title)
+        ctx.j.say(
+            f"{effect.title} siphons {lost} {impact.siphon.energy} from {victim.name}; {caster.name} gains {got}."
+        )
+    if hit.blocked:
+        return  # Pierce lets only Dmg through
+    if impact.infusion and impact.infusion.amount:
+        got = gain(ctx, victim, impact.infusion.energy, impact.infusion.amount, effect.title)
+        cap = " (capped at starting Essence)" if got < impact.infusion.amount else ""
+        ctx.j.say(f"{effect.title} infuses {victim.name} with {got} {impact.infusion.energy}{cap}.", "infusion")
+    if impact.disrupt:
+        held = [c.title for c in ctx.battle.in_play() if c.focus == victim.key]
+        what = f"loses Focus on {', '.join(held)}." if held else "no Focus to lose."
+        ctx.j.say(f"⚡ {effect.title} Disrupts {victim.name}: {what}", "disrupt", target=victim.name, lost=held)
+        release_focus(ctx, victim, f"{effect.title} Disrupts {victim.name}")
+        if held and impact.focus_loss_harmony:
+            lose(ctx, victim, "Harmony", impact.focus_loss_harmony, effect.title)
+            ctx.j.say(f"{victim.name} lost Focus this way and loses {impact.focus_loss_harmony} Harmony.")
+    if impact.clears_charges:
+        for card in ctx.battle.in_play():
+            if (victim.key in bearers(ctx, card) or card.bearer == victim.key) and card.charges.get(
+                impact.clears_charges
+            ):
+                ctx.j.say(
+                    f"The {card.charges[impact.clears_charges]} {impact.clears_charges} charges "
+                    f"on {card.title} are discarded."
+                )
+                card.charges.pop(impact.clears_charges)
+
+
+def energy_value(being: Being, energy: Energy) -> int:
+    return {
+        "Resonance": being.resonance,
+        "Harmony": being.harmony or 0,
+        "Essence": being.essence,
+        "Will": being.will,
+        "Voice": being.voice,
+    }[energy]
+
+
+# ---------------------------------------------------------------- Abjurations and Evades
+
+
+def abjure(ctx: Ctx, effect: Effect, card: CardState) -> None:
+    """An Abjuration's one-time change to another spell: Dispel, with refunds for a manifesting spell."""
+    spell = ctx.spell(card.title)
+    if spell.dispel is None:
+        ctx.j.say(f"{card.title} has no Dispel; its rules text is applied by the GM.")
+        return
+    if effect.target_kind == "effect":
+        dispel_manifesting(ctx, card, int(effect.target or 0))
+        return
+    target = ctx.card(int(effect.target or 0))
+    bearer = ctx.battle.beings.get(target.bearer or "")
+    caster = ctx.being(effect.caster)
+    if effect.offensive and bearer is not None and target.zone in ("defense", "enhance"):
+        hit = defend(ctx, effect, spell_impact(ctx, card, bearer.key), bearer, None, None)
+        if hit.blocked:
+            ctx.j.say(f"{card.title} cannot reach {target.title}: {'; '.join(hit.notes)}.", "blocked")
+            return
+    to = spell.dispel.to
+    if to is None:
+        require(spell, "dispel_to", "Dispel destination (discard, banish or codex)")
+        to = "discard"
+    ctx.j.say(f"🚫 {caster.name}'s {card.title} Dispels {target.title}.", "dispel", card=target.id)
+    discard(ctx, target, f"Dispelled by {card.title}", to=to)
+
+
+def dispel_manifesting(ctx: Ctx, card: CardState, effect_id: int) -> None:
+    spell = ctx.spell(card.title)
+    target = next((e for e in ctx.battle.stack if e.id == effect_id), None)
+    if target is None:
+        ctx.j.say(f"{card.title} finds nothing left to Dispel.")
+        return
+    ctx.battle.stack.remove(target)
+    caster = ctx.being(target.caster)
+    if target.card is None:
+        ctx.j.say(
+            f"🚫 {card.title} Dispels {caster.name}'s {target.title} before it activates. "
+            "An Encounter gets no refund, and keeps its ability to use again.",
+            "dispel",
+            effect=target.id,
+        )
+        return
+    victim = ctx.card(target.card)
+    to = spell.dispel.to if spell.dispel else None
+    if to is None:
+        require(spell, "dispel_to", "Dispel destination (discard, banish or codex)")
+        to = "discard"
+    refunds = refund(ctx, victim, caster)
+    ctx.j.say(
+        f"🚫 {card.title} Dispels {caster.name}'s manifesting {victim.title}. Refund to {caster.name}: {refunds}.",
+        "dispel",
+        effect=target.id,
+        refund=refunds,
+    )
+    discard(ctx, victim, f"Dispelled by {card.title}", to=to)
+
+
+def refund(ctx: Ctx, victim: CardState, caster: Being) -> str:
+    """Crucible Update: negative costs, upgrades and ritual tiers come back; sacrificed cards and charges too."""
+    parts = []
+    for energy, amount in victim.paid.energies.items():
+        if amount > 0:
+            got = amount
+            if energy == "Essence":
+                got = min(amount, caster.starting_essence - caster.essence)
+                caster.essence += got
+            elif energy == "Harmony":
+                caster.harmony = (caster.harmony or 0) + amount
+            elif energy == "Resonance":
+                caster.resonance += amount
+            elif energy == "Will":
+                caster.will += amount
+            else:
+                caster.voice += amount
+            parts.append(f"{got} {energy}")
+    for old in victim.paid.sacrificed:
+        ctx.battle.cards[old.id] = old.model_copy(deep=True)
+        parts.append(f"{old.title} returns to play")
+    for charge in victim.paid.charges:
+        source = ctx.battle.cards.get(charge.card)
+        if source is not None and source.location == "play":
+            source.charges[charge.kind] = source.charges.get(charge.kind, 0) + charge.amount
+            parts.append(f"{charge.amount} {charge.kind} charge back on {source.title}")
+    if focus_card := victim.focus:
+        victim.focus = None
+        parts.append(f"{ctx.name(focus_card)}'s Focus is free")
+    return ", ".join(parts) or "nothing was paid"
+
+
+def evade(ctx: Ctx, effect: Effect, card: CardState) -> None:
+    """An Evade spell lets its bearer dodge one targeted effect entirely (never an Area one)."""
+    target = next((e for e in ctx.battle.stack if e.id == int(effect.target or 0)), None)
+    bearer = card.bearer or card.owner
+    if target is not None:
+        target.evaded.append(bearer)
+        ctx.j.say(f"💨 {ctx.name(bearer)} will evade {target.title}.", "evade", evaded=True)
+    discard(ctx, card, "an Evade dodges one impact and is discarded")
+
+
+# ---------------------------------------------------------------- abilities and Encounter effects
+
+
+def activate_ability(ctx: Ctx, effect: Effect) -> None:
+    caster = ctx.being(effect.caster)
+    impact = effect.impact or Impact()
+    if caster.incapacitated:
+        ctx.j.say(f"{effect.title} fails: {caster.name} is incapacitated.")
+        return
+    if effect.target_kind == "none":
+        if impact.gain_resonance:
+            got = gain(ctx, caster, "Resonance", impact.gain_resonance, effect.title)
+            ctx.j.say(f"{caster.name} gains {got} Resonance ({effect.title}).", "gain", amount=got)
+        return
+    problem = target_problem(ctx, effect)
+    if problem:
+        ctx.j.say(f"{effect.title} fails: {problem}.", "fizzle")
+        return
+    impact_beings(ctx, effect, None, attack_victims(ctx, effect), offensive=effect.offensive, impact=impact)
+    if impact.gain_resonance:
+        got = gain(ctx, caster, "Resonance", impact.gain_resonance, effect.title)
+        ctx.j.say(f"{caster.name} gains {got} Resonance ({effect.title}).", "gain", amount=got)
+
+
+# ---------------------------------------------------------------- maintenance
+
+
+def resolve_maintenance_impact(ctx: Ctx, effect: Effect) -> None:
+    """A Duration spell's maintenance impact (after its response window), then its counter comes off."""
+    card = ctx.battle.cards.get(effect.card or 0)
+    if card is None or card.location != "play":
+        return
+    if card.zone == "attack":
+        victims = [card.bearer] if card.bearer else [b.key for b in ctx.battle.team_members(card.team or "")]
+        impact_beings(ctx, effect, card, [v for v in victims if v], offensive=True)
+    else:
+        victims = card.affected or bearers(ctx, card)
+        impact_beings(ctx, effect, card, victims, offensive=False)
+    tick(ctx, card)
+
+
+def tick(ctx: Ctx, card: CardState) -> None:
+    """Remove one Duration counter; a spell with neither Duration nor Durability left is discarded."""
+    if card.location != "play" or card.duration is None:
+        return
+    card.duration -= 1
+    ctx.j.say(
+        f"⏳ {card.title} loses a Duration counter ({card.duration} left).", "tick", card=card.id, left=card.duration
+    )
+    if card.duration <= 0:
+        card.duration = None
+        if card.durability:
+            return
+        discard(ctx, card, "its last Duration counter is gone")

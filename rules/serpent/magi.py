@@ -1,0 +1,105 @@
+"""A Magi's sheet (their Codex, Specialization and Artifact) and the Laws of the Codex (RULING 11).
+
+The sheet is what persists between battles; energies, zones and counters live in
+the battle. Codex limits are checked when the sheet is written, so a battle
+never starts from an illegal Codex.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from pydantic import Field
+
+from rules.base import Model, RuleError
+from rules.serpent.book import SerpentBook, Spell, find_spell
+
+
+class MagiSheet(Model):
+    """A Magi: the spells bound in their Codex (titles, repeated per copy), one Spec and one Artifact."""
+
+    codex: list[str] = Field(default_factory=list)
+    specialization: str | None = None
+    artifact: str | None = None
+    starting_essence: int = Field(default=12, ge=1)
+
+
+def parse_spell_list(text: str) -> list[str]:
+    """``"Fireball x2, Dissolve Tissue"`` → ``["Fireball", "Fireball", "Dissolve Tissue"]``.
+
+    Players type lists in one slash-command option, so copies are written ``x2``
+    (or ``2x`` / ``2 x``) and entries are separated by commas or semicolons.
+    """
+    names: list[str] = []
+    for raw in re.split(r"[,;\n]", text):
+        item = raw.strip()
+        if not item:
+            continue
+        count = 1
+        match = re.fullmatch(r"(.+?)\s*[x×]\s*(\d+)", item, flags=re.IGNORECASE) or None
+        before = re.fullmatch(r"(\d+)\s*[x×]?\s+(.+)", item, flags=re.IGNORECASE)
+        if match:
+            item, count = match.group(1).strip(), int(match.group(2))
+        elif before:
+            count, item = int(before.group(1)), before.group(2).strip()
+        if not 1 <= count <= 27:
+            raise RuleError(f"{raw.strip()!r}: a Codex holds 1 to 27 copies of a spell; write e.g. 'Fireball x2'.")
+        names.extend([item] * count)
+    return names
+
+
+def check_codex(book: SerpentBook, campaign_spells: dict[str, Spell], titles: list[str]) -> list[Spell]:
+    """The Laws of the Codex: 27 spells, at most 5 of fluency 3, 2 of fluency 4, 3 per title, Unique to Codex."""
+    rules = book.rules
+    spells = [find_spell(book, campaign_spells, title) for title in titles]
+    problems: list[str] = []
+    if len(spells) > rules.codex_size:
+        problems.append(f"it holds {len(spells)} spells; a Codex binds at most {rules.codex_size}")
+    fluency = Counter(s.fluency for s in spells)
+    if fluency[3] > rules.codex_max_fluency_3:
+        problems.append(f"{fluency[3]} spells of fluency 3; at most {rules.codex_max_fluency_3}")
+    if fluency[4] > rules.codex_max_fluency_4:
+        problems.append(f"{fluency[4]} spells of fluency 4; at most {rules.codex_max_fluency_4}")
+    per_title = Counter(s.title for s in spells)
+    for title, count in sorted(per_title.items()):
+        spell = next(s for s in spells if s.title == title)
+        if spell.unique_to_codex and count > 1:
+            problems.append(f"{count} copies of {title}, which is Unique to Codex (1 allowed)")
+        elif count > rules.codex_max_same_title:
+            problems.append(f"{count} copies of {title}; at most {rules.codex_max_same_title} per title")
+    if problems:
+        raise RuleError("That Codex breaks the Laws of the Codex: " + "; ".join(problems) + ".")
+    return spells
+
+
+def check_specialization(book: SerpentBook, name: str | None) -> str | None:
+    if not name:
+        return None
+    spec = book.specialization(name)
+    if spec is None:
+        known = ", ".join(s.name for s in book.specializations.specialization)
+        raise RuleError(f"There is no Specialization {name!r} in the book. Known: {known}.")
+    return spec.name
+
+
+def build_sheet(
+    book: SerpentBook,
+    campaign_spells: dict[str, Spell],
+    codex: str,
+    specialization: str | None,
+    artifact: str | None,
+) -> MagiSheet:
+    """A checked sheet from slash-command text; titles are stored as the book spells them."""
+    spells = check_codex(book, campaign_spells, parse_spell_list(codex))
+    return MagiSheet(
+        codex=[s.title for s in spells],
+        specialization=check_specialization(book, specialization),
+        artifact=(artifact or "").strip() or None,
+        starting_essence=book.rules.starting["Essence"],
+    )
+
+
+def codex_summary(sheet: MagiSheet) -> str:
+    counts = Counter(sheet.codex)
+    return ", ".join(f"{t} x{n}" if n > 1 else t for t, n in counts.items()) or "empty"

@@ -1,0 +1,324 @@
+"""The Magi's own actions: prepare, re-attune, cast, respond and the innate actions.
+
+Each runner checks who may act and when, then changes the battle through the
+rules modules; ``with_battle`` commits only if nothing was refused.
+"""
+
+from __future__ import annotations
+
+from rules.base import Card, Outcome, RuleError, Table
+from rules.serpent.casting import CastRequest, cast, find_card_in_play, respond, use_ability
+from rules.serpent.context import Ctx
+from rules.serpent.energy import discard, energy_line, gain
+from rules.serpent.magi import parse_spell_list
+from rules.serpent.options import (
+    CastOptions,
+    DismissOptions,
+    ExchangeOptions,
+    FocusOptions,
+    MagiOnlyOptions,
+    PrepareOptions,
+    ReattuneOptions,
+    RespondOptions,
+    SpecOptions,
+    SustainOptions,
+    UseOptions,
+)
+from rules.serpent.rounds import prepare, reattune
+from rules.serpent.runner import magi_in_battle, with_battle
+from rules.serpent.turns import next_turn, require_full_action, require_turn, window_waiting
+
+
+def _upgrades(text: str | None) -> tuple[str, ...]:
+    return tuple(u.strip() for u in (text or "").split(",") if u.strip())
+
+
+def run_prepare(table: Table, opts: PrepareOptions) -> Outcome:
+    titles: list[str] = []
+
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        titles.extend(prepare(ctx, magi, parse_spell_list(opts.spells)))
+        ctx.j.say(f"{magi.name} has prepared {len(titles)} spell(s).", "prepare", magi=magi.name, count=len(titles))
+        return f"{magi.name} prepares {len(titles)} spell(s)"
+
+    out = with_battle(table, "prepare", run, extra=lambda ctx: {"prepared": titles})
+    out.secret = Card(title="Prepared spells", description=", ".join(titles) or "nothing", tone="secret")
+    return out
+
+
+def run_reattune(table: Table, opts: ReattuneOptions) -> Outcome:
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        names = parse_spell_list(opts.spells)
+        cost = reattune(ctx, magi, names)
+        ctx.j.say(
+            f"{magi.name} re-attunes {', '.join(names)} for {cost} Resonance (Resonance {magi.resonance}).",
+            "reattune",
+            magi=magi.name,
+            spells=names,
+            cost=cost,
+        )
+        return f"{magi.name} re-attunes {', '.join(names)}"
+
+    return with_battle(table, "reattune", run)
+
+
+def _request(opts: CastOptions | RespondOptions) -> CastRequest:
+    return CastRequest(
+        spell=opts.spell or "",
+        target=opts.target,
+        upgrades=_upgrades(opts.upgrade),
+        upgrade_with=opts.upgrade_with,
+        tiers=getattr(opts, "tiers", 0),
+        tiers_with_will=getattr(opts, "tiers_with", "harmony") == "will",
+        component=getattr(opts, "component", None),
+        intone=opts.intone,
+        replace=getattr(opts, "replace", None),
+    )
+
+
+def run_cast(table: Table, opts: CastOptions) -> Outcome:
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        cast(ctx, magi, _request(opts))
+        return f"{magi.name} casts {ctx.spell(opts.spell).title}"
+
+    return with_battle(table, "cast", run)
+
+
+def run_respond(table: Table, opts: RespondOptions) -> Outcome:
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        if not opts.spell:
+            return pass_window(ctx, magi.key)
+        respond(ctx, magi, _request(opts))
+        return f"{magi.name} responds with {ctx.spell(opts.spell).title} (Fasul!)"
+
+    return with_battle(table, "respond", run)
+
+
+def pass_window(ctx: Ctx, key: str) -> str:
+    b = ctx.battle
+    if not b.stack:
+        raise RuleError("No response window is open.")
+    top = b.stack[-1]
+    if key not in window_waiting(ctx, top):
+        raise RuleError(f"{ctx.name(key)} has no Response to make to {top.title}; the window is not waiting for them.")
+    top.passed.append(key)
+    ctx.j.say(f"{ctx.name(key)} passes on {top.title}'s response window.", "window_pass", magi=ctx.name(key))
+    return f"{ctx.name(key)} passes on {top.title}"
+
+
+def run_meditate(table: Table, opts: MagiOnlyOptions) -> Outcome:
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        require_turn(ctx, magi, "Meditating")
+        require_full_action(magi)
+        gains = ctx.book.rules.meditate
+        got = gain(ctx, magi, "Resonance", gains.get("Resonance", 0), "Meditate")
+        harmony = 0
+        if not ctx.settings.basic_play:
+            harmony = gain(ctx, magi, "Harmony", gains.get("Harmony", 0), "Meditate")
+        magi.full_actions -= 1
+        extra = (
+            f" and {harmony} Harmony" if harmony else (" (basic play: no Harmony)" if ctx.settings.basic_play else "")
+        )
+        ctx.j.say(
+            f"🧘 {magi.name} meditates: gains {got} Resonance{extra}. Now {energy_line(magi)}.",
+            "meditate",
+            magi=magi.name,
+        )
+        next_turn(ctx)
+        return f"{magi.name} meditates"
+
+    return with_battle(table, "meditate", run)
+
+
+def run_exchange(table: Table, opts: ExchangeOptions) -> Outcome:
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        b = ctx.battle
+        if b.phase in ("setup", "over"):
+            raise RuleError("Energy exchanges happen during a battle round.")
+        if magi.incapacitated:
+            raise RuleError(f"{magi.name} is incapacitated and cannot exchange energy.")
+        if magi.exchanged:
+            raise RuleError(f"{magi.name} has already made this round's energy exchange (one per round).")
+        option = next((o for o in ctx.book.rules.exchanges if o.give == opts.give), None)
+        if option is None or opts.gain not in option.gains:
+            offers = "; ".join(
+                f"{o.amount} {o.give} for " + " or ".join(f"{v} {k}" for k, v in o.gains.items())
+                for o in ctx.book.rules.exchanges
+            )
+            raise RuleError(f"That exchange is not allowed. Exchanges: {offers}.")
+        held = magi.will if opts.give == "Will" else magi.voice
+        if held < option.amount:
+            raise RuleError(f"Exchanging needs {option.amount} {opts.give}; {magi.name} has {held}.")
+        if opts.give == "Will":
+            magi.will -= option.amount
+        else:
+            magi.voice -= option.amount
+        got = gain(ctx, magi, opts.gain, option.gains[opts.gain], "energy exchange")
+        magi.exchanged = True
+        ctx.j.say(
+            f"🔄 {magi.name} exchanges {option.amount} {opts.give} for {got} {opts.gain}. Now {energy_line(magi)}.",
+            "exchange",
+            magi=magi.name,
+        )
+        return f"{magi.name} exchanges {opts.give} for {opts.gain}"
+
+    return with_battle(table, "exchange", run)
+
+
+def run_shed_stone(table: Table, opts: MagiOnlyOptions) -> Outcome:
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        require_turn(ctx, magi, "Shedding an interrupt stone")
+        if not magi.stones:
+            raise RuleError(f"{magi.name} holds no interrupt stone.")
+        if magi.full_actions <= 0:
+            raise RuleError(f"Shedding a stone takes a Full Action and {magi.name} has none left this round.")
+        magi.stones -= 1
+        magi.full_actions -= 1
+        ctx.j.say(
+            f"{magi.name} spends a Full Action to shed an interrupt stone ({magi.stones} left).", "shed", magi=magi.name
+        )
+        next_turn(ctx)
+        return f"{magi.name} sheds an interrupt stone"
+
+    return with_battle(table, "shed-stone", run)
+
+
+def run_dismiss(table: Table, opts: DismissOptions) -> Outcome:
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        require_turn(ctx, magi, "Dismissing")
+        what = opts.spell.strip().casefold()
+        if what in ("specialization", "spec") and magi.spec_active:
+            magi.spec_active = False
+            ctx.j.say(f"{magi.name} dismisses their Specialization {magi.spec} (a Free Action).", "dismiss")
+        elif what == "artifact" and magi.artifact_active:
+            magi.artifact_active = False
+            ctx.j.say(f"{magi.name} dismisses their Artifact {magi.artifact} (a Free Action).", "dismiss")
+        else:
+            mine = [c for c in ctx.battle.in_play() if c.controller == magi.key]
+            card = find_card_in_play(ctx, opts.spell, mine)
+            discard(ctx, card, f"{magi.name} dismisses it (a Free Action)")
+        next_turn(ctx)
+        return f"{magi.name} dismisses {opts.spell}"
+
+    return with_battle(table, "dismiss", run)
+
+
+def run_focus(table: Table, opts: FocusOptions) -> Outcome:
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        focused = [c for c in ctx.battle.in_play() if c.focus is not None]
+        card = find_card_in_play(ctx, opts.spell, focused)
+        if opts.release:
+            if card.focus != magi.key:
+                raise RuleError(f"{magi.name}'s Focus is not on {card.title}.")
+            card.focus = None
+            discard(ctx, card, f"{magi.name} removes their Focus")
+            return f"{magi.name} releases Focus on {card.title}"
+        require_turn(ctx, magi, "Swapping Focus")
+        holder = ctx.being(card.focus or "")
+        if holder.key == magi.key:
+            raise RuleError(f"{magi.name}'s Focus is already on {card.title}.")
+        if holder.team != magi.team:
+            raise RuleError("You may only swap your Focus onto an ally's spell.")
+        for other in ctx.battle.in_play():
+            if other.focus == magi.key:
+                other.focus = None
+                discard(ctx, other, f"{magi.name}'s Focus moves to {card.title}")
+        card.focus = magi.key
+        card.controller = magi.key
+        ctx.j.say(
+            f"{magi.name} swaps Focus onto {card.title}, freeing {holder.name}'s, and now controls it (a Free Action).",
+            "focus",
+        )
+        next_turn(ctx)
+        return f"{magi.name} swaps Focus onto {card.title}"
+
+    return with_battle(table, "focus", run)
+
+
+def run_spec(table: Table, opts: SpecOptions) -> Outcome:
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        require_turn(ctx, magi, "Upgrading a Specialization")
+        spec = ctx.book.specialization(magi.spec or "")
+        if spec is None or not magi.spec_active:
+            raise RuleError(f"{magi.name} has no active Specialization.")
+        if magi.spec_upgraded:
+            raise RuleError("A Specialization may be upgraded by one tier per round.")
+        level = 2 if f"{opts.tree}1" in magi.spec_tiers else 1
+        if f"{opts.tree}{level}" in magi.spec_tiers:
+            raise RuleError(f"Tree {opts.tree} is fully unlocked.")
+        tier = spec.tier(opts.tree, level)
+        if tier is None or tier.cost is None:
+            raise RuleError(
+                f"The book does not describe {spec.name}'s tree {opts.tree} tier {level}, "
+                "so it cannot be unlocked here."
+            )
+        voice = min(opts.voice, tier.cost)
+        if magi.voice < voice:
+            raise RuleError(f"{magi.name} has {magi.voice} Voice, not {voice}.")
+        if magi.resonance < tier.cost - voice:
+            raise RuleError(
+                f"{tier.name} costs {tier.cost} (Resonance, or Voice 1-for-1); "
+                f"{magi.name} has {magi.resonance} Resonance and offers {voice} Voice."
+            )
+        magi.voice -= voice
+        magi.resonance -= tier.cost - voice
+        magi.spec_tiers.append(f"{opts.tree}{level}")
+        magi.spec_upgraded = True
+        ctx.j.say(
+            f"📜 {magi.name} unlocks {spec.name} tree {opts.tree} tier {level}, **{tier.name}** "
+            f"({tier.cost - voice} Resonance, {voice} Voice): {tier.text}",
+            "spec",
+            magi=magi.name,
+            tier=f"{opts.tree}{level}",
+        )
+        next_turn(ctx)
+        return f"{magi.name} unlocks {tier.name}"
+
+    return with_battle(table, "spec", run)
+
+
+def run_pass(table: Table, opts: MagiOnlyOptions) -> Outcome:
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        b = ctx.battle
+        if b.stack and magi.key in window_waiting(ctx, b.stack[-1]):
+            return pass_window(ctx, magi.key)
+        require_turn(ctx, magi, "Passing")
+        magi.passed = True
+        ctx.j.say(f"{magi.name} passes for the rest of the round.", "pass", being=magi.name, auto=False)
+        next_turn(ctx)
+        return f"{magi.name} passes"
+
+    return with_battle(table, "pass", run)
+
+
+def run_use(table: Table, opts: UseOptions) -> Outcome:
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        use_ability(ctx, magi, opts.ability, opts.target)
+        return f"{magi.name} uses {opts.ability}"
+
+    return with_battle(table, "use", run)
+
+
+def run_sustain(table: Table, opts: SustainOptions) -> Outcome:
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        mine = [c for c in ctx.battle.in_play() if c.controller == magi.key]
+        card = find_card_in_play(ctx, opts.spell, mine)
+        card.let_go = not opts.keep
+        verb = "will sustain" if opts.keep else "will let go of"
+        ctx.j.say(f"{magi.name} {verb} {card.title} at the next maintenance.", "sustain", card=card.id, keep=opts.keep)
+        return f"{magi.name} {verb} {card.title}"
+
+    return with_battle(table, "sustain", run)

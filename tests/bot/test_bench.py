@@ -1,0 +1,15 @@
+"""The benchmark runs end to end (tiny sizes; the real figures come from `python -m bot.bench`)."""
+
+from __future__ import annotations
+
+from bot.bench import measure
+
+
+async def test_bench_measures_both_paths() -> None:
+    result = await measure(channels=4, rate=200, seconds=0.2)
+    saturation, load = result["saturation"], result["offered_load"]
+    assert saturation["service_actions_per_s"] > 0
+    assert saturation["aiosqlite_baseline_per_s"] > 0
+    assert saturation["sqlite3_sync_per_s"] > 0
+    assert load["actions"] == 40
+    assert 0 < load["service_p50_ms"] <= load["service_p99_ms"]

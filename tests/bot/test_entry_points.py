@@ -1,0 +1,95 @@
+"""Config and the command line, run as a user would run them."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.config import Settings, load_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(args: list[str], tmp_path: Path, stdin: str | None = None, **env: str) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
+    environment.update(MAGISTER_DB=str(tmp_path / "cli.sqlite3"), **env)
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=tmp_path,  # no .env here
+        env={**environment, "PYTHONPATH": str(ROOT)},
+        input=stdin,
+        stdin=None if stdin is not None else subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_console_json_is_seeded_and_reports_errors(tmp_path: Path) -> None:
+    script = "/roll expression:3d6+2\n/roll expression:1d0\n"
+    first = run(["console", "--json", "--seed", "7"], tmp_path, stdin=script)
+    assert first.returncode == 0, first.stderr
+    good, bad = (json.loads(line) for line in first.stdout.splitlines())
+    assert good["ok"] is True
+    assert len(good["data"]["dice"]) == 3
+    assert all(1 <= d <= 6 for d in good["data"]["dice"])
+    assert good["data"]["total"] == sum(good["data"]["dice"]) + 2
+    assert bad["ok"] is False
+    assert "0-sided" in bad["text"]
+    again = run(["console", "--json", "--seed", "7"], tmp_path, stdin=script)
+    assert json.loads(again.stdout.splitlines()[0])["data"]["dice"] == good["data"]["dice"]
+
+
+def test_no_token_and_no_terminal_exits_2_with_one_line(tmp_path: Path) -> None:
+    result = run([], tmp_path)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert "DISCORD_TOKEN" in lines[0]
+    assert "python -m bot console" in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [({"MAGISTER_DEV_GUILD": "not-a-number"}, "MAGISTER_DEV_GUILD"), ({"MAGISTER_LOG_LEVEL": "LOUD"}, "LOG_LEVEL")],
+)
+def test_bad_config_exits_2_with_one_clear_line(tmp_path: Path, env: dict, named: str) -> None:
+    result = run(["console"], tmp_path, stdin="", **env)
+    assert result.returncode == 2
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1
+    assert named in lines[0]
+    assert "bad configuration" in lines[0]
+
+
+def test_unknown_subcommand_exits_2(tmp_path: Path) -> None:
+    result = run(["fly"], tmp_path)
+    assert result.returncode == 2
+    assert "python -m bot console" in result.stderr
+
+
+def test_sync_without_token_says_so(tmp_path: Path) -> None:
+    result = run(["sync"], tmp_path)
+    assert result.returncode == 2
+    assert "DISCORD_TOKEN" in result.stderr
+
+
+def test_token_is_a_secret(monkeypatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "super.secret.token")
+    settings = load_settings()
+    assert settings.token == "super.secret.token"
+    assert "super.secret.token" not in repr(settings)
+    assert "super.secret.token" not in str(settings.model_dump())
+
+
+def test_blank_values_mean_unset(monkeypatch) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", "  ")
+    monkeypatch.setenv("MAGISTER_DEV_GUILD", "")
+    settings = Settings(_env_file=None)
+    assert settings.token is None
+    assert settings.magister_dev_guild is None

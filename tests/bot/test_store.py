@@ -1,0 +1,78 @@
+"""The store against a real SQLite file: migrations, WAL, transactions, stale writes."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.store import MIGRATIONS, StaleCampaignError, Store
+
+
+async def test_migrations_set_user_version_and_are_idempotent(tmp_path: Path) -> None:
+    path = tmp_path / "m.sqlite3"
+    store = await Store.open(path)
+    assert await store.schema_version() == len(MIGRATIONS)
+    await store.close()
+    again = await Store.open(path)  # reopening runs nothing twice
+    assert await again.schema_version() == len(MIGRATIONS)
+    await again.close()
+
+
+async def test_wal_and_synchronous_normal(store: Store) -> None:
+    connection = sqlite3.connect(store.path)
+    assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    connection.close()
+    cursor = await store._writer.execute("PRAGMA synchronous")
+    assert (await cursor.fetchone())[0] == 1  # NORMAL
+
+
+async def test_committed_data_survives_reopen(tmp_path: Path) -> None:
+    path = tmp_path / "keep.sqlite3"
+    store = await Store.open(path)
+    async with store.transaction() as tx:
+        campaign_id = await tx.insert_campaign(1, 2, "tally", "Kept", [9], {}, {"count": 3})
+        await tx.append_event(campaign_id, 9, "Gwen", "x", "did x", {})
+    await store.close()
+    reopened = await Store.open(path)
+    row = await reopened.campaign(1, 2)
+    assert row is not None and row.state == {"count": 3} and row.gm_ids == [9]
+    assert [e.summary for e in await reopened.events(row.id, limit=5)] == ["did x"]
+    await reopened.close()
+
+
+async def test_exception_rolls_the_whole_transaction_back(store: Store) -> None:
+    with pytest.raises(RuntimeError):
+        async with store.transaction() as tx:
+            campaign_id = await tx.insert_campaign(1, 2, "tally", "Gone", [9], {}, {})
+            await tx.append_event(campaign_id, 9, "Gwen", "x", "did x", {})
+            raise RuntimeError("boom")
+    assert await store.campaign(1, 2) is None
+    # and the writer is usable afterwards
+    async with store.transaction() as tx:
+        await tx.insert_campaign(1, 2, "tally", "Next", [9], {}, {})
+    assert (await store.campaign(1, 2)).name == "Next"
+
+
+async def test_one_live_campaign_per_channel(store: Store) -> None:
+    async with store.transaction() as tx:
+        await tx.insert_campaign(1, 2, "tally", "First", [9], {}, {})
+    with pytest.raises(sqlite3.IntegrityError):
+        async with store.transaction() as tx:
+            await tx.insert_campaign(1, 2, "tally", "Second", [9], {}, {})
+
+
+async def test_stale_version_is_detected(store: Store) -> None:
+    async with store.transaction() as tx:
+        await tx.insert_campaign(1, 2, "tally", "C", [9], {}, {})
+    first = await store.campaign(1, 2)
+    second = await store.campaign(1, 2)
+    async with store.transaction() as tx:
+        first.state = {"count": 1}
+        await tx.update_campaign(first)
+    with pytest.raises(StaleCampaignError):
+        async with store.transaction() as tx:
+            second.state = {"count": 2}
+            await tx.update_campaign(second)
+    assert (await store.campaign(1, 2)).state == {"count": 1}

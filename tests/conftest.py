@@ -1,0 +1,80 @@
+"""Shared fixtures: a real SQLite file per test, the tally ruleset, a console table."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.console import ConsoleTable, Result
+from bot.registry import Registry, discover_rulesets
+from bot.service import Caller, Place, TableService
+from bot.store import Store
+from tests.support.tally import TallyCog, TallyRuleset
+
+HERE = Place(1001, 2002)
+GM = Caller(11, "Gwen")
+PLAYER = Caller(22, "Pat")
+OTHER = Caller(33, "Oz")
+
+
+@pytest.fixture(scope="session")
+def registry() -> Registry:
+    """Every real ruleset plus the test-only tally ruleset, books loaded once."""
+    return Registry.build([*discover_rulesets(), TallyRuleset()])
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    db = await Store.open(tmp_path / "magister.sqlite3")
+    yield db
+    await db.close()
+
+
+@pytest.fixture
+def service(store: Store, registry: Registry) -> TableService:
+    return TableService(store, registry, random.Random(1))
+
+
+@pytest.fixture
+async def tally(service: TableService) -> TableService:
+    """A service whose channel HERE runs a tally campaign with GM Gwen and Pat's character Pip."""
+    await service.start_campaign(HERE, GM, "tally", "Counting Crows")
+    await service.run(HERE, PLAYER, "tally", "create", {"name": "Pip"})
+    return service
+
+
+class Console:
+    """A console table for tests: ``await console("/roll expression:3d6")`` returns the JSON object."""
+
+    def __init__(self, table: ConsoleTable) -> None:
+        self.table = table
+
+    async def __call__(self, line: str) -> dict:
+        result = await self.table.execute(line)
+        assert isinstance(result, Result), line
+        return result.as_json()
+
+    async def ok(self, line: str) -> dict:
+        result = await self(line)
+        assert result["ok"], result["text"]
+        return result
+
+    async def fails(self, line: str) -> dict:
+        result = await self(line)
+        assert not result["ok"], result
+        assert result["ephemeral"], result
+        assert "incident" not in result, result
+        return result
+
+
+@pytest.fixture
+async def console(tmp_path: Path, registry: Registry) -> AsyncIterator[Console]:
+    table = await ConsoleTable.open(
+        tmp_path / "console.sqlite3", seed=7, files_dir=tmp_path / "exports", registry=registry
+    )
+    await table.bot.add_cog(TallyCog())
+    yield Console(table)
+    await table.close()
