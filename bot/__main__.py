@@ -17,6 +17,15 @@ BANNER = (
 
 
 def main(argv: list[str] | None = None) -> int:
+    from bot.books import BookError
+
+    try:
+        return _main(argv)
+    except BookError as exc:
+        fail(str(exc))
+
+
+def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["console"]:
         from bot import console

@@ -160,6 +160,8 @@ class ConsoleTable:
         if not tokens:
             raise ConsoleError("Name a command after `/`.")
         path = list(_takewhile_path(tokens))
+        if not path:
+            raise ConsoleError("Name a command after `/`, e.g. `/roll expression:3d6`.")
         raw_options = tokens[len(path) :]
         command = self._find(path)
         options = self._convert(command, raw_options)

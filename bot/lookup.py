@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from rapidfuzz import fuzz, process, utils
 
-from rules.base import LookupEntry
+from rules.base import Card, LookupEntry, Outcome, RuleError
 
 MAX_CHOICES = 25
 
@@ -17,10 +17,12 @@ class LookupIndex:
     def __init__(self, entries: list[LookupEntry]) -> None:
         self.entries = entries
         self._names = [self.label(entry) for entry in entries]
-        self._keys: dict[str, LookupEntry] = {}
+        self._keys: dict[str, list[tuple[int, LookupEntry]]] = {}
         for entry in entries:
-            for name in (self.label(entry), entry.search_text, entry.title, *entry.aliases):
-                self._keys.setdefault(_norm(name), entry)
+            names = [(0, self.label(entry)), (0, entry.search_text), (1, entry.key), (1, entry.title)]
+            names += [(2, alias) for alias in entry.aliases]
+            for rank, name in names:
+                self._keys.setdefault(_norm(name), []).append((rank, entry))
 
     @staticmethod
     def label(entry: LookupEntry) -> str:
@@ -28,8 +30,12 @@ class LookupIndex:
         prefix = f"{entry.ruleset} " if entry.ruleset else ""
         return f"{prefix}{entry.category} {entry.key}"[:100]
 
-    def exact(self, term: str) -> LookupEntry | None:
-        return self._keys.get(_norm(term))
+    def exact(self, term: str, ruleset: str | None = None) -> LookupEntry | None:
+        """A full label, key or title beats an alias; the channel's own ruleset wins a tie."""
+        found = self._keys.get(_norm(term))
+        if not found:
+            return None
+        return min(found, key=lambda item: (item[0], item[1].ruleset != ruleset))[1]
 
     def search(self, term: str, *, ruleset: str | None = None, limit: int = MAX_CHOICES) -> list[LookupEntry]:
         """Best matches first; the channel's ruleset (if any) ranks ahead on ties."""
@@ -48,3 +54,48 @@ class LookupIndex:
 
 def _norm(text: str) -> str:
     return " ".join(text.casefold().split())
+
+
+PAGE_SIZE = 3800
+
+
+def pages_of(body: str) -> list[str]:
+    """Split a long entry at line breaks into pages that fit an embed description."""
+    pages, current = [], ""
+    for line in body.splitlines() or [""]:
+        while len(line) > PAGE_SIZE:
+            if current:
+                pages.append(current)
+                current = ""
+            pages.append(line[:PAGE_SIZE])
+            line = line[PAGE_SIZE:]
+        if len(current) + len(line) + 1 > PAGE_SIZE:
+            pages.append(current)
+            current = ""
+        current = f"{current}\n{line}" if current else line
+    pages.append(current)
+    return [page for page in pages if page.strip()] or ["(empty)"]
+
+
+def entry_page(entry: LookupEntry, page: int) -> tuple[Outcome, int]:
+    pages = pages_of(entry.body)
+    number = max(1, min(page, len(pages)))
+    source = f"{entry.ruleset} · " if entry.ruleset else ""
+    footer = f"{source}{entry.category}" + (f" · page {number} of {len(pages)}" if len(pages) > 1 else "")
+    card = Card(title=entry.title[:256], description=pages[number - 1], footer=footer)
+    data = {
+        "ruleset": entry.ruleset,
+        "category": entry.category,
+        "key": entry.key,
+        "title": entry.title,
+        "page": number,
+        "pages": len(pages),
+    }
+    return Outcome(card=card, summary=f"looked up {entry.category} {entry.key}", data=data), len(pages)
+
+
+def suggestions(index: LookupIndex, term: str, ruleset: str | None) -> LookupEntry:
+    """An unknown term is a user error that names the nearest entries."""
+    near = index.search(term, ruleset=ruleset, limit=5)
+    hint = ", ".join(f"`{index.label(e)}`" for e in near) or "nothing close"
+    raise RuleError(f"Nothing is called {term!r}. Nearest: {hint}. Start typing in `term` for suggestions.")

@@ -222,6 +222,19 @@ def calamity_fields(result: CalamityResult, *, reveal: bool) -> list[tuple[str, 
     return fields
 
 
+def gm_calamity_card(result: CalamityResult | None) -> Card | None:
+    """What a Calamity hid from the mage ("not of how much"), for the GM only; None when it hid nothing."""
+    hidden = result is not None and (
+        result.applied.secret_lines or (result.companion is not None and result.companion.applied.secret_lines)
+    )
+    if not hidden or result is None:
+        return None
+    card = Card(title=f"For the GM: Calamity {result.row} ({result.who})", tone="secret")
+    for name, value in calamity_fields(result, reveal=True):
+        add(card, name, value)
+    return fit(card)
+
+
 def calamity_data(result: CalamityResult | None) -> dict[str, Any] | None:
     if result is None:
         return None

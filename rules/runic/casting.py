@@ -327,8 +327,9 @@ def cast(table: Table, options: CastOptions) -> CastResult:
         item_energy=options.item_energy,
     )  # fmt: skip
     subjects = _subjects(table, spell, options)
-    if base.skill < book.casting.modifiers.elaborate_ritual_below:
-        notes.append("Unmodified skill below 9: both hands free and a firm, clear voice.")
+    below = book.casting.modifiers.elaborate_ritual_below
+    if base.skill < below:
+        notes.append(f"Unmodified skill below {below}: both hands free and the Words in a firm, clear voice.")
     secret = spell.type == "information" and settings.secret_information
 
     roll = roll_success(table.rng, effective)  # below 3: CannotAttemptError, nothing changes

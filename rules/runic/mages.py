@@ -48,15 +48,15 @@ def _show(record: CharacterRecord, table: Table, title: str, summary: str, data:
 class MageCreateOptions(Model):
     name: str = Field(min_length=1, max_length=60, description="The mage's name")
     magery: int = Field(default=1, ge=0, le=10, description="Magery level (20 MP each)")
-    iq: int = Field(default=10, ge=1, le=30)
-    ht: int = Field(default=10, ge=1, le=30)
+    iq: int = Field(default=10, ge=1, le=30, description="IQ")
+    ht: int = Field(default=10, ge=1, le=30, description="HT")
     will: int | None = Field(default=None, ge=1, le=30, description="Will (default: IQ)")
     hp: int = Field(default=10, ge=1, le=200, description="Maximum HP")
     fp: int | None = Field(default=None, ge=1, le=200, description="Maximum FP (default: HT)")
     thaumatology: int = Field(default=0, ge=0, le=40, description="Thaumatology skill (0: none)")
     symbol_drawing: int = Field(default=0, ge=0, le=40, description="Symbol Drawing skill (0: none)")
-    faster_casting: int = Field(default=0, ge=0, le=10)
-    age: int | None = Field(default=None, ge=0, le=10_000)
+    faster_casting: int = Field(default=0, ge=0, le=10, description="Levels of Faster Casting")
+    age: int | None = Field(default=None, ge=0, le=10_000, description="Age in years (Calamity 20 ages mages)")
 
 
 def mage_create(table: Table, options: MageCreateOptions) -> Outcome:
@@ -233,7 +233,7 @@ def mage_learn(table: Table, options: MageLearnOptions) -> Outcome:
 class MageGrimoireOptions(Model):
     grimoire: str = Field(min_length=1, max_length=60, description="The grimoire's name")
     spell: str | None = Field(default=None, max_length=60, description="A saved spell to inscribe (or remove)")
-    bonus: int = Field(default=0, ge=0, le=10, description="Its casting bonus, +0 to +5")
+    bonus: int = Field(default=0, ge=0, le=100, description="Its casting bonus, +0 to +5")
     remove: bool = Field(default=False, description="Remove the spell, or the whole grimoire if no spell")
     pages: int | None = Field(default=None, ge=1, le=10_000, description="Pages it holds (standard: 60)")
     mage: str | None = MageName
@@ -345,7 +345,7 @@ class MageItemOptions(Model):
     use: int = Field(default=0, ge=0, le=10_000, description="MP the item spends now")
     mp: int | None = Field(default=None, ge=0, le=10_000, description="Its MP when added (typical: 10)")
     recovery: int | None = Field(default=None, ge=0, le=10_000, description="MP it recovers per day (typical: 5)")
-    remove: bool = Field(default=False)
+    remove: bool = Field(default=False, description="Remove the item from the sheet")
     mage: str | None = MageName
 
 
@@ -440,15 +440,16 @@ def adjust(table: Table, options: AdjustOptions) -> Outcome:
             new = None
         _assign(sheet, field, new, field)
     mana.refresh_mp_max(sheet, book)
+    after = getattr(sheet, field) if field in MageSheet.model_fields else value  # MP may be held to its maximum
     target = f"{field}[{options.name}]" if options.name else field
-    summary = f"GM {table.actor.name} set {record.name}'s {target}: {before} → {value} ({options.reason})"
+    summary = f"GM {table.actor.name} set {record.name}'s {target}: {before} → {after} ({options.reason})"
     card = Card(
-        title=f"GM adjustment: {record.name}", description=f"**{target}**: {before} → {value}\n*{options.reason}*"
+        title=f"GM adjustment: {record.name}", description=f"**{target}**: {before} → {after}\n*{options.reason}*"
     )
     for title, lines in extra.get("card", []):
         add(card, title, lines)
     card.add("Now", f"HP {sheet.hp}/{sheet.hp_max} · FP {sheet.fp}/{sheet.fp_max} · MP {sheet.mp}/{sheet.mp_max}")
-    data = {"character": record.name, "field": field, "name": options.name, "before": before, "after": value,
+    data = {"character": record.name, "field": field, "name": options.name, "before": before, "after": after,
             "reason": options.reason, **extra.get("data", {})}  # fmt: skip
     return Outcome(card=fit(card), summary=summary, data=data)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Literal
 
 from rules.base import Model, RuleError
@@ -20,6 +20,7 @@ RangeMode = Literal["per_yard", "melee", "speed_range", "long_distance", "table"
 MAX_ITEMS = 20
 MAX_ENERGY = 10_000  # far past anything the tables can mean; stops runaway table extension
 MAX_TEXT = 1000
+MAX_DAMAGE_DICE = 100
 
 SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86_400, "week": 604_800, "month": 2_592_000}
 SECONDS["year"] = 365 * SECONDS["day"]
@@ -129,8 +130,15 @@ def _times(extend: Extend) -> Callable[[list[tuple[int, float]]], tuple[int, flo
     return lambda rows: (rows[-1][0] + 1, rows[-extend.rows][1] * extend.factor)
 
 
-def _plus(step: float) -> Callable[[list[tuple[int, float]]], tuple[int, float]]:
-    return lambda rows: (rows[-1][0] + 1, rows[-1][1] + step)
+def _additive_energy(wanted: float, rows: list[tuple[int, float]], step: float, what: str) -> tuple[int, float]:
+    """A table continued by adding ``step`` per energy ("+1 Day"): past its end, arithmetic rather than a loop."""
+    last_energy, last = rows[-1]
+    if wanted <= last + 1e-9:
+        return next((energy, amount) for energy, amount in rows if amount + 1e-9 >= wanted)
+    steps = _ceil((wanted - last) / step)
+    if last_energy + steps > MAX_ENERGY:
+        raise RuleError(f"{what}: that is far beyond the table; ask the GM for a custom energy instead.")
+    return last_energy + steps, last + steps * step
 
 
 def _fmt(amount: float) -> str:
@@ -231,31 +239,26 @@ def _bonus(value: str, p: ParameterTables, kind: str) -> ParameterLine:
     return ParameterLine(kind=kind, text=f"{kind}: {modifier:+d} {scope}", energy=int(energy), detail=detail)
 
 
-def _damage_column(p: ParameterTables, column: str) -> Callable[[], list[tuple[int, DiceSpec]]]:
-    """The column's dice by energy, continued by the last printed row ("+1 +1d +2 +1")."""
+def damage_progression(p: ParameterTables, column: str) -> Iterator[tuple[int, DiceSpec]]:
+    """A damage column by energy: the printed rows, then on by the last printed row ("+1 +1d +2 +1").
 
-    def generate() -> list[tuple[int, DiceSpec]]:
-        rows = [(row.energy, DiceSpec.parse(getattr(row, column))) for row in p.damage.rows]
-        step = getattr(p.damage.continuation, column)
-        per_die = p.damage.continuation.adds_per_die[column]
-        while rows[-1][1].count <= 200:
-            energy, last = rows[-1]
-            if step.endswith("d"):
-                nxt = DiceSpec(count=last.count + int(step[1:-1] or 1), adds=last.adds)
-            else:
-                count, adds = last.count, last.adds + int(step)
-                if per_die and adds >= per_die - 1:
-                    count, adds = count + 1, adds - per_die
-                nxt = DiceSpec(count=count, adds=adds)
-            rows.append((energy + p.damage.continuation.energy, nxt))
-        return rows
-
-    return generate
-
-
-def damage_progression(p: ParameterTables, column: str) -> list[tuple[int, DiceSpec]]:
-    """Every step of a damage column, printed rows first, then the continuation (used by tests too)."""
-    return _damage_column(p, column)()
+    Adds roll over into a die as the table's own rows do (``adds_per_die``). Stops past 100 dice.
+    """
+    rows = [(row.energy, DiceSpec.parse(getattr(row, column))) for row in p.damage.rows]
+    yield from rows
+    energy, last = rows[-1]
+    step = getattr(p.damage.continuation, column)
+    per_die = p.damage.continuation.adds_per_die[column]
+    while last.count <= MAX_DAMAGE_DICE:
+        if step.endswith("d"):
+            last = DiceSpec(count=last.count + int(step[1:-1] or 1), adds=last.adds)
+        else:
+            count, adds = last.count, last.adds + int(step)
+            if per_die and adds >= per_die - 1:
+                count, adds = count + 1, adds - per_die
+            last = DiceSpec(count=count, adds=adds)
+        energy += p.damage.continuation.energy
+        yield energy, last
 
 
 def _damage(value: str, p: ParameterTables) -> ParameterLine:
@@ -272,8 +275,8 @@ def _damage(value: str, p: ParameterTables) -> ParameterLine:
     if type_name not in multipliers:
         names = ", ".join(name for row in p.damage.types for name in row.types)
         raise RuleError(f"damage: name the damage type ({names}); got {type_name or 'nothing'!r}.")
-    if wanted.count == 0 or wanted.count > 100:
-        raise RuleError("damage: from 1 to 100 dice.")
+    if not 1 <= wanted.count <= MAX_DAMAGE_DICE:
+        raise RuleError(f"damage: from 1 to {MAX_DAMAGE_DICE} dice.")
     target = wanted.count * 3.5 + wanted.adds
     progression = damage_progression(p, column)
     base, dice = next((e, d) for e, d in progression if d.count * 3.5 + d.adds >= target - 1e-9)
@@ -296,7 +299,7 @@ def _duration(value: str, p: ParameterTables, kind: Literal["duration", "persist
     seconds = _seconds(value, kind, "10 minutes")
     rows = [(r.energy, float(getattr(r, f"{kind}_seconds"))) for r in table.rows]
     step = float(getattr(table.continuation, f"{kind}_seconds"))
-    energy, reached = _table_energy(seconds, rows, _plus(step), kind)
+    energy, reached = _additive_energy(seconds, rows, step, kind)
     detail = f"up to {_time_text(reached)}"
     line = ParameterLine(kind=kind, text=f"{kind}: {_time_text(seconds)}", energy=energy, detail=detail)
     if kind == "duration":

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.base import Card, Outcome, Tone
-from rules.runic.cards import add, calamity_data, calamity_fields, fit, listing
+from rules.runic.cards import add, calamity_data, calamity_fields, fit, gm_calamity_card, listing
 from rules.runic.casting import CastResult
 
 
@@ -73,7 +73,7 @@ def _tone(result: CastResult) -> Tone:
     return "success" if result.worked else "failure"
 
 
-def _full_card(result: CastResult, title: str) -> Card:
+def _full_card(result: CastResult, title: str, *, reveal: bool = False) -> Card:
     spell = result.spell
     description = [f"**{'-'.join(spell.words)}** · {spell.type} · from {result.source}", result.verdict]
     description += [f"*{note}*" for note in result.notes]
@@ -82,7 +82,7 @@ def _full_card(result: CastResult, title: str) -> Card:
     add(card, "Roll", _roll_text(result))
     if result.contests:
         add(card, "Resistance", _contest_lines(result))
-    _common_fields(card, result)
+    _common_fields(card, result, reveal=reveal)
     if result.critical is not None:
         crit = result.critical
         dice = "+".join(map(str, crit.dice))
@@ -91,13 +91,13 @@ def _full_card(result: CastResult, title: str) -> Card:
     return card
 
 
-def _common_fields(card: Card, result: CastResult) -> None:
+def _common_fields(card: Card, result: CastResult, *, reveal: bool = False) -> None:
     add(card, "Energy", _energy_lines(result))
     unit = result.unit + ("s" if result.time != 1 else "")
     add(card, "Casting time", listing([*result.time_lines, f"**{result.time} {unit}**"]))
     add(card, "MP", _mp_lines(result))
     if result.calamity is not None:
-        for name, value in calamity_fields(result.calamity, reveal=False):
+        for name, value in calamity_fields(result.calamity, reveal=reveal):
             add(card, name, value)
     if result.ended:
         add(card, "Spells ended", ", ".join(result.ended))
@@ -113,7 +113,9 @@ def cast_outcome(result: CastResult) -> Outcome:
     if result.calamity:
         summary += f", {result.calamity.summary()}"
     if not result.secret:
-        return Outcome(card=fit(_full_card(result, title)), summary=summary, data=data)
+        return Outcome(
+            card=fit(_full_card(result, title)), summary=summary, data=data, secret=gm_calamity_card(result.calamity)
+        )
 
     public = Card(
         title=f"{title} (Information)",
@@ -122,7 +124,7 @@ def cast_outcome(result: CastResult) -> Outcome:
         tone="secret",
     )
     _common_fields(public, result)
-    secret = _full_card(result, f"Secret roll: {title}")
+    secret = _full_card(result, f"Secret roll: {title}", reveal=True)
     if result.outcome == "critical_failure":
         say = "Critical failure: **lie to the player** (the seed's Information rule)."
     elif result.worked:

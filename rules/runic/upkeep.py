@@ -17,7 +17,7 @@ from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
 from rules.runic import mana
 from rules.runic.book import RunicBook
 from rules.runic.calamity import CalamityResult, calamity_check, companions
-from rules.runic.cards import add, calamity_data, calamity_fields, fit
+from rules.runic.cards import add, calamity_data, calamity_fields, fit, gm_calamity_card
 from rules.runic.sheet import MageSheet, RunicSettings
 
 MageName = Field(default=None, max_length=60, description="Your mage, if you have several")
@@ -81,6 +81,7 @@ def maintain(table: Table, options: MaintainOptions) -> Outcome:
     card = Card(title=f"{record.name} maintains " + ", ".join(on.name for on in chosen), tone="neutral")
     lines: list[str] = []
     payments: list[dict[str, Any]] = []
+    secrets: list[Card] = []
     start = sheet.mp
     for interval in range(1, options.times + 1):
         live = [on for on in chosen if on in sheet.spells_on]
@@ -98,6 +99,9 @@ def maintain(table: Table, options: MaintainOptions) -> Outcome:
         if result.calamity:
             for name, value in calamity_fields(result.calamity, reveal=False):
                 add(card, f"{name} (interval {interval})", value)
+            hidden = gm_calamity_card(result.calamity)
+            if hidden is not None:
+                secrets.append(hidden)
             if result.calamity.applied.harmful and settings.calamity_ends_spells:
                 ended = [on.name for on in sheet.spells_on]
             elif result.calamity.spell_fails:
@@ -115,7 +119,14 @@ def maintain(table: Table, options: MaintainOptions) -> Outcome:
     summary = f"{record.name} maintained {', '.join(on.name for on in chosen)}: MP {start} → {sheet.mp}."
     data = {"mage": record.name, "spells": [on.name for on in chosen], "mp_before": start, "mp_after": sheet.mp,
             "payments": payments, "spells_on": [on.name for on in sheet.spells_on]}  # fmt: skip
-    return Outcome(card=fit(card), summary=summary, data=data)
+    secret = None
+    if secrets:  # one GM card, however many intervals hid something
+        secret = secrets[0]
+        for extra in secrets[1:]:
+            for item in extra.fields:
+                add(secret, item.name, item.value)
+        secret = fit(secret)
+    return Outcome(card=fit(card), summary=summary, data=data, secret=secret)
 
 
 # ---------------------------------------------------------------- drop
@@ -170,8 +181,9 @@ def _one_sunrise(record: CharacterRecord, book: RunicBook, settings: RunicSettin
         restored = 1
         sheet.mp_lost_temporary -= 1
         mana.refresh_mp_max(sheet, book)
-    for item in sheet.items.values():
-        item.mp = min(item.max_mp, item.mp + item.recovery)
+    if not halted:  # a Mana-Scar halts recovery around the mage, his items included
+        for item in sheet.items.values():
+            item.mp = min(item.max_mp, item.mp + item.recovery)
     ended = []
     for condition in list(sheet.conditions):
         if condition.until == "sunrise" or (condition.until == "days" and (condition.days_left or 0) <= 1):

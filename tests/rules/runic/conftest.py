@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -116,8 +117,6 @@ def card_problems(card: Card) -> list[str]:
 
 def assert_fits(outcome: Outcome) -> None:
     """Every card of an outcome fits an embed, and its data is JSON."""
-    import json
-
     for card in (outcome.card, outcome.secret):
         if card is not None:
             assert card_problems(card) == [], card_problems(card)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from types import UnionType
 from typing import Literal, Union, get_args, get_origin
 
@@ -14,11 +15,21 @@ from pydantic import ValidationError
 from rules.base import NeedsGMError, Outcome, RuleError, Table
 from rules.runic import RULESET
 from rules.runic.book import RunicBook
-from rules.runic.sheet import Condition, MageSheet, SpellDef, SpellOn
+from rules.runic.mana import refresh_mp_max
+from rules.runic.sheet import Condition, MageSheet, MagicItem, PowerItem, RunicSettings, SpellDef, SpellOn
 
 from .conftest import GM, OTHER, PLAYER, Rigged, TableMaker, assert_fits, mage_sheet
 
 ACTIONS = RULESET.actions
+CAST_KEYS = {  # docs/runic.md, "data keys": the console's JSON contract
+    "mage", "spell", "words", "type", "saved", "source", "secret", "energy", "cost", "time", "time_unit", "paid",
+    "mp", "calamity", "spell_on", "ended",
+}  # fmt: skip
+ROLLED_KEYS = {"skill", "roll", "outcome", "worked", "contests", "critical_failure"}
+CALAMITY_KEYS = {
+    "dice", "bonus", "total", "row", "text", "effects", "conditions", "harmful", "rolls", "checks", "will_roll",
+    "spell_fails", "companion", "gm",
+}  # fmt: skip
 
 
 def run(table: Table, action_name: str, /, **options: object) -> Outcome:
@@ -254,6 +265,9 @@ def test_cast_card_shows_everything(make_table: TableMaker, book: RunicBook) -> 
     assert "Paid **1** from MP 1" in fields["Energy"]
     assert fields["MP"] == "MP 40 → 39"
     data = outcome.data
+    assert set(data) == CAST_KEYS | ROLLED_KEYS
+    assert set(data["paid"]) == {"due", "mp", "item", "sacrifice", "fp", "hp", "strain_fp", "mp_before", "mp_after",
+                                 "item_before", "item_after"}  # fmt: skip
     assert data["roll"]["dice"] == [2, 3, 4]
     assert (data["outcome"], data["cost"], data["paid"]["due"], data["mp"]) == (
         "failure",
@@ -286,7 +300,8 @@ def test_information_spell_is_secret(make_table: TableMaker, book: RunicBook) ->
     assert [f.name for f in outcome.card.fields] == ["Energy", "Casting time", "MP"]
     assert "lie to the player" in outcome.secret.description
     assert "[6+6+6]" in " ".join(f.value for f in outcome.secret.fields)
-    assert "roll" not in outcome.data
+    assert set(outcome.data) == CAST_KEYS | {"gm"}
+    assert set(outcome.data["gm"]) == ROLLED_KEYS
     assert outcome.data["gm"]["outcome"] == "critical_failure"
     assert "gm" not in outcome.summary
     assert "critical" not in outcome.summary
@@ -379,8 +394,6 @@ def test_maintenance_calamity_ends_the_spells(make_table: TableMaker, book: Runi
 
 
 def test_sunrise(make_table: TableMaker, book: RunicBook) -> None:
-    from rules.runic.sheet import MagicItem, PowerItem
-
     nim = mage_sheet(book, mp=-12, mp_lost_temporary=3)
     nim.items["ring"] = MagicItem(name="Ring", mp=2, max_mp=10, recovery=5)
     nim.conditions = [
@@ -389,8 +402,6 @@ def test_sunrise(make_table: TableMaker, book: RunicBook) -> None:
         Condition(key="failures_critical", name="Unstable casting", effect="", source="Calamity 15",
                   duration="2 weeks", until="days", days_left=14, failures_critical=True),
     ]  # fmt: skip
-    from rules.runic.mana import refresh_mp_max
-
     refresh_mp_max(nim, book)
     ash = mage_sheet(book, magery=1, mp=3)
     ash.implement = PowerItem(name="Staff", capacity=20, mp=18)
@@ -410,8 +421,6 @@ def test_sunrise(make_table: TableMaker, book: RunicBook) -> None:
 
 
 def test_sunrise_house_rule_implement_then_mage(make_table: TableMaker, book: RunicBook) -> None:
-    from rules.runic.sheet import PowerItem, RunicSettings
-
     ash = mage_sheet(book, magery=2, mp=3)
     ash.implement = PowerItem(name="Staff", capacity=20, mp=18)
     table = make_table(
@@ -428,9 +437,12 @@ def test_mana_scar_halts_recovery(make_table: TableMaker, book: RunicBook) -> No
         Condition(key="mana_scar", name="Mana-Scar", effect="", source="Calamity 25", duration="1 week",
                   until="days", days_left=7, spell_cost_multiplier=2, recovery_halted=True)
     ]  # fmt: skip
+    nim.items["ring"] = MagicItem(name="Ring", mp=2, max_mp=10, recovery=5)
     table = make_table(gm=True, mages={"Nim": (PLAYER, nim)})
     outcome = run(table, "sunrise")
     assert nim.mp == -5
+    assert nim.items["ring"].mp == 2
+    assert nim.conditions[0].days_left == 6
     assert "halted" in outcome.card.fields[0].value
 
 
@@ -443,6 +455,7 @@ def test_adjust(make_table: TableMaker, book: RunicBook) -> None:
     outcome = run(table, "adjust", character="nim", field="mp", value=-3, reason="drained by a wraith")
     assert nim.mp == -3
     assert outcome.data["calamity"]["total"] == 6  # MP went below zero: a check is owed
+    assert set(outcome.data["calamity"]) == CALAMITY_KEYS
     assert outcome.data["reason"] == "drained by a wraith"
     assert "drained by a wraith" in outcome.summary
     run(table, "adjust", character="Nim", field="mp", value=-10, reason="typo", apply_rules=False)
@@ -519,8 +532,6 @@ def test_fuzz_spell_define(make_table: TableMaker, book: RunicBook, words: str, 
 def test_fuzz_cast(
     make_table: TableMaker, book: RunicBook, spell: str, parameters: str | None, extra: dict, seed: int
 ) -> None:
-    import random
-
     mp = extra.pop("mp", 40)
     sheet = mage_sheet(book, mp=mp, will=12)
     table = make_table(rng=random.Random(seed), mages={"Nim": (PLAYER, sheet), "Ash": (OTHER, mage_sheet(book))})
@@ -539,3 +550,17 @@ def test_rigged_helper_is_strict() -> None:
     assert rng.randint(1, 6) == 1
     with pytest.raises(AssertionError):
         rng.randint(1, 6)
+
+
+def test_a_hidden_mp_loss_goes_to_the_gm_only(make_table: TableMaker, book: RunicBook) -> None:
+    """Calamity 16: "aware that there's been a drop, but not of how much"."""
+    sheet = mage_sheet(book, mp=0, known=["jux-flam"])
+    # cast 9 | Calamity 16: strange energies 3d, injury 1d, MP loss 3d+5 = 11
+    table = make_table(dice=[3, 3, 3, 5, 5, 6, 1, 1, 1, 2, 2, 2, 2], mages={"Nim": (PLAYER, sheet)})
+    outcome = run(table, "cast", spell="Jux-Flam")
+    public = " ".join(f.value for f in outcome.card.fields)
+    assert "only the GM knows" in public
+    assert "max MP now 29" not in public
+    assert outcome.secret is not None
+    assert "max MP now 29" in " ".join(f.value for f in outcome.secret.fields)
+    assert outcome.data["calamity"]["gm"]["rolls"][0]["total"] == 11

@@ -279,13 +279,16 @@ def test_damage_continuation_reproduces_the_printed_rows(book: RunicBook, column
     """The printed rows come first, and the continuation ("+1 +1d +2 +1") goes on as the table's own rows do."""
     p = book.parameters
     printed = [DiceSpec.parse(getattr(r, column)).text for r in p.damage.rows]
-    generated = [d.text for _, d in damage_progression(p, column)][: len(printed)]
-    assert generated == printed
-    assert [d.text for _, d in damage_progression(p, column)][10:13] == {
-        "standard": ["11d", "12d", "13d"],
-        "explosive": ["5d+2", "6d", "6d+2"],
-        "malediction": ["3d+1", "4d-1", "4d"],
-    }[column]
+    generated = [d.text for _, d in damage_progression(p, column)]
+    assert generated[: len(printed)] == printed
+    assert (
+        generated[10:13]
+        == {
+            "standard": ["11d", "12d", "13d"],
+            "explosive": ["5d+2", "6d", "6d+2"],
+            "malediction": ["3d+1", "4d-1", "4d"],
+        }[column]
+    )
 
 
 def test_tables_have_no_gaps(book: RunicBook) -> None:

@@ -5,14 +5,16 @@ from __future__ import annotations
 import pytest
 
 from rules.runic.book import RunicBook
-from rules.runic.calamity import calamity_check
+from rules.runic.calamity import CalamityResult, calamity_check
 from rules.runic.casting import CastOptions, cast
-from rules.runic.sheet import Condition, MageSheet
+from rules.runic.sheet import Condition, MageSheet, SpellOn
 
 from .conftest import OTHER, PLAYER, Rigged, TableMaker, mage_sheet
 
 
-def check(book: RunicBook, dice: list[int], sheet: MageSheet, *, bonus: int, companions=None):  # type: ignore[no-untyped-def]
+def check(
+    book: RunicBook, dice: list[int], sheet: MageSheet, *, bonus: int, companions: dict[str, MageSheet] | None = None
+) -> CalamityResult:
     rng = Rigged(dice)
     result = calamity_check(rng, book, sheet, who="Nim", companions=companions or {}, bonus=bonus)
     assert rng.dice == [], f"unused dice: {rng.dice}"
@@ -210,8 +212,6 @@ def test_mana_scar_doubles_the_cost(make_table: TableMaker, book: RunicBook) -> 
 
 
 def test_a_harmful_calamity_ends_the_spells_on(make_table: TableMaker, book: RunicBook) -> None:
-    from rules.runic.sheet import SpellOn
-
     sheet = mage_sheet(book, mp=0, known=["jux-flam"])
     sheet.spells_on.append(SpellOn(name="Light", words=["In", "Lux"], cost=4, maintenance=1, interval="1 minute"))
     table = make_table(

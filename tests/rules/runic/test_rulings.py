@@ -11,8 +11,8 @@ from rules.base import RuleError
 from rules.dice.gurps import judge
 from rules.runic import mana
 from rules.runic.book import RunicBook
-from rules.runic.casting import CastOptions, cast
-from rules.runic.sheet import RunicSettings, SpellDef
+from rules.runic.casting import CastOptions, CastResult, cast
+from rules.runic.sheet import Grimoire, MageSheet, PowerItem, RunicSettings, SpellDef
 from rules.runic.skill import base_skill, default_word_skill, word_cap
 from rules.runic.spells import parse_words
 
@@ -21,13 +21,15 @@ from .conftest import PLAYER, TableMaker, mage_sheet
 KNOWN = ["jux-flam", "des-flam", "gal-ort-xen", "vas-jux-flam"]
 
 
-def caster(book: RunicBook, **fields: object):  # type: ignore[no-untyped-def]
+def caster(book: RunicBook, **fields: object) -> MageSheet:
     """Nim: Magery 2 (40 MP), Thaumatology 14, so every Word defaults to 10; knows the test spells."""
     fields.setdefault("known", list(KNOWN))
     return mage_sheet(book, **fields)
 
 
-def cast_with(make_table: TableMaker, book: RunicBook, dice: list[int], sheet=None, **options: object):  # type: ignore[no-untyped-def]
+def cast_with(
+    make_table: TableMaker, book: RunicBook, dice: list[int], sheet: MageSheet | None = None, **options: object
+) -> tuple[CastResult, MageSheet]:
     sheet = sheet or caster(book)
     table = make_table(dice=dice, mages={"Nim": (PLAYER, sheet)})
     result = cast(table, CastOptions(**{"spell": "Jux-Flam", **options}))
@@ -79,7 +81,7 @@ def test_ruling_1_criticals_in_a_casting(
 # ---------------------------------------------------------------- ruling 2: resisted spells
 
 
-def resisted(book: RunicBook, **fields: object):  # type: ignore[no-untyped-def]
+def resisted(book: RunicBook, **fields: object) -> MageSheet:
     sheet = caster(book, **fields)
     sheet.spells["sleep"] = SpellDef(
         name="Sleep", words=["Jux", "Wor"], resisted="Will", parameters=["affliction: +150%"]
@@ -297,8 +299,6 @@ def test_ruling_4_strain_below_minus_max_mp(make_table: TableMaker, book: RunicB
 
 
 def test_ruling_4_power_item_pays_before_mp_goes_negative(make_table: TableMaker, book: RunicBook) -> None:
-    from rules.runic.sheet import PowerItem
-
     sheet = caster(book, mp=1)
     sheet.implement = PowerItem(name="Staff", capacity=10, mp=10)
     result, sheet = cast_with(make_table, book, [3, 3, 3], sheet=sheet)
@@ -340,11 +340,11 @@ def test_ruling_5_word_cap(book: RunicBook) -> None:
 # ---------------------------------------------------------------- ruling 6: the table wins
 
 
-def merlin(book: RunicBook):  # type: ignore[no-untyped-def]
+def merlin(book: RunicBook) -> MageSheet:
     sheet = mage_sheet(book, magery=3, iq=15, thaumatology=15, faster_casting=4, words={"Jux": 13, "Flam": 13})
     sheet.spells["mass extinguish fire"] = SpellDef(name="Mass Extinguish Fire", words=["Vas", "Jux", "Flam"])
     sheet.spells["extinguish fire"] = SpellDef(name="Extinguish Fire", words=["Jux", "Flam"], type="blocking")
-    sheet.grimoires["merlin's grimoire"] = __import__("rules.runic.sheet", fromlist=["Grimoire"]).Grimoire(
+    sheet.grimoires["merlin's grimoire"] = Grimoire(
         name="Merlin's Grimoire", pages=60, spells={"mass extinguish fire": 5}
     )
     sheet.known.append("extinguish fire")

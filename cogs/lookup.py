@@ -1,0 +1,44 @@
+"""/lookup: every table, rule and glossary term of every book, with fuzzy autocomplete."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.client import MagisterBot, place_of, send_reply, service_of
+from bot.lookup import LookupIndex, entry_page, suggestions
+from bot.service import Reply
+from bot.views import Pager
+
+
+class LookupCog(commands.Cog):
+    def __init__(self, bot: MagisterBot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="lookup", description="Look up any rule table, row or term, e.g. calamity 17")
+    @app_commands.describe(term="What to look up: start typing for suggestions", page="Page of a long entry")
+    async def lookup(self, interaction: discord.Interaction, term: app_commands.Range[str, 1, 100], page: int = 1):
+        index = service_of(interaction).registry.lookup
+        campaign = await service_of(interaction).campaign(place_of(interaction))
+        ruleset = campaign.row.ruleset if campaign else None
+        entry = index.exact(term, ruleset) or suggestions(index, term, ruleset)
+        outcome, pages = entry_page(entry, page)
+
+        async def render(number: int):
+            next_outcome, count = entry_page(entry, number)
+            return next_outcome.card, count
+
+        view = Pager(interaction.user.id, render, outcome.data["page"], pages) if pages > 1 else None
+        await send_reply(interaction, Reply(outcome), view=view)
+
+    @lookup.autocomplete("term")
+    async def _terms(self, interaction: discord.Interaction, current: str):
+        index: LookupIndex = service_of(interaction).registry.lookup
+        campaign = await service_of(interaction).campaign(place_of(interaction))
+        entries = index.search(current, ruleset=campaign.row.ruleset if campaign else None)
+        return [app_commands.Choice(name=index.label(e), value=index.label(e)) for e in entries]
+
+
+async def setup(bot: MagisterBot) -> None:
+    await bot.add_cog(LookupCog(bot))
