@@ -220,6 +220,19 @@ class Ruleset:
         """Every table row and rule ``/lookup`` should find for this ruleset."""
         return ()
 
+    def suggest(self, table: Table, action: str, option: str, current: str) -> list[str]:
+        """Autocomplete for a free-text option; override to add spells, Words, targets...
+
+        By default an option named ``mage``, ``magi`` or ``character`` offers the
+        actor's own characters (a GM's: everyone's), and ``target`` offers all.
+        """
+        if option in {"mage", "magi", "character"}:
+            mine = [c.name for c in table.characters.values() if table.actor.is_gm or c.owner_id == table.actor.user_id]
+            return sorted(mine)
+        if option == "target":
+            return sorted(c.name for c in table.characters.values())
+        return []
+
     def character_summary(self, record: CharacterRecord) -> str:
         """One line for ``/character list``."""
         return record.name

@@ -8,8 +8,8 @@ there's been a drop, but not of how much") go to the GM's lines only.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
+from random import Random
 
 from pydantic import Field
 
@@ -91,7 +91,7 @@ def add_condition(sheet: MageSheet, condition: Condition) -> None:
 
 
 def _condition_effect(
-    rng: random.Random, book: RunicBook, table: RollTable, effect: ConditionEffect, sheet: MageSheet, source: str
+    rng: Random, book: RunicBook, table: RollTable, effect: ConditionEffect, sheet: MageSheet, source: str
 ) -> Applied:
     applied = Applied(harmful=True)
     duration, until, days = "until the GM ends it", "gm", None
@@ -136,7 +136,7 @@ def _condition_effect(
 
 
 def apply_effects(
-    rng: random.Random,
+    rng: Random,
     book: RunicBook,
     table: RollTable,
     row: TableRow,
@@ -193,7 +193,7 @@ def _merge(into: Applied, step: Applied) -> None:
     into.harmful = into.harmful or step.harmful
 
 
-def _injury(rng: random.Random, effect: Injury, sheet: MageSheet) -> Applied:
+def _injury(rng: Random, effect: Injury, sheet: MageSheet) -> Applied:
     if effect.dice is None:
         amount, shown, done = effect.points or 0, [], f"{effect.points}"
     else:
@@ -203,7 +203,7 @@ def _injury(rng: random.Random, effect: Injury, sheet: MageSheet) -> Applied:
     return Applied(harmful=True, rolls=shown, lines=[f"Injury: {done} → HP {sheet.hp}/{sheet.hp_max}"])
 
 
-def _mp_loss(rng: random.Random, book: RunicBook, effect: MPLoss, sheet: MageSheet) -> Applied:
+def _mp_loss(rng: Random, book: RunicBook, effect: MPLoss, sheet: MageSheet) -> Applied:
     rolled = rolls.roll(rng, effect.dice)
     if effect.permanent:
         sheet.mp_lost_permanent += rolled.total
@@ -219,7 +219,7 @@ def _mp_loss(rng: random.Random, book: RunicBook, effect: MPLoss, sheet: MageShe
     return Applied(harmful=True, rolls=[rolled], lines=[exact])
 
 
-def _disadvantage(rng: random.Random, effect: Disadvantage, sheet: MageSheet, source: str) -> Applied:
+def _disadvantage(rng: Random, effect: Disadvantage, sheet: MageSheet, source: str) -> Applied:
     faces = [rng.randint(1, 6) for _ in range(3)]
     checks, verdicts = [], []
     for label, score in (("HT", sheet.ht), ("Will", sheet.will)):
@@ -249,7 +249,7 @@ def _disadvantage(rng: random.Random, effect: Disadvantage, sheet: MageSheet, so
     return Applied(harmful=True, checks=checks, lines=[effect_text], conditions=["Disadvantage"])
 
 
-def _lose_points(rng: random.Random, effect: LosePoints, sheet: MageSheet, source: str) -> Applied:
+def _lose_points(rng: Random, effect: LosePoints, sheet: MageSheet, source: str) -> Applied:
     rolled = rolls.roll(rng, rolls.DiceSpec.parse(effect.dice, effect.multiply))
     text = f"Permanently loses {rolled.total} points of advantages, attributes or secondary characteristics"
     add_condition(
@@ -275,7 +275,7 @@ def _lose_magery(book: RunicBook, effect: LoseMagery, sheet: MageSheet) -> Appli
     return Applied(harmful=True, lines=[f"Loses {what}: Magery {before} → {sheet.magery}, max MP {sheet.mp_max}"])
 
 
-def _backlash(rng: random.Random, effect: Backlash, sheet: MageSheet, *, magery: int, will: int) -> Applied:
+def _backlash(rng: Random, effect: Backlash, sheet: MageSheet, *, magery: int, will: int) -> Applied:
     skill = sheet.ht + effect.modifier
     step = Applied(harmful=True)
     try:
@@ -309,7 +309,7 @@ def companions(table: Table, caster: str) -> dict[str, MageSheet]:
 
 
 def calamity_check(
-    rng: random.Random,
+    rng: Random,
     book: RunicBook,
     sheet: MageSheet,
     *,
@@ -347,7 +347,7 @@ def calamity_check(
     return result
 
 
-def _companion_check(rng: random.Random, book: RunicBook, sheet: MageSheet, *, who: str, bonus: int) -> CalamityResult:
+def _companion_check(rng: Random, book: RunicBook, sheet: MageSheet, *, who: str, bonus: int) -> CalamityResult:
     """22: roll again with the same modifier against a companion; another 22 rolls again for the same one."""
     rerolled: list[list[int]] = []
     for _ in range(MAX_REROLLS):

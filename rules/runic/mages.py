@@ -440,7 +440,8 @@ def adjust(table: Table, options: AdjustOptions) -> Outcome:
             new = None
         _assign(sheet, field, new, field)
     mana.refresh_mp_max(sheet, book)
-    after = getattr(sheet, field) if field in MageSheet.model_fields else value  # MP may be held to its maximum
+    plain = options.name is None and field in MageSheet.model_fields
+    after = getattr(sheet, field) if plain else value  # MP may be held to its maximum
     target = f"{field}[{options.name}]" if options.name else field
     summary = f"GM {table.actor.name} set {record.name}'s {target}: {before} → {after} ({options.reason})"
     card = Card(

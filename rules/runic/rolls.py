@@ -7,8 +7,8 @@ every face so a card can show it.
 
 from __future__ import annotations
 
-import random
 import re
+from random import Random
 
 from rules.base import Model, RuleError
 
@@ -53,7 +53,7 @@ class DiceRoll(Model):
         return f"{self.spec} [{faces}] = {self.total}"
 
 
-def roll(rng: random.Random, spec: DiceSpec | str) -> DiceRoll:
+def roll(rng: Random, spec: DiceSpec | str) -> DiceRoll:
     """Roll a spec with the table's RNG (through ``randint``, so tests can rig it)."""
     if isinstance(spec, str):
         spec = DiceSpec.parse(spec)

@@ -17,11 +17,12 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from rules.base import Action, Card, CharacterRecord, LookupEntry, Ruleset
+from rules.base import Action, Card, CharacterRecord, LookupEntry, Ruleset, Table
 from rules.serpent.actions import ACTIONS
 from rules.serpent.book import SerpentBook, lookup_entries
 from rules.serpent.magi import MagiSheet, codex_summary
 from rules.serpent.state import SerpentSettings, SerpentState
+from rules.serpent.suggest import suggestions
 
 
 class SerpentRuleset(Ruleset):
@@ -35,6 +36,10 @@ class SerpentRuleset(Ruleset):
 
     def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:
         return lookup_entries(book)
+
+    def suggest(self, table: Table, action: str, option: str, current: str) -> list[str]:
+        """Autocomplete from the channel's battle: the spells and targets that make sense for this action."""
+        return suggestions(table, action, option, current)
 
     def character_summary(self, record: CharacterRecord) -> str:
         sheet = record.sheet if isinstance(record.sheet, MagiSheet) else MagiSheet.model_validate(record.sheet)

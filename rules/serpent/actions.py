@@ -372,7 +372,7 @@ def run_battle_dice(table: Table, opts: BattleDiceOptions) -> Outcome:
                 faces = [p for p in value.split("+") if p]
                 if len(faces) != 2 or not all(p.isdigit() and 0 <= int(p) <= 10 for p in faces):
                     raise RuleError(f"{item!r}: give both dice, e.g. 2d10=3+4.")
-            ctx.battle.dice.append(QueuedDie(kind=kind, value=value))  # type: ignore[arg-type]
+            ctx.battle.dice.append(QueuedDie.model_validate({"kind": kind, "value": value}))
             added.append(f"{kind}={value}")
         ctx.j.say(f"The GM supplies the next automatic rolls: {', '.join(added)}.", "dice", values=added)
         return "GM dice queued"

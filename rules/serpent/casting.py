@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from rules.base import RuleError
 from rules.serpent.aspects import add, bearers, boosts, free_action, require
@@ -19,7 +20,7 @@ from rules.serpent.context import Ctx
 from rules.serpent.energy import discard, gain, lose, release_focus, shortfall
 from rules.serpent.requirements import plan_cast
 from rules.serpent.responses import response_problem
-from rules.serpent.state import Being, CardState, ChargePaid, Effect, Impact, Payment
+from rules.serpent.state import Being, CardState, ChargePaid, Effect, Impact, Payment, Zone
 from rules.serpent.turns import next_turn, require_full_action, require_turn
 
 
@@ -27,9 +28,9 @@ from rules.serpent.turns import next_turn, require_full_action, require_turn
 class Aim:
     """Where a spell goes: its target, the zone it is placed in, and whether that is offensive."""
 
-    kind: str  # "being", "team", "card", "effect"
+    kind: Literal["being", "team", "card", "effect"]
     target: str
-    zone: str | None
+    zone: Zone | None
     bearer: str | None
     team: str | None
     offensive: bool
@@ -134,7 +135,9 @@ def aim(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> Aim:
         if spell.role == "Component" and ally.key != caster.key and ally.kind != "magi":
             raise RuleError("Components go in your own (or an ally Magi's) Defense zone.")
         if spell.area == "team" and spell.role != "Component":
-            return Aim("team", caster.team, zone, None, caster.team, False, f"team {caster.team}")
+            # an Area Enhancement helps the whole team but fills one slot: the caster's
+            bearer = caster.key if spell.role == "Enhance" else None
+            return Aim("team", caster.team, zone, bearer, caster.team, False, f"team {caster.team}")
         return Aim("being", ally.key, zone, ally.key, None, False, ally.name)
     # Abjuration: targets another spell, active or manifesting
     dispel = spell.dispel
@@ -217,12 +220,13 @@ def price(
     require(spell, "resonance", "Resonance cost")
     require(spell, "harmony", "Harmony cost")
     boost, sources = boosts(ctx, caster, spell, target)
-    for energy, orb in (("Resonance", spell.resonance or 0), ("Harmony", spell.harmony or 0)):
+    orbs: tuple[tuple[Energy, int], ...] = (("Resonance", spell.resonance or 0), ("Harmony", spell.harmony or 0))
+    for energy, orb in orbs:
         net = orb + (boost.add_resonance if energy == "Resonance" else 0)
         if net < 0:
-            costs[energy] = costs.get(energy, 0) - net  # type: ignore[index]
+            costs[energy] = costs.get(energy, 0) - net
         elif net > 0:
-            gains[energy] = net  # type: ignore[index]
+            gains[energy] = net
     if boost.add_resonance:
         notes.append(f"orb {spell.resonance or 0:+d} Resonance, " + "; ".join(s for s in sources if "Resonance" in s))
     bought = Boost()
@@ -350,7 +354,7 @@ def place_and_pay(
     card.location = "manifesting"
     card.caster = caster.key
     card.controller = caster.key
-    card.zone = target.zone  # type: ignore[assignment]
+    card.zone = target.zone
     card.bearer = target.bearer
     card.team = target.team if spell.area == "team" or target.kind == "team" else None
     card.order = b.placed
@@ -410,7 +414,7 @@ def place_and_pay(
         kind="spell",
         card=card.id,
         caster=caster.key,
-        target_kind=target.kind,  # type: ignore[arg-type]
+        target_kind=target.kind,
         target=target.target,
         is_spell=True,
         offensive=target.offensive,

@@ -9,6 +9,8 @@ such; Ability Chart A is rolled and left to the GM.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from rules.serpent.book import Amount, ChartEffect, ChartRow, Encounter
 from rules.serpent.casting import karma
 from rules.serpent.context import Ctx
@@ -68,6 +70,10 @@ def encounter_turn(ctx: Ctx, being: Being) -> None:
         being.passed = True
         return
     state = being.encounter
+    if not any(b.team != being.team and not b.incapacitated for b in ctx.battle.beings.values()):
+        ctx.j.say(f"{being.name} has no opponent left standing and waits.", "pass", being=being.name, auto=True)
+        being.passed = True
+        return
     token = ctx.draw_token(enc.bag, state.out, f"{being.name} action")
     state.out[token] = state.out.get(token, 0) + 1
     left = {c: enc.bag[c] - state.out.get(c, 0) for c in sorted(enc.bag)}
@@ -223,7 +229,8 @@ def act(ctx: Ctx, being: Being, enc: Encounter, row: ChartRow, effect: ChartEffe
         gain_resonance=gain,
         unknown=unknown,
     )
-    target_kind, target = "none", None
+    target_kind: Literal["being", "team", "none"] = "none"
+    target: str | None = None
     if effect.target == "lowest_harmony":
         victim = choose_target(ctx, being)
         if victim is None:
@@ -242,7 +249,7 @@ def act(ctx: Ctx, being: Being, enc: Encounter, row: ChartRow, effect: ChartEffe
             title=title,
             kind="encounter",
             caster=being.key,
-            target_kind=target_kind,  # type: ignore[arg-type]
+            target_kind=target_kind,
             target=target,
             is_spell=row.is_spell,
             offensive=offensive,

@@ -10,9 +10,10 @@ from __future__ import annotations
 from rules.base import RuleError
 from rules.serpent.book import Energy
 from rules.serpent.context import Ctx
-from rules.serpent.state import Being, CardState
+from rules.serpent.state import Being, CardState, Location
 
 DISCORD_LIMIT = 20
+LEAVING: dict[str, Location] = {"discard": "discard", "banish": "banished", "codex": "codex"}
 
 
 def amount_of(being: Being, energy: Energy) -> int:
@@ -121,7 +122,7 @@ def release_focus(ctx: Ctx, being: Being, why: str) -> list[str]:
 def discard(ctx: Ctx, card: CardState, why: str, to: str = "discard") -> None:
     """Move a card out of play to its owner's discard pile (or banish it, or back to the Codex)."""
     where = {"discard": "discarded", "banish": "banished", "codex": "returned to the Codex"}[to]
-    card.location = {"discard": "discard", "banish": "banished", "codex": "codex"}[to]  # type: ignore[assignment]
+    card.location = LEAVING[to]
     card.zone = None
     card.bearer = None
     card.team = None

@@ -181,7 +181,12 @@ def impact_beings(
         victim = ctx.being(key)
         if victim.incapacitated:
             continue
-        imp = impact or spell_impact(ctx, card, key)  # type: ignore[arg-type]
+        if impact is not None:
+            imp = impact
+        elif card is not None:
+            imp = spell_impact(ctx, card, key)
+        else:
+            raise ValueError("an effect needs its card or its own impact")
         dmg = dmg_amount(ctx, imp, victim)
         if offensive and encounter_evades(ctx, effect, imp, victim):
             hit = Hit(victim=victim, dmg=dmg, evaded=True, notes=[f"{victim.name} evades it"])

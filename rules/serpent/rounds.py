@@ -296,6 +296,8 @@ def prepare(ctx: Ctx, magi: Being, titles: list[str]) -> list[str]:
     b = ctx.battle
     if b.phase != "preparation":
         raise RuleError(f"Spells are prepared in the spell preparation phase; the battle is in the {b.phase} phase.")
+    if magi.incapacitated:
+        raise RuleError(f"{magi.name} is incapacitated and prepares nothing.")
     limit = ctx.book.rules.max_prepared
     if len(titles) > limit:
         raise RuleError(f"A Magi prepares at most {limit} spells; you named {len(titles)}.")

@@ -9,7 +9,7 @@ import pytest
 
 from bot.books import BookError, load_book, read_tables
 from rules.runic import RULESET
-from rules.runic.book import RunicBook
+from rules.runic.book import RunicBook, TableRow
 from rules.runic.parameters import damage_progression
 from rules.runic.rolls import DiceSpec
 
@@ -368,3 +368,43 @@ def test_lookup_finds_every_row(book: RunicBook) -> None:
     labels = [f"{e.category} {e.key}".casefold() for e in entries]
     assert len(labels) == len(set(labels)), "every /lookup label is unique"
     assert all(len(label) <= 100 for label in labels)
+
+
+@pytest.mark.parametrize("table_name", ["calamity", "critical_failure"])
+def test_structured_effects_say_what_the_text_says(book: RunicBook, table_name: str) -> None:
+    """Every die, multiplier, unit, point value and modifier in a row's effects is printed in its own text."""
+    table = getattr(book, table_name)
+
+    def said(row: TableRow) -> str:
+        """The row's text with the rows it refers to ("As 16, but ..."), whose dice it reuses."""
+        refs = re.match(r"As (\d+)(?: and (\d+))?", row.text)
+        named = [table.row_for(int(n)) for n in (refs.groups() if refs else ()) if n]
+        return " ".join([row.text.replace("-yard", " yard"), *(said(other) for other in named)])
+
+    checked = 0
+    for row in table.row:
+        text = said(row)
+        for effect in row.effects:
+            fields = effect.model_dump()
+            multiply = fields.get("multiply", 1)
+            for key in ("dice", "success_dice", "area_dice"):
+                if fields.get(key):
+                    printed = fields[key] + (f"x{multiply}" if key == "dice" and multiply != 1 else "")
+                    assert printed in text, (row.label, printed)
+                    checked += 1
+            if fields.get("unit"):
+                assert f"{fields['dice']} {fields['unit']}" in text, (row.label, fields["unit"])
+            if fields.get("area_unit"):
+                unit = fields["area_unit"]
+                assert f"{fields['area_dice']} {unit}" in text or f"in {unit}s" in text, (row.label, unit)
+            if effect.kind == "disadvantage":
+                assert f"{effect.points} point" in text
+            if effect.kind == "backlash":
+                assert f"at {effect.modifier}" in text
+            if effect.kind == "injury" and effect.points is not None:
+                assert f"{effect.points} point of injury" in text
+            if effect.kind == "mp_loss":
+                assert ("permanently" in text) == effect.permanent
+            if effect.kind == "lose_magery":
+                assert ("all levels of Magery" in text) == (effect.levels is None)
+    assert checked >= (15 if table_name == "calamity" else 1)

@@ -72,6 +72,10 @@ class Game:
             assert_card_fits(out.secret)
         assert out.summary
         self.outcomes.append(out)
+        # what the service stores between two play-by-post actions: the state as JSON, read back
+        reloaded = SerpentState.model_validate_json(self.state.model_dump_json())
+        assert reloaded == self.state
+        self.state = reloaded
         return out
 
     # -- reading the battle ------------------------------------------------------

@@ -144,3 +144,15 @@ def test_magi_show_is_private_and_prepared_spells_go_to_the_gm() -> None:
     assert "Fireball" not in out.card.description
     shown = g.do("black", "magi show")
     assert shown.ephemeral and shown.data["cards"]["prepared"] == ["Fireball", "Dissolve Tissue"]
+
+
+def test_autocomplete_offers_what_fits_the_action() -> None:
+    g = act_one_setup()
+    g.do("gm", "battle round", resonance=7, rolloff="Black")
+    g.do("black", "prepare", spells="Fireball, Dissolve Tissue")
+    black = g.table("black")
+    assert RULESET.suggest(black, "cast", "spell", "") == ["Dissolve Tissue", "Fireball"]
+    assert RULESET.suggest(black, "cast", "target", "wh") == ["White"]
+    assert "Judgement" in RULESET.suggest(g.table("gm"), "spell define", "name", "judg")
+    assert RULESET.suggest(g.table("gm"), "battle encounter add", "name", "") == ["Sentient Shadow"]
+    assert len(RULESET.suggest(g.table("gm"), "prepare", "spells", "")) <= 25

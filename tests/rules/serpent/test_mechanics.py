@@ -202,3 +202,86 @@ def test_a_spec_tier_the_book_does_not_describe_cannot_be_bought() -> None:
     g.do("black", "prepare", spells="")
     with pytest.raises(RuleError, match="does not describe Void Speaker's tree A tier 1"):
         g.do("white", "spec", tree="A")
+
+
+def test_siphon_infuses_what_was_actually_lost() -> None:
+    g = Game()
+    g.do("gm", "spell define", name="Leech", role="Attack", sphere="Mind", fluency=1, resonance=0, siphon="Harmony 2")
+    g.do("white", "magi create", name="White", codex="Leech")
+    g.do("black", "magi create", name="Black", codex="Fireball")
+    g.do("gm", "battle start")
+    g.do("white", "battle join")
+    g.do("black", "battle join")
+    g.do("gm", "battle round", resonance=9, rolloff="White")
+    g.do("white", "prepare", spells="Leech")
+    g.do("black", "prepare", spells="")
+    out = g.do("white", "cast", spell="Leech", target="Black")
+    assert (g.being("Black").harmony, g.being("White").harmony) == (-2, 2)
+    assert "siphons 2 Harmony from Black; White gains 2" in out.card.description
+
+
+def test_swap_focus_onto_an_allys_spell_takes_control() -> None:
+    g = Game()
+    g.do("gm", "spell define", name="Flame Eternae", sphere="Forces")
+    g.do("white", "magi create", name="White", codex="Flame Eternae")
+    g.do("grey", "magi create", name="Grey", codex="Fireball")
+    g.do("black", "magi create", name="Black", codex="Fireball")
+    g.do("gm", "battle start", mode="teams")
+    g.do("white", "battle join", team="light")
+    g.do("grey", "battle join", team="light")
+    g.do("black", "battle join", team="dark")
+    g.do("gm", "battle round", resonance=10, rolloff="White, Grey, Black")
+    g.do("white", "prepare", spells="Flame Eternae")
+    g.do("grey", "prepare", spells="")
+    g.do("black", "prepare", spells="")
+    g.do("white", "cast", spell="Flame Eternae", target="Black")
+    out = g.do("grey", "focus", spell="Flame Eternae")
+    (eternae,) = g.in_play("Flame Eternae")
+    assert (eternae.focus, eternae.controller) == ("grey", "grey")
+    assert "now controls it" in out.card.description
+
+
+def test_the_gm_can_remove_a_definition_and_the_book_returns() -> None:
+    g = Game()
+    g.do("gm", "spell define", name="Judgement", resonance=-2)
+    assert "judgement" in g.state.spellbook
+    out = g.do("gm", "spell define", name="Judgement", remove=True)
+    assert out.data["removed"] is True and g.state.spellbook == {}
+    listing = g.do("gm", "spell list")
+    assert "Judgement — needs: sphere, resonance" in listing.card.description
+
+
+def test_the_shadows_claw_meets_a_soul_shield_and_pierce_2_below_5_essence() -> None:
+    g = Game(shadow_spectral_claw_dmg=3, shadow_gain_resonance=2)
+    g.do(
+        "gm",
+        "spell define",
+        name="Spirit Wall",
+        role="Defense",
+        sphere="Soul",
+        fluency=1,
+        resonance=0,
+        shields="Soul",
+        durability=2,
+    )
+    g.do("white", "magi create", name="White", codex="Karmic Debt, Spirit Wall, Fireball")
+    g.do("gm", "battle start", mode="encounter")
+    g.do("white", "battle join")
+    g.do("gm", "battle encounter add", name="Sentient Shadow")
+    g.being("White").harmony = 1  # White acts first
+    g.do("gm", "battle round", resonance=9)
+    g.do("white", "prepare", spells="Karmic Debt, Spirit Wall")
+    g.do("gm", "battle dice", values="token=yellow token=red")
+    out = g.do("white", "cast", spell="Karmic Debt", target="Sentient Shadow")
+    assert "Yellow row 1 (Ability Chart A): taken" in out.card.description  # it now bears a Soul Curse
+    assert "the GM resolves it by hand" in out.card.description
+    g.do("gm", "battle adjust", being="Sentient Shadow", essence=-7, resonance=2)
+    shadow = g.being("Sentient Shadow")
+    assert (shadow.essence, shadow.resonance) == (3, 3)
+    g.do("white", "cast", spell="Spirit Wall")  # then the Shadow draws red: Spectral Claw, with Pierce 2
+    text = g.outcomes[-1].card.description
+    assert "Red row 1 (Purge the Light): skipped, it needs 4 Resonance and has 3" in text
+    assert "its attack gains Pierce 2" in text
+    assert "Spirit Wall blocks, but Pierce 2 lets 2 Dmg through" in text
+    assert g.being("White").essence == 10
+    assert g.in_play("Spirit Wall")[0].durability == 1

@@ -1,0 +1,164 @@
+"""Slash commands generated from a ruleset's actions, so Discord and the rules never disagree.
+
+Each :class:`rules.base.Action` becomes ``/<ruleset> <path>``: its options model's
+fields become the command's options (type, bounds, Literal choices, description,
+default), and the callback hands them to the table service unchanged. Discord
+allows one level of groups, so ``battle encounter add`` registers as
+``/serpent battle encounter-add``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+import typing
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+from pydantic import BaseModel
+from pydantic.fields import FieldInfo
+
+from bot.client import caller_of, place_of, send_reply, service_of
+from cogs._common import MAX_CHOICES, matching
+from rules.base import Action, Ruleset
+
+DISCORD_INT_LIMIT = 2**53
+
+
+def command_path(action_name: str) -> tuple[str | None, str]:
+    """``"mage create"`` → (``"mage"``, ``"create"``); ``"cast"`` → (None, ``"cast"``)."""
+    parts = action_name.split()
+    if len(parts) == 1:
+        return None, parts[0]
+    return parts[0], "-".join(parts[1:])
+
+
+def build_group(ruleset: Ruleset) -> app_commands.Group:
+    """The ``/<ruleset id>`` command tree for every action the ruleset declares."""
+    root = app_commands.Group(name=ruleset.id, description=_clip(f"{ruleset.name}: every action of this ruleset"))
+    groups: dict[str, app_commands.Group] = {}
+    for action in ruleset.actions.values():
+        group_name, command_name = command_path(action.name)
+        parent = root
+        if group_name is not None:
+            parent = groups.get(group_name) or app_commands.Group(
+                name=group_name, description=_clip(f"{group_name.title()} commands"), parent=root
+            )
+            groups[group_name] = parent
+        command = app_commands.Command(
+            name=command_name,
+            description=_clip(action.description or action.name) + (" (GM)" if action.gm_only else ""),
+            callback=_callback(ruleset, action),
+            parent=parent,
+        )
+        for field_name in _free_text_fields(action.options):
+            command.autocomplete(field_name)(_suggester(ruleset, action, field_name))
+        parent.add_command(command)
+    return root
+
+
+def _callback(ruleset: Ruleset, action: Action):
+    """An async function whose signature is the options model, as discord.py reads it."""
+
+    async def callback(interaction: discord.Interaction, **options: Any) -> None:
+        service = service_of(interaction)
+        reply = await service.run(place_of(interaction), caller_of(interaction), ruleset.id, action.name, options)
+        await send_reply(interaction, reply)
+
+    parameters = [
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)
+    ]
+    descriptions = {}
+    for name, field in action.options.model_fields.items():
+        annotation, default = _option_type(name, field)
+        parameters.append(
+            inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
+        )
+        descriptions[name] = _clip(field.description or name.replace("_", " ").capitalize())
+    callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    # discord.py treats a callback whose qualname differs from its name as a method (and skips "self")
+    callback.__name__ = callback.__qualname__ = f"{ruleset.id}_{action.name.replace(' ', '_').replace('-', '_')}"
+    callback.__discord_app_commands_param_description__ = descriptions  # type: ignore[attr-defined]
+    return callback
+
+
+def _option_type(name: str, field: FieldInfo) -> tuple[Any, Any]:
+    """The discord.py annotation and default for one options field."""
+    annotation = field.annotation
+    optional = False
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        members = [a for a in typing.get_args(annotation) if a is not type(None)]
+        optional = len(members) < len(typing.get_args(annotation))
+        if len(members) != 1:
+            raise TypeError(f"option {name!r}: a slash-command option has one type, not {annotation!r}")
+        annotation = members[0]
+    low, high = _bounds(field)
+    if typing.get_origin(annotation) is Literal:
+        values = typing.get_args(annotation)
+        if len(values) > MAX_CHOICES:
+            raise TypeError(f"option {name!r}: {len(values)} choices; Discord allows {MAX_CHOICES}")
+        resolved: Any = annotation
+    elif annotation is bool:
+        resolved = bool
+    elif annotation is int:
+        resolved = app_commands.Range[int, max(low, -DISCORD_INT_LIMIT), min(high, DISCORD_INT_LIMIT)]
+    elif annotation is float:
+        resolved = (
+            app_commands.Range[float, low, high] if (low, high) != (-DISCORD_INT_LIMIT, DISCORD_INT_LIMIT) else float
+        )
+    elif annotation is str:
+        resolved = app_commands.Range[str, max(low, 0), min(high, 6000) if high < DISCORD_INT_LIMIT else 6000]
+    else:
+        raise TypeError(f"option {name!r}: {annotation!r} cannot be a slash-command option")
+    if field.is_required():
+        default = inspect.Parameter.empty
+    else:
+        default = None  # leave it out: the model's own default applies
+        optional = True
+    return (resolved | None if optional else resolved), default
+
+
+def _bounds(field: FieldInfo) -> tuple[int, int]:
+    low, high = -DISCORD_INT_LIMIT, DISCORD_INT_LIMIT
+    for item in field.metadata:
+        for attribute, kind in (("ge", "low"), ("gt", "low+"), ("min_length", "low"), ("le", "high"), ("lt", "high-")):
+            value = getattr(item, attribute, None)
+            if value is None:
+                continue
+            if kind.startswith("low"):
+                low = max(low, int(value) + (1 if kind == "low+" else 0))
+            else:
+                high = min(high, int(value) - (1 if kind == "high-" else 0))
+        max_length = getattr(item, "max_length", None)
+        if max_length is not None:
+            high = min(high, int(max_length))
+    return low, high
+
+
+def _free_text_fields(model: type[BaseModel]) -> list[str]:
+    """String options without fixed choices: the ones autocomplete can help with."""
+    names = []
+    for name, field in model.model_fields.items():
+        annotation = field.annotation
+        args = typing.get_args(annotation) if typing.get_origin(annotation) in (typing.Union, types.UnionType) else ()
+        if annotation is str or str in args:
+            names.append(name)
+    return names
+
+
+def _suggester(ruleset: Ruleset, action: Action, field_name: str):
+    async def suggest(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        service = service_of(interaction)
+        campaign = await service.campaign(place_of(interaction))
+        if campaign is None or campaign.row.ruleset != ruleset.id:
+            return []
+        table = service.table_for(campaign, caller_of(interaction))
+        names = ruleset.suggest(table, action.name, field_name, current)
+        return matching(list(dict.fromkeys(names)), current)
+
+    return suggest
+
+
+def _clip(text: str, limit: int = 100) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

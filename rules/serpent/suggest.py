@@ -1,0 +1,77 @@
+"""Autocomplete for ``/serpent`` options, read from the channel's battle and book (at most 25 choices)."""
+
+from __future__ import annotations
+
+from rules.base import Table
+from rules.serpent.book import SerpentBook
+from rules.serpent.state import Battle, SerpentState
+
+MAX_CHOICES = 25
+
+
+def suggestions(table: Table, action: str, option: str, current: str) -> list[str]:
+    state = table.state if isinstance(table.state, SerpentState) else None
+    book = table.book if isinstance(table.book, SerpentBook) else None
+    battle = state.battle if state else None
+    found = _choices(table, state, book, battle, action, option)
+    text = current.casefold().strip()
+    unique = list(dict.fromkeys(found))
+    return [c for c in unique if text in c.casefold()][:MAX_CHOICES]
+
+
+def _mine(table: Table, battle: Battle) -> list[str]:
+    keys = [
+        c.name.casefold() for c in table.characters.values() if table.actor.is_gm or c.owner_id == table.actor.user_id
+    ]
+    return [k for k in keys if k in battle.beings]
+
+
+def _choices(
+    table: Table, state: SerpentState | None, book: SerpentBook | None, battle: Battle | None, action: str, option: str
+) -> list[str]:
+    if option in ("magi", "name") and action.startswith("magi"):
+        return sorted(
+            c.name for c in table.characters.values() if table.actor.is_gm or c.owner_id == table.actor.user_id
+        )
+    if action == "battle encounter add" and option == "name" and book:
+        return [e.name for e in book.encounters.encounter]
+    if action == "spell define" and option == "name" and book and state:
+        return sorted({s.title for s in book.spells.spell} | {s.title for s in state.spellbook.values()})
+    if action == "magi create" and option == "specialization" and book:
+        return [s.name for s in book.specializations.specialization]
+    if battle is None:
+        return []
+    mine = _mine(table, battle)
+    cards = battle.cards.values()
+    if option == "spell":
+        places = {
+            "cast": ("prepared",),
+            "prepare": ("codex", "prepared"),
+            "reattune": ("discard",),
+            "respond": ("codex", "prepared"),
+        }.get(action)
+        if places:
+            return sorted({c.title for c in cards if c.owner in mine and c.location in places})
+        if action in ("dismiss", "sustain", "focus"):
+            return [f"#{c.id} {c.title}" for c in battle.in_play() if action == "focus" or c.controller in mine]
+    if option == "spells" and action in ("prepare", "reattune"):
+        where = "discard" if action == "reattune" else "codex"
+        return sorted({c.title for c in cards if c.owner in mine and c.location in (where, "prepared")})
+    if option == "target":
+        beings = [b.name for b in battle.beings.values() if not b.incapacitated]
+        spells = [f"#{e.id} {e.title}" for e in reversed(battle.stack)] + [
+            f"#{c.id} {c.title}" for c in battle.in_play()
+        ]
+        return (spells + beings) if action == "respond" else (beings + spells)
+    if option == "being":
+        return [b.name for b in battle.beings.values()]
+    if option == "team":
+        return battle.teams()
+    if option == "ability" and book and state:
+        names = []
+        for card in battle.in_play():
+            spell = state.spellbook.get(card.title.casefold()) or book.spell(card.title)
+            if spell and (card.bearer in mine or card.team in {battle.beings[k].team for k in mine}):
+                names.extend(a.name for a in spell.abilities)
+        return names
+    return []
