@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from bot.registry import Registry
-from bot.store import CampaignRow, CharacterRow, StaleCampaignError, Store, Transaction
+from bot.store import CampaignRow, CharacterRow, StaleCampaignError, Store, Transaction, utcnow
 from rules.base import Actor, Card, CharacterRecord, NeedsGMError, Outcome, RuleError, Table
 
 T = TypeVar("T")
@@ -74,6 +74,7 @@ class TableService:
         self.rng = rng or random.Random()
         self._locks: dict[Place, asyncio.Lock] = {}
         self._cache: OrderedDict[Place, Campaign] = OrderedDict()
+        self.clock: Callable[[], str] = utcnow  # replaceable in tests
 
     # ------------------------------------------------------------------ plumbing
 
@@ -182,6 +183,7 @@ class TableService:
                 )
                 for key, row in campaign.characters.items()
             },
+            now=self.clock(),
         )
 
     async def _act(

@@ -195,6 +195,13 @@ class Store:
         row = await cursor.fetchone()
         return _campaign(row) if row else None
 
+    async def live_campaigns(self, ruleset: str) -> list[CampaignRow]:
+        """Every campaign of a ruleset that is not archived (for background upkeep such as timeouts)."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT * FROM campaigns WHERE ruleset = ? AND archived_at IS NULL ORDER BY id", (ruleset,)
+        )
+        return [_campaign(row) for row in rows]
+
     async def characters(self, campaign_id: int) -> list[CharacterRow]:
         rows = await self._reader.execute_fetchall(
             "SELECT id, campaign_id, owner_id, name, sheet FROM characters WHERE campaign_id = ? ORDER BY id",

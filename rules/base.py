@@ -134,6 +134,7 @@ class Table:
     settings: Any
     state: Any
     characters: dict[str, CharacterRecord]  # keyed by casefolded name
+    now: str = ""  # UTC ISO time of the action, from the service: rules never read a clock themselves
     added: list[CharacterRecord] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
 

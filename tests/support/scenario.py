@@ -1,0 +1,38 @@
+"""Run a console scenario through the real command line: ``python -m bot console --json --seed N``."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCENARIOS = ROOT / "tests" / "scenarios"
+
+
+def run_console(script: str, tmp_path: Path, *, seed: int = 1, db: Path | None = None) -> list[dict]:
+    """Every JSON object the console printed, one per command line of ``script``."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
+    environment["PYTHONPATH"] = str(ROOT)
+    result = subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--json", "--seed", str(seed), "--db", str(db or tmp_path / "s.db")],
+        input=script,
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=environment,
+        timeout=300,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def run_scenario(name: str, tmp_path: Path, *, seed: int = 1) -> list[dict]:
+    return run_console((SCENARIOS / name).read_text(encoding="utf-8"), tmp_path, seed=seed)
+
+
+def by_command(results: list[dict], prefix: str) -> list[dict]:
+    return [r for r in results if r["command"].startswith(prefix)]
