@@ -43,13 +43,26 @@ class DiscordCourier:
     async def to_gm(self, bot: MagisterBot, campaign: CampaignRow, card: Card) -> str:
         embed = to_embed(card)
         if campaign.gm_channel_id:
-            channel = bot.get_channel(campaign.gm_channel_id) or await bot.fetch_channel(campaign.gm_channel_id)
-            await channel.send(embed=embed)  # type: ignore[union-attr]
-            return "the GM channel"
+            try:
+                channel = bot.get_channel(campaign.gm_channel_id) or await bot.fetch_channel(campaign.gm_channel_id)
+                await channel.send(embed=embed)  # type: ignore[union-attr]
+                return "the GM channel"
+            except discord.HTTPException:
+                log.warning("cannot post to GM channel %s of campaign %s", campaign.gm_channel_id, campaign.id)
+        reached = 0
         for gm_id in campaign.gm_ids:
-            user = bot.get_user(gm_id) or await bot.fetch_user(gm_id)
-            await user.send(embed=embed)
-        return "the GM by direct message"
+            try:
+                user = bot.get_user(gm_id) or await bot.fetch_user(gm_id)
+                await user.send(embed=embed)
+                reached += 1
+            except discord.HTTPException:
+                log.warning("cannot DM GM %s of campaign %s", gm_id, campaign.id)
+        if reached:
+            return "the GM by direct message"
+        return (
+            "nobody: the GM channel and the GMs' DMs could not be reached. It is kept in the campaign log; "
+            "a GM can set a channel the bot can post in with /campaign gmchannel"
+        )
 
 
 @dataclass
