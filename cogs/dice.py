@@ -17,6 +17,13 @@ from rules.base import Outcome, RuleError
 AGAIN = {"10-again": 10, "9-again": 9, "8-again": 8, "none": None}
 AgainChoice = Literal["10-again", "9-again", "8-again", "none"]
 Label = app_commands.Range[str, 1, 100]
+ROLL_OPTIONS = {"label": "What the roll is for", "secret": "Send the result to the GM only"}
+POOL_OPTIONS = {
+    "dice": "Dice in the pool; 0 or less rolls a chance die",
+    "again": "Which faces reroll and add (default 10-again)",
+    "rote": "Reroll each failed die once",
+    "exceptional": "Successes for an exceptional success (default 5)",
+}
 
 
 async def _record(interaction: discord.Interaction, command: str, outcome: Outcome, secret: bool) -> None:
@@ -33,8 +40,7 @@ class DiceCog(commands.Cog):
     @app_commands.command(name="roll", description="Roll dice: 3d6+2, 4d6kh3, 1d20+5 [fire]. Shows every die")
     @app_commands.describe(
         expression="Dice in d20 syntax, e.g. 3d6+2 or 2d10e10",
-        label="What the roll is for",
-        secret="Send the result to the GM only",
+        **ROLL_OPTIONS,
     )
     async def roll(
         self,
@@ -50,8 +56,7 @@ class DiceCog(commands.Cog):
     @app_commands.describe(
         skill="Effective skill before the modifier",
         modifier="Added to the skill, e.g. -2",
-        label="What the roll is for",
-        secret="Send the result to the GM only",
+        **ROLL_OPTIONS,
     )
     async def check(
         self,
@@ -70,8 +75,7 @@ class DiceCog(commands.Cog):
         against="The opponent's skill, or the subject's resistance",
         resisted="A resisted roll: you roll first; the subject resists only if you succeed",
         living="The subject is living or sapient (the Rule of 16 applies); false for a spell",
-        label="What the contest is for",
-        secret="Send the result to the GM only",
+        **ROLL_OPTIONS,
     )
     async def contest(
         self,
@@ -91,14 +95,7 @@ class DiceCog(commands.Cog):
         await _record(interaction, "contest", outcome, secret)
 
     @app_commands.command(name="pool", description="A d10 success pool: 8+ succeeds, n-again, rote, chance die")
-    @app_commands.describe(
-        dice="Dice in the pool; 0 or less rolls a chance die",
-        again="Which faces reroll and add (default 10-again)",
-        rote="Reroll each failed die once",
-        exceptional="Successes for an exceptional success (default 5)",
-        label="What the roll is for",
-        secret="Send the result to the GM only",
-    )
+    @app_commands.describe(**POOL_OPTIONS, **ROLL_OPTIONS)
     async def pool(
         self,
         interaction: discord.Interaction,
@@ -127,6 +124,7 @@ class DiceCog(commands.Cog):
         await send_reply(interaction, _plain(rolls.odds_threshold(level, "harmony" if harmony else "discord")))
 
     @odds.command(name="pool", description="Chances of a d10 pool: any success, exceptional, expected successes")
+    @app_commands.describe(**POOL_OPTIONS)
     async def odds_pool(
         self,
         interaction: discord.Interaction,
