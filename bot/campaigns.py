@@ -75,8 +75,10 @@ async def settings(service: TableService, place: Place, caller: Caller, key: str
             raise RuleError(f"{value!r} is not a valid value for {key}: {reason}.") from None
         new = getattr(table.settings, key)
         return Outcome(
-            card=Card(title="House rule changed", description=f"**{key}**: {old!r} → {new!r}", tone="success"),
-            summary=f"set {key} = {new!r} (was {old!r})",
+            card=Card(
+                title="House rule changed", description=f"**{key}**: {shown(old)} → {shown(new)}", tone="success"
+            ),
+            summary=f"set {key} = {shown(new)} (was {shown(old)})",
             data={"key": key, "old": _jsonable(old), "new": _jsonable(new)},
         )
 
@@ -96,12 +98,17 @@ def parse_setting_value(text: str) -> Any:
         return text.strip()
 
 
+def shown(value: Any) -> str:
+    """A setting as a GM would type it back: JSON, so `true` and `{"Flam": 2}` round-trip."""
+    return json.dumps(_jsonable(value), ensure_ascii=False)
+
+
 def _settings_outcome(campaign: Campaign, fields: dict[str, Any]) -> Outcome:
     card = Card(title=f"House rules: {campaign.row.name}")
     for name, info in list(fields.items())[:25]:
         current = campaign.row.settings.get(name, info.default)
         description = info.description or ""
-        card.add(name, f"**{current!r}**" + (f"\n{description}" if description else ""))
+        card.add(name, f"**{shown(current)}**" + (f"\n{description}" if description else ""))
     if not fields:
         card.description = "This ruleset has no house rules."
     card.footer = "GMs change one with /campaign settings key:<name> value:<value>"
