@@ -73,6 +73,7 @@ async def settings(service: TableService, place: Place, caller: Caller, key: str
         except ValidationError as exc:
             reason = exc.errors()[0]["msg"]
             raise RuleError(f"{value!r} is not a valid value for {key}: {reason}.") from None
+        service.registry.get(table.ruleset_id).ruleset.check_settings(table.settings, table.book)
         new = getattr(table.settings, key)
         return Outcome(
             card=Card(

@@ -221,6 +221,12 @@ class Ruleset:
         """Every table row and rule ``/lookup`` should find for this ruleset."""
         return ()
 
+    def check_settings(self, settings: Any, book: Any) -> None:
+        """Refuse house rules the settings model cannot judge alone (they name book entries, say).
+
+        Raise :class:`RuleError` saying what would work; the default accepts everything.
+        """
+
     def suggest(self, table: Table, action: str, option: str, current: str) -> list[str]:
         """Autocomplete for a free-text option; override to add spells, Words, targets...
 
