@@ -90,6 +90,10 @@ class TallyRuleset(Ruleset):
     def character_summary(self, record: CharacterRecord) -> str:
         return f"{record.sheet.points} points"
 
+    def check_settings(self, settings: TallySettings, book: object) -> None:
+        if settings.step == 13:
+            raise RuleError("13 is unlucky at this table; pick another step.")
+
 
 class TallyCog(commands.GroupCog, group_name="tally", group_description="Test-only counting"):
     async def _run(self, interaction: discord.Interaction, action: str, **options) -> None:
