@@ -97,6 +97,9 @@ class ConsoleTable:
         return table
 
     async def close(self) -> None:
+        """Unload the cogs first, so background tasks they started (timers) stop cleanly."""
+        for extension in list(self.bot.extensions):
+            await self.bot.unload_extension(extension)
         await self.bot.service.store.close()
 
     def switch_user(self, name: str, *, manages_guild: bool = False, user_id: int | None = None) -> None:

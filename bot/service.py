@@ -9,6 +9,7 @@ raises, the transaction rolls back and the cached copy is left as it was.
 from __future__ import annotations
 
 import asyncio
+import copy
 import random
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -17,6 +18,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from bot.delta import apply_delta, reverse_delta
 from bot.registry import Registry
 from bot.store import CampaignRow, CharacterRow, StaleCampaignError, Store, Transaction, utcnow
 from rules.base import Actor, Card, CharacterRecord, NeedsGMError, Outcome, RuleError, Table
@@ -149,8 +151,13 @@ class TableService:
         command = f"{ruleset_id} {action_name}"
         if action.gm_only and not campaign.is_gm(caller):
             raise NeedsGMError(f"`/{command}`")
+        if action.undo:
+            reply, _ = await self._undo(place, caller, campaign, only=f"{ruleset_id} ", command=command)
+            return reply
         parsed = validate(action.options, options, f"/{command}")
-        return await self._act(place, campaign, caller, command, lambda table: action.run(table, parsed))
+        return await self._act(
+            place, campaign, caller, command, lambda table: action.run(table, parsed), logged=action.logged
+        )
 
     async def act(
         self, place: Place, caller: Caller, command: str, run: Callable[[Table], Outcome], *, gm_only: bool = False
@@ -187,16 +194,31 @@ class TableService:
         )
 
     async def _act(
-        self, place: Place, campaign: Campaign, caller: Caller, command: str, run: Callable[[Table], Outcome]
+        self,
+        place: Place,
+        campaign: Campaign,
+        caller: Caller,
+        command: str,
+        run: Callable[[Table], Outcome],
+        *,
+        logged: bool = True,
     ) -> Reply:
         table = self.table_for(campaign, caller)
         outcome = run(table)
-        event_id = await self._persist(place, campaign, caller, command, table, outcome)
-        return Reply(outcome, self._cache[place].row, event_id)
+        event_id = await self._persist(place, campaign, caller, command, table, outcome, logged=logged)
+        return Reply(outcome, self._cache[place].row if place in self._cache else campaign.row, event_id)
 
     async def _persist(
-        self, place: Place, campaign: Campaign, caller: Caller, command: str, table: Table, outcome: Outcome
-    ) -> int:
+        self,
+        place: Place,
+        campaign: Campaign,
+        caller: Caller,
+        command: str,
+        table: Table,
+        outcome: Outcome,
+        *,
+        logged: bool = True,
+    ) -> int | None:
         """Save what the action changed, with an undo snapshot, then update the cache."""
         new_state = _dump(table.state)
         new_settings = _dump(table.settings)
@@ -216,13 +238,15 @@ class TableService:
         snapshot = None
         if state_changed or changed or added or deleted:
             snapshot = {
-                "state": campaign.row.state,
-                "settings": campaign.row.settings,
+                "state_delta": reverse_delta(campaign.row.state, new_state),
+                "settings_delta": reverse_delta(campaign.row.settings, new_settings),
                 "characters": [_character_snapshot(old) for old, _ in changed]
                 + [_character_snapshot(old) for old in deleted]
                 + [{"name": record.name, "before": None} for record, _ in added],
             }
 
+        if snapshot is None and not logged:
+            return None  # a pure read: nothing to save, nothing worth a log line
         new_row = _copy_row(campaign.row, state=new_state, settings=new_settings)
         new_characters = dict(campaign.characters)
         async with self.store.transaction() as tx:
@@ -328,7 +352,7 @@ class TableService:
             async with self.store.transaction() as tx:
                 outcome = await change(draft, tx)
                 await tx.update_campaign(draft.row)
-                snapshot = {"state": before.state, "settings": before.settings, "characters": [], "row": _meta(before)}
+                snapshot = {"state_delta": [], "settings_delta": [], "characters": [], "row": _meta(before)}
                 event_id = await tx.append_event(
                     campaign.row.id, caller.user_id, caller.name, command, outcome.summary, outcome.data, snapshot
                 )
@@ -342,40 +366,47 @@ class TableService:
 
         async def work() -> tuple[Reply, str]:
             campaign = await self.require_campaign(place)
-            if not campaign.is_gm(caller):
-                raise NeedsGMError("`/campaign undo`")
-            target = await self.store.last_undoable(campaign.row.id)
-            if target is None or target.snapshot is None:
-                raise RuleError("There is nothing to undo in this campaign.")
-            snapshot = target.snapshot
-            row = _copy_row(campaign.row, state=snapshot["state"], settings=snapshot["settings"])
-            if "row" in snapshot:
-                meta = snapshot["row"]
-                row.name, row.gm_ids, row.gm_channel_id = meta["name"], meta["gm_ids"], meta["gm_channel_id"]
-            characters = dict(campaign.characters)
-            async with self.store.transaction() as tx:
-                await tx.update_campaign(row)
-                for entry in snapshot["characters"]:
-                    await _restore_character(tx, row.id, characters, entry["name"], entry["before"])
-                summary = f"undid #{target.id} ({target.command}: {target.summary})"
-                event_id = await tx.append_event(
-                    row.id,
-                    caller.user_id,
-                    caller.name,
-                    "campaign undo",
-                    summary,
-                    {"undone": target.id},
-                    undoes=target.id,
-                )
-            self._remember(place, Campaign(row, characters))
-            outcome = Outcome(
-                card=Card(title="Undone", description=f"Reverted #{target.id} `/{target.command}`: {target.summary}"),
-                summary=summary,
-                data={"undone_event": target.id, "command": target.command, "summary": target.summary},
-            )
-            return Reply(outcome, row, event_id), target.command
+            return await self._undo(place, caller, campaign)
 
         return await self.locked(place, work)
+
+    async def _undo(
+        self, place: Place, caller: Caller, campaign: Campaign, *, only: str = "", command: str = "campaign undo"
+    ) -> tuple[Reply, str]:
+        """Undo under the lock. With ``only``, the newest change must be one of those commands."""
+        if not campaign.is_gm(caller):
+            raise NeedsGMError(f"`/{command}`")
+        target = await self.store.last_undoable(campaign.row.id)
+        if target is None or target.snapshot is None:
+            raise RuleError("There is nothing to undo in this campaign.")
+        if only and not target.command.startswith(only):
+            raise RuleError(
+                f"The latest change is `/{target.command}` ({target.summary}), not a /{only.strip()} action. "
+                "Undo it with `/campaign undo` first, if that is what you mean."
+            )
+        snapshot = target.snapshot
+        state = apply_delta(copy.deepcopy(campaign.row.state), snapshot["state_delta"])
+        settings = apply_delta(copy.deepcopy(campaign.row.settings), snapshot["settings_delta"])
+        row = _copy_row(campaign.row, state=state, settings=settings)
+        if "row" in snapshot:
+            meta = snapshot["row"]
+            row.name, row.gm_ids, row.gm_channel_id = meta["name"], meta["gm_ids"], meta["gm_channel_id"]
+        characters = dict(campaign.characters)
+        summary = f"undid #{target.id} ({target.command}: {target.summary})"
+        async with self.store.transaction() as tx:
+            await tx.update_campaign(row)
+            for entry in snapshot["characters"]:
+                await _restore_character(tx, row.id, characters, entry["name"], entry["before"])
+            event_id = await tx.append_event(
+                row.id, caller.user_id, caller.name, command, summary, {"undone": target.id}, undoes=target.id
+            )
+        self._remember(place, Campaign(row, characters))
+        outcome = Outcome(
+            card=Card(title="Undone", description=f"Reverted #{target.id} `/{target.command}`: {target.summary}"),
+            summary=summary,
+            data={"undone_event": target.id, "command": target.command, "summary": target.summary},
+        )
+        return Reply(outcome, row, event_id), target.command
 
 
 # ---------------------------------------------------------------------- helpers

@@ -200,6 +200,8 @@ class Action:
     options: type[BaseModel]
     gm_only: bool = False
     description: str = ""
+    undo: bool = False  # the service's exact undo of the newest change, which must be this ruleset's (run unused)
+    logged: bool = True  # False for pure reads (show, board): they reach the log only if they changed something
 
 
 class Ruleset:

@@ -5,7 +5,7 @@ meets them: ``book`` (the tables), ``spells`` and ``parameters`` (energy and
 time), ``skill`` (ruling 5), ``casting`` (the procedure), ``mana`` (payment,
 ruling 4), ``calamity`` (ruling 3), ``report`` (the card), ``upkeep``
 (maintain, drop, sunrise), ``mages`` and ``spellbook`` (sheets and saved
-spells), ``lookup`` (``/lookup``).
+spells), ``lookup`` (``/lookup``), ``suggest`` (autocomplete).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from rules.runic.cards import sheet_card
 from rules.runic.casting import CastOptions, cast
 from rules.runic.report import cast_outcome
 from rules.runic.sheet import MageSheet, RunicSettings, RunicState
+from rules.runic.suggest import suggestions
 
 
 def run_cast(table: Table, options: CastOptions) -> Outcome:
@@ -40,7 +41,7 @@ class RunicRuleset(Ruleset):
     book_model = RunicBook
     actions: ClassVar[dict[str, Action]] = _actions(
         Action("mage create", mages.mage_create, mages.MageCreateOptions, description="Create a mage"),
-        Action("mage show", mages.mage_show, mages.MageShowOptions, description="Show a mage's sheet"),
+        Action("mage show", mages.mage_show, mages.MageShowOptions, logged=False, description="Show a mage's sheet"),
         Action("mage set", mages.mage_set, mages.MageSetOptions, description="Change a value on your mage"),
         Action("mage word", mages.mage_word, mages.MageWordOptions, description="Train a Word or set Cheaper Casting"),
         Action("mage learn", mages.mage_learn, mages.MageLearnOptions, description="Mark a saved spell as bought"),
@@ -48,7 +49,13 @@ class RunicRuleset(Ruleset):
         Action("mage implement", mages.mage_implement, mages.MageImplementOptions, description="Bond an implement"),
         Action("mage item", mages.mage_item, mages.MageItemOptions, description="Add or use a magic item"),
         Action("spell define", spellbook.spell_define, spellbook.SpellDefineOptions, description="Define a spell"),
-        Action("spell show", spellbook.spell_show, spellbook.SpellShowOptions, description="Show a saved spell"),
+        Action(
+            "spell show",
+            spellbook.spell_show,
+            spellbook.SpellShowOptions,
+            logged=False,
+            description="Show a saved spell",
+        ),
         Action("spell forget", spellbook.spell_forget, spellbook.SpellForgetOptions, description="Erase a spell"),
         Action("cast", run_cast, CastOptions, description="Cast a spell"),
         Action("maintain", upkeep.maintain, upkeep.MaintainOptions, description="Pay maintenance for spells on"),
@@ -59,6 +66,10 @@ class RunicRuleset(Ruleset):
 
     def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:
         return list(lookup.entries(book))
+
+    def suggest(self, table: Table, action: str, option: str, current: str) -> list[str]:
+        """Autocomplete: saved spells, spells on, Words, characters, the mage's grimoires and items."""
+        return suggestions(table, action, option, current)
 
     def character_summary(self, record: CharacterRecord) -> str:
         sheet: MageSheet = record.sheet

@@ -594,8 +594,11 @@ class RunicBook(Model):
         return {w.name.casefold(): w for w in self.words.word}
 
     def word(self, name: str) -> Word:
-        """A Word by name, any case; the error lists every valid Word."""
-        found = self._words_by_key.get(name.strip().casefold())
+        """A Word by name, any case, or as autocomplete offers it ("Flam (Fire)"); the error lists every Word."""
+        key = " ".join(name.split()).casefold()
+        found = self._words_by_key.get(key)
+        if found is None:  # "Flam (Fire)", as autocomplete offers it
+            found = next((w for w in self.words.word if f"{w.name} ({w.meaning})".casefold() == key), None)
         if found is None:
             raise RuleError(f"{name.strip()!r} is not a Word of Power. The Words are: {self.word_list()}.")
         return found

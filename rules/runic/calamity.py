@@ -272,7 +272,10 @@ def _lose_magery(book: RunicBook, effect: LoseMagery, sheet: MageSheet) -> Appli
     sheet.magery_locked = True
     refresh_mp_max(sheet, book)
     what = "all Magery" if effect.levels is None else f"{effect.levels} level of Magery, and can never raise it again"
-    return Applied(harmful=True, lines=[f"Loses {what}: Magery {before} → {sheet.magery}, max MP {sheet.mp_max}"])
+    line = f"Loses {what}: Magery {before} → {sheet.magery}"
+    if sheet.hides_mp_max:  # the lost MP stays the GM's secret
+        return Applied(harmful=True, lines=[line], secret_lines=[f"{line}, max MP {sheet.mp_max}"])
+    return Applied(harmful=True, lines=[f"{line}, max MP {sheet.mp_max}"])
 
 
 def _backlash(rng: Random, effect: Backlash, sheet: MageSheet, *, magery: int, will: int) -> Applied:
@@ -317,10 +320,14 @@ def calamity_check(
     companions: dict[str, MageSheet],
     bonus: int | None = None,
     will_roll: bool = True,
+    dice: list[int] | None = None,
 ) -> CalamityResult:
-    """Roll 3d + bonus, apply the entry, and on 29+ make the Will roll at -bonus (ruling 3)."""
+    """Roll 3d + bonus, apply the entry, and on 29+ make the Will roll at -bonus (ruling 3).
+
+    ``dice`` are the three faces a GM rolled at the table (checked by the caller); sub-rolls use ``rng``.
+    """
     bonus = calamity_bonus(sheet.mp, book) if bonus is None else bonus
-    dice = [rng.randint(1, 6) for _ in range(3)]
+    dice = list(dice) if dice is not None else [rng.randint(1, 6) for _ in range(3)]
     total = sum(dice) + bonus
     row = book.calamity.row_for(total)
     source = f"Calamity {total}"

@@ -25,9 +25,16 @@ def clip(text: str, limit: int = FIELD_VALUE) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def listing(lines: Iterable[str], limit: int = FIELD_VALUE) -> str:
-    """Lines joined until the limit, then "… and N more" so nothing is silently lost."""
+def listing(lines: Iterable[str], limit: int = FIELD_VALUE, *, keep_last: int = 0) -> str:
+    """Lines joined until the limit, then "… and N more" so nothing is silently lost.
+
+    ``keep_last`` lines (a total, what was paid) are always shown: the cut falls before them.
+    """
     items = [line for line in lines if line]
+    if keep_last and len(items) > keep_last:
+        tail = [clip(line, limit // 2) for line in items[-keep_last:]]
+        head = listing(items[:-keep_last], max(1, limit - sum(len(t) + 1 for t in tail)))
+        return clip("\n".join([head, *tail]), limit)
     out: list[str] = []
     used = 0
     for index, line in enumerate(items):
@@ -87,9 +94,20 @@ def mp_text(sheet: MageSheet, *, reveal: bool) -> str:
     return f"MP {sheet.mp}/{sheet.mp_max}{extra}"
 
 
-def sheet_card(record: CharacterRecord, book: RunicBook | None, *, reveal: bool) -> Card:
-    """The whole sheet; ``book`` adds the Word defaults and caps, ``reveal`` the hidden MP losses."""
+def sheet_card(
+    record: CharacterRecord, book: RunicBook | None, *, reveal: bool, campaign: dict[str, SpellDef] | None = None
+) -> Card:
+    """The whole sheet; ``book`` adds the Word defaults and caps, ``reveal`` the hidden MP losses.
+
+    ``campaign`` (the campaign grimoire) names the spells the sheet only holds by key.
+    """
     sheet: MageSheet = record.sheet
+    shared = campaign or {}
+
+    def spell_name(key: str) -> str:
+        found = sheet.spells.get(key) or shared.get(key)
+        return found.name if found else key
+
     locked = " (can never rise again)" if sheet.magery_locked else ""
     card = Card(title=f"{record.name}: Magery {sheet.magery}{locked}")
     card.description = "\n".join(
@@ -118,10 +136,11 @@ def sheet_card(record: CharacterRecord, book: RunicBook | None, *, reveal: bool)
     ]
     campaign_known = [k for k in sheet.known if k not in sheet.spells]
     if campaign_known:
-        spells.append("Known from the campaign grimoire: " + ", ".join(sorted(campaign_known)))
+        spells.append("Known from the campaign grimoire: " + ", ".join(sorted(map(spell_name, campaign_known))))
     add(card, "Spells", spells or ["none"])
     grimoires = [
-        f"{g.name} ({g.pages} pages): " + (", ".join(f"{n} {b:+d}" for n, b in sorted(g.spells.items())) or "empty")
+        f"{g.name} ({g.pages} pages): "
+        + (", ".join(f"{spell_name(n)} {b:+d}" for n, b in sorted(g.spells.items())) or "empty")
         for g in sheet.grimoires.values()
     ]
     if grimoires:
@@ -156,7 +175,7 @@ def plan_fields(plan: SpellPlan) -> list[tuple[str, str]]:
         energy.append(f"raw total {plan.raw_energy}, raised to the minimum")
     energy.append(f"**Energy {plan.energy}**")
     time = [*plan.time_lines, f"**{plan.time} second(s)**, or {plan.time} minute(s) from a grimoire or scroll"]
-    fields = [("Energy", listing(energy)), ("Casting time", listing(time))]
+    fields = [("Energy", listing(energy, keep_last=1)), ("Casting time", listing(time, keep_last=1))]
     if plan.maintenance is not None:
         fields.append(
             ("Maintenance", f"{plan.maintenance} MP per {plan.interval} (half the Duration's energy, rounded up; "

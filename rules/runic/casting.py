@@ -18,6 +18,7 @@ from rules.dice import ResistedRoll, RollOutcome, SuccessRoll, resisted_roll, ro
 from rules.runic import mana
 from rules.runic.book import RunicBook
 from rules.runic.calamity import Applied, CalamityResult, apply_effects, calamity_check, companions
+from rules.runic.rolls import parse_faces
 from rules.runic.sheet import MageSheet, RunicSettings, SpellDef, SpellOn, SpellType
 from rules.runic.skill import BaseSkill, base_skill
 from rules.runic.spells import EnergyLine, SpellPlan, inline_spell, plan_spell, spell_words
@@ -50,6 +51,10 @@ class CastOptions(Model):
     resistance: int | None = Field(default=None, ge=0, le=100, description="The subject's resistance, as a number")
     magic_resistance: int = Field(default=0, ge=0, le=50, description="The subject's Magic Resistance")
     living_subject: bool = Field(default=True, description="Living or sapient subject: the Rule of 16 applies")
+    dice: str | None = Field(default=None, max_length=40, description="GM: the 3d6 rolled at the table, e.g. 3 4 5")
+    calamity_dice: str | None = Field(
+        default=None, max_length=40, description="GM: the 3d6 rolled at the table for a Calamity check"
+    )
 
 
 class SkillModifier(Model):
@@ -306,12 +311,24 @@ def _subjects(table: Table, spell: SpellDef, options: CastOptions) -> list[tuple
 # ---------------------------------------------------------------- the procedure
 
 
+def gm_dice(table: Table, dice: str | None, calamity: str | None) -> tuple[list[int] | None, list[int] | None]:
+    """Dice a GM rolled at the table: 3d6 for the casting roll and for the Calamity check. GMs only."""
+    if dice is None and calamity is None:
+        return None, None
+    table.require_gm("Supplying the dice")
+    return (
+        parse_faces(dice, "dice") if dice is not None else None,
+        parse_faces(calamity, "calamity_dice") if calamity is not None else None,
+    )
+
+
 def cast(table: Table, options: CastOptions) -> CastResult:
     """Run one casting and change the sheets; raise RuleError (changing nothing) for anything impossible."""
     book: RunicBook = table.book
     settings: RunicSettings = table.settings
     record = table.default_character(options.mage)
     sheet: MageSheet = record.sheet
+    roll_dice, calamity_dice = gm_dice(table, options.dice, options.calamity_dice)
     spell, saved = resolve_spell(table, sheet, options)
     plan = plan_spell(spell, book, settings, overrides=options.parameters)
     if spell.type == "area" and not plan.area:
@@ -332,8 +349,10 @@ def cast(table: Table, options: CastOptions) -> CastResult:
         notes.append(f"Unmodified skill below {below}: both hands free and the Words in a firm, clear voice.")
     secret = spell.type == "information" and settings.secret_information
 
-    roll = roll_success(table.rng, effective)  # below 3: CannotAttemptError, nothing changes
+    roll = roll_success(table.rng, effective, dice=roll_dice)  # below 3: CannotAttemptError, nothing changes
     outcome: RollOutcome = roll.outcome
+    if roll_dice is not None:
+        notes.append("The GM rolled these dice at the table.")
     if outcome == "failure" and any(c.failures_critical for c in sheet.conditions):
         outcome = "critical_failure"
         notes.append("Unstable casting (Calamity 15): this failure is a critical failure.")
@@ -361,7 +380,9 @@ def cast(table: Table, options: CastOptions) -> CastResult:
     calamity = None
     if mana.calamity_owed(paid.mp_before, sheet.mp):
         others = companions(table, record.name)
-        calamity = calamity_check(table.rng, book, sheet, who=record.name, companions=others)
+        calamity = calamity_check(table.rng, book, sheet, who=record.name, companions=others, dice=calamity_dice)
+    elif calamity_dice is not None:
+        notes.append("No Calamity check was owed: the Calamity dice were not used.")
 
     critical = None
     if outcome == "critical_failure" and not secret:
@@ -393,7 +414,10 @@ def cast(table: Table, options: CastOptions) -> CastResult:
         notes.append("The Calamity makes the mage's connection too turbulent: the spells on end.")
 
     spell_on = None
-    if worked and plan.maintenance is not None:
+    # A secret Information spell goes on whatever the roll: the mage cannot tell, so neither may his sheet.
+    # Only a failure the mage saw (a missed 29+ Will roll) keeps it off.
+    seemed_to_work = worked or (secret and not (calamity and calamity.spell_fails))
+    if seemed_to_work and plan.maintenance is not None:
         names = {on.name for on in sheet.spells_on}
         label, n = spell.name, 2
         while label in names:

@@ -14,7 +14,7 @@ from pydantic import Field, ValidationError
 from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
 from rules.runic import mana
 from rules.runic.book import RunicBook
-from rules.runic.cards import add, fit, sheet_card
+from rules.runic.cards import add, fit, mp_text, sheet_card
 from rules.runic.sheet import Grimoire, MageSheet, MagicItem, PowerItem
 from rules.runic.skill import default_word_skill, word_cap
 from rules.runic.spells import plan_spell
@@ -37,7 +37,7 @@ def _sheet(record: CharacterRecord) -> MageSheet:
 
 
 def _show(record: CharacterRecord, table: Table, title: str, summary: str, data: dict[str, Any]) -> Outcome:
-    card = sheet_card(record, table.book, reveal=table.actor.is_gm)
+    card = sheet_card(record, table.book, reveal=False, campaign=table.state.spells)  # a public card
     card.title = f"{title}: {card.title}"[:256]
     return Outcome(card=card, summary=summary, data={"mage": record.name, **data})
 
@@ -92,8 +92,13 @@ class MageShowOptions(Model):
 def mage_show(table: Table, options: MageShowOptions) -> Outcome:
     """Anyone may read a sheet; only a GM sees what a Calamity hid."""
     record = table.find_character(options.mage) if options.mage else table.default_character(None)
-    card = sheet_card(record, table.book, reveal=table.actor.is_gm)
-    return Outcome(card=card, summary=f"Showed {record.name}.", data={"mage": record.name}, ephemeral=True)
+    reveal = table.actor.is_gm
+    card = sheet_card(record, table.book, reveal=reveal, campaign=table.state.spells)
+    sheet = _sheet(record).model_dump(mode="json")
+    if not reveal and _sheet(record).hides_mp_max:
+        sheet.update(mp_max=None, mp_lost_temporary=None, mp_lost_permanent=None)
+    data = {"mage": record.name, "owner_id": record.owner_id, "sheet": sheet}
+    return Outcome(card=card, summary=f"Showed {record.name}.", data=data, ephemeral=True)
 
 
 SetField = Literal[
@@ -389,6 +394,9 @@ AdjustField = Literal[
 ]  # fmt: skip
 
 
+HIDDEN_FIELDS = ("mp_lost_temporary", "mp_lost_permanent")
+
+
 class AdjustOptions(Model):
     character: str = Field(min_length=1, max_length=60, description="Whose sheet")
     field: AdjustField = Field(description="What to change")
@@ -443,16 +451,20 @@ def adjust(table: Table, options: AdjustOptions) -> Outcome:
     plain = options.name is None and field in MageSheet.model_fields
     after = getattr(sheet, field) if plain else value  # MP may be held to its maximum
     target = f"{field}[{options.name}]" if options.name else field
-    summary = f"GM {table.actor.name} set {record.name}'s {target}: {before} → {after} ({options.reason})"
-    card = Card(
-        title=f"GM adjustment: {record.name}", description=f"**{target}**: {before} → {after}\n*{options.reason}*"
-    )
+    change = f"{before} → {after}"
+    secret = extra.get("secret")
+    if field in HIDDEN_FIELDS:  # "aware that there's been a drop, but not of how much": numbers for the GM only
+        exact = f"{change}\n{mp_text(sheet, reveal=True)}"
+        secret = Card(title=f"For the GM: {record.name}'s {target}", description=exact, tone="secret")
+        change = "changed (the GM knows by how much)"
+    summary = f"GM {table.actor.name} set {record.name}'s {target}: {change} ({options.reason})"
+    card = Card(title=f"GM adjustment: {record.name}", description=f"**{target}**: {change}\n*{options.reason}*")
     for title, lines in extra.get("card", []):
         add(card, title, lines)
-    card.add("Now", f"HP {sheet.hp}/{sheet.hp_max} · FP {sheet.fp}/{sheet.fp_max} · MP {sheet.mp}/{sheet.mp_max}")
+    card.add("Now", f"HP {sheet.hp}/{sheet.hp_max} · FP {sheet.fp}/{sheet.fp_max} · {mp_text(sheet, reveal=False)}")
     data = {"character": record.name, "field": field, "name": options.name, "before": before, "after": after,
             "reason": options.reason, **extra.get("data", {})}  # fmt: skip
-    return Outcome(card=fit(card), summary=summary, data=data)
+    return Outcome(card=fit(card), summary=summary, data=data, secret=fit(secret) if secret else None)
 
 
 def _adjust_named(sheet: MageSheet, book: RunicBook, field: str, name: str, value: int) -> Any:

@@ -89,9 +89,11 @@ def _seconds(value: str, what: str, example: str) -> float:
 
 def _whole(value: str, what: str, *, low: int = 0, high: int = MAX_ENERGY, signed: bool = False) -> int:
     text = value.strip().replace(",", "")
-    if not re.fullmatch(r"[+-]?\d+", text) or (not signed and text.startswith("-")):
+    if not re.fullmatch(r"[+-]?\d+", text):
         raise RuleError(f"{what}: {value!r} is not a whole number.")
     number = int(text)
+    if not signed and text.startswith("-"):
+        raise RuleError(f"{what}: {number} cannot be negative; use {low} to {high}.")
     if not low <= number <= high:
         raise RuleError(f"{what}: {number} is out of range; use {low} to {high}.")
     return number

@@ -78,7 +78,7 @@ def _full_card(result: CastResult, title: str, *, reveal: bool = False) -> Card:
     description = [f"**{'-'.join(spell.words)}** · {spell.type} · from {result.source}", result.verdict]
     description += [f"*{note}*" for note in result.notes]
     card = Card(title=title, description="\n".join(description), tone=_tone(result))
-    add(card, "Skill", _skill_lines(result))
+    add(card, "Skill", listing(_skill_lines(result), keep_last=1))
     add(card, "Roll", _roll_text(result))
     if result.contests:
         add(card, "Resistance", _contest_lines(result))
@@ -92,9 +92,9 @@ def _full_card(result: CastResult, title: str, *, reveal: bool = False) -> Card:
 
 
 def _common_fields(card: Card, result: CastResult, *, reveal: bool = False) -> None:
-    add(card, "Energy", _energy_lines(result))
+    add(card, "Energy", listing(_energy_lines(result), keep_last=2))
     unit = result.unit + ("s" if result.time != 1 else "")
-    add(card, "Casting time", listing([*result.time_lines, f"**{result.time} {unit}**"]))
+    add(card, "Casting time", listing([*result.time_lines, f"**{result.time} {unit}**"], keep_last=1))
     add(card, "MP", _mp_lines(result))
     if result.calamity is not None:
         for name, value in calamity_fields(result.calamity, reveal=reveal):
@@ -131,6 +131,8 @@ def cast_outcome(result: CastResult) -> Outcome:
         say = f"It works: give the information; the better the roll (margin {result.roll.margin}), the better."
     else:
         say = "It fails: tell the player “You sense nothing.”"
+    if result.spell_on is not None and not result.worked:
+        say += " It stays on the mage's sheet as if it worked, so its upkeep gives nothing away."
     secret.description = f"{say}\n{secret.description}"
     public_summary = f"{title} (Information): paid {result.paid.due}, MP {result.paid.mp_after}"
     if result.calamity:

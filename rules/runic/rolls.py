@@ -60,3 +60,26 @@ def roll(rng: Random, spec: DiceSpec | str) -> DiceRoll:
     faces = [rng.randint(1, 6) for _ in range(spec.count)]
     total = max(0, (sum(faces) + spec.adds) * spec.multiply)
     return DiceRoll(spec=spec.text, dice=faces, total=total)
+
+
+_FACE_SEPARATORS = re.compile(r"[\s,;+/\[\]()]+")
+
+
+def parse_faces(text: str, what: str, *, per_roll: int = 3, most: int = 3) -> list[int]:
+    """d6 faces a GM rolled at the table, written ``3 4 5``, ``3,4,5`` or ``[3, 4, 5]``.
+
+    ``per_roll`` faces make one roll; the text must hold whole rolls, at most ``most`` faces in all.
+    """
+    tokens = [t for t in _FACE_SEPARATORS.split(text.strip()) if t]
+    example = " ".join(["3", "4", "5", "1", "6", "2"][:per_roll])
+    if not tokens or not all(re.fullmatch(r"[0-9]{1,6}", t) for t in tokens):
+        raise RuleError(f"{what}: write the dice as numbers from 1 to 6, like `{example}`; got {text!r}.")
+    faces = [int(t) for t in tokens]
+    wrong = [f for f in faces if not 1 <= f <= 6]
+    if wrong:
+        raise RuleError(f"{what}: a d6 shows 1 to 6; got {wrong[0]}.")
+    if len(faces) % per_roll or len(faces) > most:
+        rolls_allowed = most // per_roll
+        amount = f"exactly {per_roll}" if rolls_allowed == 1 else f"{per_roll} per roll, up to {most}"
+        raise RuleError(f"{what}: give {amount} dice (3d6), like `{example}`; got {len(faces)}.")
+    return faces

@@ -115,6 +115,15 @@ class MageSheet(Model):
     spells_on: list[SpellOn] = Field(default_factory=list)
     conditions: list[Condition] = Field(default_factory=list)
 
+    @property
+    def hides_mp_max(self) -> bool:
+        """Calamities 16 and 18: the mage knows the maximum dropped, "but not of how much"; only GMs see it."""
+        return bool(self.mp_lost_temporary or self.mp_lost_permanent)
+
+    def mp_max_shown(self, *, reveal: bool = False) -> str:
+        """``/60``, or nothing while a Calamity hides the maximum from the players."""
+        return f"/{self.mp_max}" if reveal or not self.hides_mp_max else ""
+
 
 class RunicState(Model):
     """The campaign: its shared grimoire of spells, and how many sunrises have passed."""

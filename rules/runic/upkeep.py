@@ -18,6 +18,7 @@ from rules.runic import mana
 from rules.runic.book import RunicBook
 from rules.runic.calamity import CalamityResult, calamity_check, companions
 from rules.runic.cards import add, calamity_data, calamity_fields, fit, gm_calamity_card
+from rules.runic.rolls import parse_faces
 from rules.runic.sheet import MageSheet, RunicSettings
 
 MageName = Field(default=None, max_length=60, description="Your mage, if you have several")
@@ -30,7 +31,7 @@ class Drain(Model):
     calamity: CalamityResult | None
 
 
-def drain(table: Table, record: CharacterRecord, amount: int, *, payment: bool) -> Drain:
+def drain(table: Table, record: CharacterRecord, amount: int, *, payment: bool, dice: list[int] | None = None) -> Drain:
     """Take MP and owe what the seed says: strain FP past -max, and a Calamity check (ruling 3).
 
     A payment (maintenance) while below zero owes a check; any other loss owes one when it crosses zero.
@@ -42,7 +43,13 @@ def drain(table: Table, record: CharacterRecord, amount: int, *, payment: bool) 
     calamity = None
     if owed:
         calamity = calamity_check(
-            table.rng, table.book, sheet, who=record.name, companions=companions(table, record.name), will_roll=payment
+            table.rng,
+            table.book,
+            sheet,
+            who=record.name,
+            companions=companions(table, record.name),
+            will_roll=payment,
+            dice=dice,
         )
     return Drain(mp_before=before, mp_after=sheet.mp, strain_fp=strain, calamity=calamity)
 
@@ -52,11 +59,11 @@ def mp_loss_consequences(table: Table, record: CharacterRecord, amount: int) -> 
     result = drain(table, record, amount, payment=False)
     card: list[tuple[str, str]] = []
     if result.strain_fp:
-        card.append(("Strain", f"{result.strain_fp} FP for MP lost at or below -{record.sheet.mp_max}"))
+        card.append(("Strain", f"{result.strain_fp} FP for MP lost at or below -1 × maximum MP"))
     if result.calamity:
-        card += calamity_fields(result.calamity, reveal=True)
+        card += calamity_fields(result.calamity, reveal=False)  # the adjust card is the channel's
     data = {"strain_fp": result.strain_fp, "calamity": calamity_data(result.calamity)}
-    return {"card": card, "data": data}
+    return {"card": card, "data": data, "secret": gm_calamity_card(result.calamity)}
 
 
 # ---------------------------------------------------------------- maintain
@@ -66,6 +73,9 @@ class MaintainOptions(Model):
     spell: str | None = Field(default=None, max_length=60, description="One spell on (default: all of them)")
     times: int = Field(default=1, ge=1, le=20, description="How many intervals to pay")
     mage: str | None = MageName
+    calamity_dice: str | None = Field(
+        default=None, max_length=200, description="GM: 3d6 rolled at the table per Calamity check, in order"
+    )
 
 
 def maintain(table: Table, options: MaintainOptions) -> Outcome:
@@ -78,6 +88,11 @@ def maintain(table: Table, options: MaintainOptions) -> Outcome:
     if not chosen:
         names = ", ".join(on.name for on in sheet.spells_on)
         raise RuleError(f"{record.name} has no spell {options.spell!r} on. Spells on: {names}.")
+    supplied: list[list[int]] = []
+    if options.calamity_dice is not None:
+        table.require_gm("Supplying the dice")
+        faces = parse_faces(options.calamity_dice, "calamity_dice", most=3 * options.times)
+        supplied = [faces[i : i + 3] for i in range(0, len(faces), 3)]
     card = Card(title=f"{record.name} maintains " + ", ".join(on.name for on in chosen), tone="neutral")
     lines: list[str] = []
     payments: list[dict[str, Any]] = []
@@ -92,7 +107,8 @@ def maintain(table: Table, options: MaintainOptions) -> Outcome:
             lines.append(f"Interval {interval}: maintained free (cast for 0 energy).")
             payments.append({"interval": interval, "cost": 0, "mp_after": sheet.mp, "calamity": None})
             continue
-        result = drain(table, record, cost, payment=True)
+        dice = supplied.pop(0) if supplied and mana.calamity_owed(sheet.mp, sheet.mp - cost) else None
+        result = drain(table, record, cost, payment=True, dice=dice)
         strain = f", strain {result.strain_fp} FP" if result.strain_fp else ""
         lines.append(f"Interval {interval}: {cost} MP, MP {result.mp_before} → {result.mp_after}{strain}")
         ended: list[str] = []
@@ -114,8 +130,10 @@ def maintain(table: Table, options: MaintainOptions) -> Outcome:
             "interval": interval, "cost": cost, "mp_before": result.mp_before, "mp_after": result.mp_after,
             "strain_fp": result.strain_fp, "calamity": calamity_data(result.calamity), "ended": ended,
         })  # fmt: skip
+    if supplied:
+        lines.append(f"{len(supplied)} set(s) of Calamity dice were not needed and went unused.")
     card.description = "\n".join(lines)
-    card.footer = f"MP {start} → {sheet.mp} / {sheet.mp_max} · FP {sheet.fp}/{sheet.fp_max}"
+    card.footer = f"MP {start} → {sheet.mp}{sheet.mp_max_shown()} · FP {sheet.fp}/{sheet.fp_max}"
     summary = f"{record.name} maintained {', '.join(on.name for on in chosen)}: MP {start} → {sheet.mp}."
     data = {"mage": record.name, "spells": [on.name for on in chosen], "mp_before": start, "mp_after": sheet.mp,
             "payments": payments, "spells_on": [on.name for on in sheet.spells_on]}  # fmt: skip
@@ -212,7 +230,7 @@ def sunrise(table: Table, options: SunriseOptions) -> Outcome:
     for name, days in reports.items():
         sheet: MageSheet = table.characters[name.casefold()].sheet
         first, last = days[0], days[-1]
-        lines = [f"MP {first['mp_before']} → {last['mp_after']} / {sheet.mp_max}"]
+        lines = [f"MP {first['mp_before']} → {last['mp_after']}{sheet.mp_max_shown()}"]
         if any(d["halted"] for d in days):
             lines.append("Recovery halted by a Mana-Scar.")
         stored = sum(d["implement_gained"] for d in days)

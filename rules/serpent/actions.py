@@ -25,6 +25,7 @@ from rules.serpent.options import (
     BattleRoundOptions,
     BattleStartOptions,
     CastOptions,
+    CloseWindowOptions,
     DismissOptions,
     EncounterAddOptions,
     ExchangeOptions,
@@ -323,24 +324,16 @@ def run_battle_board(table: Table, opts: NoOptions) -> Outcome:
         raise RuleError("There is no battle in this channel. A GM starts one with /serpent battle start.")
     ctx = make_ctx(table, state)
     return Outcome(
-        card=board(ctx), summary="battle board", data={"action": "battle board", "battle": battle_status(state.battle)}
+        card=board(ctx),
+        summary="battle board",
+        data={"action": "battle board", "battle": battle_status(state.battle, ctx.settings)},
     )
 
 
 def run_battle_undo(table: Table, opts: NoOptions) -> Outcome:
+    """Never reached through the service: ``Action(undo=True)`` has it restore the state before the newest change."""
     table.require_gm("Undoing")
-    state = state_of(table)
-    battle = state.battle
-    if battle is None or not battle.history:
-        raise RuleError("There is nothing to undo in this battle.")
-    last = battle.history[-1]
-    restored = Battle.model_validate(last.battle)
-    restored.history = battle.history[:-1]
-    restored.log = [*restored.log, f"(undone: {last.label})"][-40:]
-    state.battle = restored
-    ctx = make_ctx(table, state)
-    ctx.j.say(f"↩ Undone: {last.label}. The battle is exactly as it was before.", "undo", label=last.label)
-    return outcome(ctx, "battle undo", f"Undone: {last.label}")
+    raise RuleError("Undo is done by the table service; run /serpent battle undo.")
 
 
 def run_battle_end(table: Table, opts: NoOptions) -> Outcome:
@@ -414,13 +407,20 @@ def run_battle_adjust(table: Table, opts: BattleAdjustOptions) -> Outcome:
     return with_battle(table, "battle adjust", run)
 
 
-def run_close_window(table: Table, opts: NoOptions) -> Outcome:
+def run_close_window(table: Table, opts: CloseWindowOptions) -> Outcome:
     table.require_gm("Closing a response window")
 
     def run(ctx: Ctx) -> str:
+        if ctx.timed_out and (opts.window is None or opts.window in ctx.timed_out):
+            return f"Window #{ctx.timed_out[0]} closed: its time ran out"  # closed by the timer, just before this
         if not ctx.battle.stack:
             raise RuleError("No response window is open.")
-        title = ctx.battle.stack[-1].title
+        top = ctx.battle.stack[-1]
+        if opts.window is not None and top.id != opts.window:
+            raise RuleError(
+                f"Window #{opts.window} is not open (it closed already); the open window is on {top.title} (#{top.id})."
+            )
+        title = top.title
         waiting = close_window(ctx)
         ctx.j.say(
             f"The response window on {title} closes"
@@ -452,11 +452,15 @@ ACTIONS: dict[str, Action] = {
     "magi edit": Action(
         "magi edit", run_magi_edit, MagiEditOptions, description="Change a Magi's Codex, Spec or Artifact"
     ),
-    "magi show": Action("magi show", run_magi_show, MagiShowOptions, description="Show a Magi's sheet and cards"),
+    "magi show": Action(
+        "magi show", run_magi_show, MagiShowOptions, logged=False, description="Show a Magi's sheet and cards"
+    ),
     "spell define": Action(
         "spell define", run_spell_define, SpellDefineOptions, gm_only=True, description="Define or override a spell"
     ),
-    "spell list": Action("spell list", run_spell_list, NoOptions, description="List the book's and campaign's spells"),
+    "spell list": Action(
+        "spell list", run_spell_list, NoOptions, logged=False, description="List the book's and campaign's spells"
+    ),
     "battle start": Action(
         "battle start", run_battle_start, BattleStartOptions, gm_only=True, description="Start a battle"
     ),
@@ -469,9 +473,14 @@ ACTIONS: dict[str, Action] = {
     "battle round": Action(
         "battle round", run_battle_round, BattleRoundOptions, gm_only=True, description="Run the next phase or round"
     ),
-    "battle board": Action("battle board", run_battle_board, NoOptions, description="Show the battle"),
+    "battle board": Action("battle board", run_battle_board, NoOptions, logged=False, description="Show the battle"),
     "battle undo": Action(
-        "battle undo", run_battle_undo, NoOptions, gm_only=True, description="Undo the last battle action"
+        "battle undo",
+        run_battle_undo,
+        NoOptions,
+        gm_only=True,
+        undo=True,
+        description="Undo the last battle action, exactly",
     ),
     "battle end": Action("battle end", run_battle_end, NoOptions, gm_only=True, description="End the battle"),
     "battle dice": Action(
@@ -481,7 +490,11 @@ ACTIONS: dict[str, Action] = {
         "battle adjust", run_battle_adjust, BattleAdjustOptions, gm_only=True, description="Change a being's energies"
     ),
     "battle close-window": Action(
-        "battle close-window", run_close_window, NoOptions, gm_only=True, description="Close the response window"
+        "battle close-window",
+        run_close_window,
+        CloseWindowOptions,
+        gm_only=True,
+        description="Close the response window (everyone still eligible passes)",
     ),
     "battle mode": Action(
         "battle mode", run_battle_mode, BattleModeOptions, gm_only=True, description="Turn easy mode on or off"

@@ -10,6 +10,7 @@ the same model.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Literal
 
@@ -43,6 +44,15 @@ MissingAspect = Literal[
 def fold(name: str) -> str:
     """Names compare without case or surrounding blanks, as players type them."""
     return " ".join(name.split()).casefold()
+
+
+NUMBERED = re.compile(r"#\s*(\d+)\b")
+
+
+def number_of(text: str) -> int | None:
+    """``"#12"`` or ``"#12 Fireball"`` (as autocomplete offers it) → 12; a plain title → None."""
+    match = NUMBERED.match(text.strip())
+    return int(match.group(1)) if match else None
 
 
 class Boost(Model):

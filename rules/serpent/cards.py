@@ -11,7 +11,8 @@ from typing import Any
 from rules.base import Card, Tone
 from rules.serpent.context import Ctx
 from rules.serpent.energy import energy_line
-from rules.serpent.state import Battle, Being, CardState
+from rules.serpent.state import Battle, Being, CardState, Effect, SerpentSettings
+from rules.serpent.timer import deadline_text, iso_time, parse_time, window_deadline
 from rules.serpent.turns import window_waiting
 
 TITLE_MAX = 256
@@ -93,7 +94,7 @@ def now_text(ctx: Ctx) -> str:
     if b.stack:
         top = b.stack[-1]
         waiting = [ctx.name(k) for k in window_waiting(ctx, top)]
-        timer = f" In play-by-post the window closes after {ctx.settings.response_window_minutes} minutes."
+        timer = window_timer_text(ctx, top)
         return (
             f"Response window on **{top.title}** (#{top.id}, by {ctx.name(top.caster)}): "
             + ", ".join(waiting)
@@ -110,6 +111,20 @@ def now_text(ctx: Ctx) -> str:
     if current is None:
         return f"Round {b.round}, {b.phase} phase."
     return f"Round {b.round}, action phase: **{current.name}**'s turn. " + turn_hint(ctx, current)
+
+
+def window_timer_text(ctx: Ctx, effect: Effect) -> str:
+    """The play-by-post clock of the open window, in words."""
+    minutes = ctx.settings.response_window_minutes
+    if minutes <= 0:
+        return " There is no time limit (response_window_minutes is 0): a GM may /serpent battle close-window."
+    deadline = window_deadline(effect, ctx.settings)
+    if deadline is None:
+        return f" In play-by-post the window closes after {minutes} minutes."
+    moment = parse_time(ctx.now)
+    if moment is not None and moment >= deadline:
+        return f" Its {minutes} minutes ran out at {deadline_text(deadline)}: the next action closes it."
+    return f" In play-by-post the window closes after {minutes} minutes, at {deadline_text(deadline)}."
 
 
 def turn_hint(ctx: Ctx, being: Being) -> str:
@@ -213,7 +228,21 @@ def share(card: Card) -> None:
         f.value = clip(f.value, max(20, min(FIELD_VALUE_MAX, each - len(f.name))))
 
 
-def battle_status(battle: Battle) -> dict[str, Any]:
+def window_status(battle: Battle, settings: SerpentSettings | None) -> dict[str, Any] | None:
+    if not battle.stack:
+        return None
+    top = battle.stack[-1]
+    deadline = window_deadline(top, settings) if settings is not None else None
+    return {
+        "effect": top.title,
+        "id": top.id,
+        "caster": battle.beings[top.caster].name if top.caster in battle.beings else top.caster,
+        "opened_at": top.opened_at,
+        "closes_at": iso_time(deadline) if deadline is not None else None,
+    }
+
+
+def battle_status(battle: Battle, settings: SerpentSettings | None = None) -> dict[str, Any]:
     """The stable ``data["battle"]`` block (docs/serpent.md)."""
     current = battle.current()
     return {
@@ -221,15 +250,7 @@ def battle_status(battle: Battle) -> dict[str, Any]:
         "phase": battle.phase,
         "turn": current.name if current else None,
         "order": [battle.beings[k].name for k in battle.order if k in battle.beings],
-        "window": (
-            {
-                "effect": battle.stack[-1].title,
-                "id": battle.stack[-1].id,
-                "caster": battle.beings[battle.stack[-1].caster].name,
-            }
-            if battle.stack
-            else None
-        ),
+        "window": window_status(battle, settings),
         "winner": battle.winner,
         "beings": {
             being.name: {

@@ -15,7 +15,7 @@ from typing import Literal
 
 from rules.base import RuleError
 from rules.serpent.aspects import add, bearers, boosts, free_action, require
-from rules.serpent.book import Boost, Energy, Spell, fold
+from rules.serpent.book import Boost, Energy, Spell, fold, number_of
 from rules.serpent.context import Ctx
 from rules.serpent.energy import discard, gain, lose, release_focus, shortfall
 from rules.serpent.requirements import plan_cast
@@ -66,8 +66,9 @@ def find_being(ctx: Ctx, caster: Being, name: str) -> Being:
 
 def find_card_in_play(ctx: Ctx, name: str, allowed: list[CardState]) -> CardState:
     text = name.strip()
-    if text.startswith("#") and text[1:].isdigit():
-        found = [c for c in allowed if c.id == int(text[1:])]
+    number = number_of(text)
+    if number is not None:
+        found = [c for c in allowed if c.id == number]
     else:
         found = [c for c in allowed if fold(c.title) == fold(text)]
     if len(found) == 1:
@@ -86,8 +87,9 @@ def find_effect(ctx: Ctx, name: str | None) -> Effect:
     if not name:
         return stack[-1]
     text = name.strip()
+    number = number_of(text)
     for effect in reversed(stack):
-        if text.lstrip("#") == str(effect.id) or fold(effect.title) == fold(text):
+        if effect.id == number or (number is None and fold(effect.title) == fold(text)):
             return effect
     options = ", ".join(f"{e.title} (#{e.id})" for e in stack)
     raise RuleError(f"{name!r} is not manifesting. Manifesting now: {options}.")

@@ -92,12 +92,21 @@ def encounter_turn(ctx: Ctx, being: Being) -> None:
             ctx.j.say(
                 f"  {token.title()} row {number} ({row.name}): skipped, {why}.",
                 "row",
+                chart=token,
+                number=number,
                 row=row.name,
                 taken=False,
                 why=why,
             )
             continue
-        ctx.j.say(f"  {token.title()} row {number} ({row.name}): taken. {row.text}.", "row", row=row.name, taken=True)
+        ctx.j.say(
+            f"  {token.title()} row {number} ({row.name}): taken. {row.text}.",
+            "row",
+            chart=token,
+            number=number,
+            row=row.name,
+            taken=True,
+        )
         if row.cost:
             being.resonance -= row.cost
             ctx.j.say(f"  {being.name} pays {row.cost} Resonance ({being.resonance} left).")
@@ -242,6 +251,17 @@ def act(ctx: Ctx, being: Being, enc: Encounter, row: ChartRow, effect: ChartEffe
             return
         lowest = min(foes, key=lambda b: b.harmony or 0)
         target_kind, target = "team", lowest.team
+        teams = {b.team for b in foes}
+        why = (
+            f"the team of the lowest Harmony opponent, {lowest.name} ({lowest.harmony or 0})"
+            if len(teams) > 1
+            else "its only opposing team"
+        )
+        ctx.j.say(
+            f"  Target: team {lowest.team}, {why}; an Area effect impacts every member.",
+            "target",
+            target=f"team {lowest.team}",
+        )
     offensive = target_kind != "none"
     ctx.battle.stack.append(
         Effect(

@@ -12,7 +12,7 @@ from __future__ import annotations
 from rules.serpent.context import Ctx
 from rules.serpent.encounter import encounter_turn
 from rules.serpent.impact import activate
-from rules.serpent.rounds import finish_maintenance, resolve_step, start_actions
+from rules.serpent.rounds import finish_maintenance, resolve_step, start_actions, unprepare_leftovers
 from rules.serpent.turns import next_turn, should_auto_pass, window_waiting
 
 MAX_STEPS = 10_000  # a guard against a rules bug looping forever; no real round comes close
@@ -24,11 +24,14 @@ def advance(ctx: Ctx) -> None:
         if b.stack:
             top = b.stack[-1]
             if window_waiting(ctx, top):
+                if top.opened_at is None and ctx.now:
+                    top.opened_at = ctx.now  # the play-by-post clock starts when the window starts waiting
                 return
             b.stack.pop()
             activate(ctx, top)
             if b.stack:
                 b.stack[-1].passed = []  # back in the earlier window: everyone may respond again
+                b.stack[-1].opened_at = None  # ...and it gets its full time again
             continue
         if b.phase == "maintenance":
             if b.queue:
@@ -49,6 +52,7 @@ def advance(ctx: Ctx) -> None:
                     "Every being has passed: the round is over. The GM starts the next with /serpent battle round.",
                     "round_end",
                 )
+                unprepare_leftovers(ctx)
                 return
             if being.passed or being.incapacitated:
                 next_turn(ctx)

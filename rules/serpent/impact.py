@@ -259,11 +259,19 @@ def apply_directives(ctx: Ctx, effect: Effect, impact: Impact, caster: Being, hi
             "dmg",
             target=victim.name,
             energy=impact.dmg.energy,
-            amount=lost,
+            amount=hit.dmg,
+            lost=lost,
         )
         after_change(ctx, victim, effect.title)
     elif impact.dmg is not None and not impact.unknown:
-        ctx.j.say(f"{effect.title} deals no Dmg to {victim.name}{prefix}.", "dmg", target=victim.name, amount=0)
+        ctx.j.say(
+            f"{effect.title} deals no Dmg to {victim.name}{prefix}.",
+            "dmg",
+            target=victim.name,
+            energy=impact.dmg.energy,
+            amount=0,
+            lost=0,
+        )
     if impact.siphon and impact.siphon.amount:
         lost = lose(ctx, victim, impact.siphon.energy, impact.siphon.amount, effect.title)
         got = gain(ctx, caster, impact.siphon.energy, lost, effect.title)

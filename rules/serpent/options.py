@@ -2,60 +2,80 @@
 
 Names are the option names the cog registers; ``magi`` picks which of the
 actor's characters acts when they have several (a GM may name anyone's).
+Every field has a description (at most 100 characters): it is what Discord shows
+under the option's name.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field
 
 from rules.base import Model
 
+MAGI = "Which of your Magi acts (needed only if you have several; a GM may name anyone's)"
+
+
+def magi_field() -> Any:
+    return Field(default=None, description=MAGI)
+
 
 class MagiCreateOptions(Model):
-    name: str = Field(min_length=1, max_length=64)
-    codex: str  # "Fireball x2, Dissolve Tissue x2, Beast Form"
-    specialization: str | None = None
-    artifact: str | None = None
+    name: str = Field(min_length=1, max_length=64, description="The Magi's name")
+    codex: str = Field(description='The Codex: spells separated by commas, e.g. "Fireball x2, Dissolve Tissue"')
+    specialization: str | None = Field(default=None, description="A Specialization, e.g. Void Speaker")
+    artifact: str | None = Field(default=None, description="An Artifact, by name (it takes an Enhancement slot)")
 
 
 class MagiEditOptions(Model):
-    name: str | None = None
-    codex: str | None = None
-    specialization: str | None = None
-    artifact: str | None = None
+    name: str | None = Field(default=None, description="Which of your Magi to change")
+    codex: str | None = Field(default=None, description='The new Codex, e.g. "Fireball x2, Dissolve Tissue"')
+    specialization: str | None = Field(default=None, description="The new Specialization; empty removes it")
+    artifact: str | None = Field(default=None, description="The new Artifact; empty removes it")
 
 
 class MagiShowOptions(Model):
-    name: str | None = None
+    name: str | None = Field(default=None, description="Which Magi to show (default: yours)")
 
 
 class SpellDefineOptions(Model):
-    name: str = Field(min_length=1, max_length=80)
-    role: str | None = None
-    sphere: str | None = None
-    fluency: int | None = Field(default=None, ge=1, le=4)
-    resonance: int | None = None  # the orb: -3 costs 3, +1 generates 1
-    harmony: int | None = None
-    dmg: str | None = None  # "2", "Harmony 5", "Physical 1"
-    infusion: str | None = None
-    siphon: str | None = None
-    duration: str | None = None  # "3", "P", "F"
-    curse_duration: str | None = None  # makes it a Curse
-    durability: int | None = Field(default=None, ge=1)
-    shields: str | None = None  # "Bio, Matter, Forces": makes it a Shield
-    aspects: str | None = None  # "Subtle, Pierce 2, Area, Free Action, Response, Bonded, ..."
-    requirements: str | None = None  # "Discard Matter Component; Pay 1 Essence"
-    sustain: str | None = None  # "1 Resonance"
-    upgrades: str | None = None  # "Refined = 3 Resonance or 1 Will"
-    ritual_path: str | None = None  # "N/A; N/A; +1 Duration; Subtle"
-    dispel: str | None = None  # "manifesting to discard"
-    dispel_to: Literal["discard", "banish", "codex"] | None = None
-    descriptors: str | None = None  # "Heat, Cellular"
-    cast_phrase: str | None = None
-    text: str | None = None
-    remove: bool = False  # drop the campaign's definition, back to the book's
+    name: str = Field(
+        min_length=1, max_length=80, description="The spell's title (a book spell to override, or a new one)"
+    )
+    role: str | None = Field(default=None, description="Attack, Defense, Enhance, Component or Abjuration")
+    sphere: str | None = Field(default=None, description="The sphere, e.g. Forces, Matter, Bio, Soul, Mind")
+    fluency: int | None = Field(default=None, ge=1, le=4, description="Fluency level, 1 to 4")
+    resonance: int | None = Field(default=None, description="The Resonance orb: -3 costs 3, +1 generates 1")
+    harmony: int | None = Field(default=None, description="The Harmony orb: -1 costs 1, +1 generates 1")
+    dmg: str | None = Field(default=None, description='Dmg directive: "2", "Harmony 5" or "Physical 1"')
+    infusion: str | None = Field(default=None, description='Infusion directive: "1" or "Will 1"')
+    siphon: str | None = Field(default=None, description='Siphon directive: "1" or "Resonance 2"')
+    duration: str | None = Field(
+        default=None, description='Duration: a number of counters, "P" (Persistent) or "F" (Focus)'
+    )
+    curse_duration: str | None = Field(default=None, description='Curse Duration ("3" or "P"): makes the spell a Curse')
+    durability: int | None = Field(default=None, ge=1, description="Durability counters (a Shield)")
+    shields: str | None = Field(
+        default=None, description='Spheres it blocks, e.g. "Bio, Matter, Forces": makes it a Shield'
+    )
+    aspects: str | None = Field(
+        default=None, description='Empowerments, e.g. "Subtle, Pierce 2, Area, Free Action"; "no X" removes one'
+    )
+    requirements: str | None = Field(
+        default=None, description='Requirements, e.g. "Discard Matter Component; Pay 1 Essence"'
+    )
+    sustain: str | None = Field(default=None, description='Sustain cost paid each maintenance, e.g. "1 Resonance"')
+    upgrades: str | None = Field(default=None, description='Upgrades, e.g. "Refined = 3 Resonance or 1 Will"')
+    ritual_path: str | None = Field(default=None, description='Ritual path tiers, e.g. "N/A; N/A; +1 Duration; Subtle"')
+    dispel: str | None = Field(default=None, description='What it Dispels, e.g. "manifesting to discard"')
+    dispel_to: Literal["discard", "banish", "codex"] | None = Field(
+        default=None, description="Where a spell it Dispels goes"
+    )
+    descriptors: str | None = Field(default=None, description='Descriptors, e.g. "Heat, Cellular"')
+    cast_phrase: str | None = Field(default=None, description="The cast phrase, for Intoning")
+    text: str | None = Field(default=None, description="Rules text shown on the spell's card")
+    remove: bool = Field(default=False, description="Drop the campaign's definition and go back to the book's")
 
 
 class NoOptions(Model):
@@ -63,110 +83,124 @@ class NoOptions(Model):
 
 
 class BattleStartOptions(Model):
-    mode: Literal["duel", "teams", "encounter"] = "duel"
-    easy: bool = False
-    essence: int | None = Field(default=None, ge=1, le=99)  # the walkthrough's Act I starts at 7
+    mode: Literal["duel", "teams", "encounter"] = Field(
+        default="duel", description="duel (each Magi alone), teams, or Magi against an Encounter"
+    )
+    easy: bool = Field(default=False, description="Easy mode: no per-extra-Magi scaling and no Encounter Evade")
+    essence: int | None = Field(
+        default=None, ge=1, le=99, description="Starting Essence for every Magi (Act I uses 7; default 12)"
+    )
 
 
 class BattleJoinOptions(Model):
-    magi: str | None = None
-    team: str | None = Field(default=None, max_length=40)
+    magi: str | None = magi_field()
+    team: str | None = Field(default=None, max_length=40, description="Your team's name (required in a team battle)")
 
 
 class EncounterAddOptions(Model):
-    name: str
+    name: str = Field(description="The Encounter, e.g. Sentient Shadow")
 
 
 class BattleRoundOptions(Model):
-    resonance: int | None = Field(default=None, ge=0, le=10)  # a physical d10 (0 reads as 10)
-    rolloff: str | None = None  # "Black, White": who won the initiative roll-off, in order
+    resonance: int | None = Field(
+        default=None, ge=0, le=10, description="A physical d10 for the Resonance roll (0 reads as 10)"
+    )
+    rolloff: str | None = Field(default=None, description='Initiative roll-off winners, in order, e.g. "Black, White"')
 
 
 class BattleDiceOptions(Model):
-    values: str  # "token=red d10=7 2d10=3+4": used by the next automatic rolls of that kind
+    values: str = Field(description='Values for the next automatic rolls, e.g. "token=red d10=7 2d10=3+4"')
 
 
 class BattleAdjustOptions(Model):
-    being: str
-    essence: int | None = None  # changes, not new values: essence:-2
-    resonance: int | None = None
-    harmony: int | None = None
-    will: int | None = None
-    voice: int | None = None
-    stones: int | None = None
-    reason: str | None = None
+    being: str = Field(description="Who to adjust: a Magi or an Encounter")
+    essence: int | None = Field(default=None, description="Change to Essence, e.g. -2")
+    resonance: int | None = Field(default=None, description="Change to Resonance, e.g. +3")
+    harmony: int | None = Field(default=None, description="Change to Harmony (negative is Discord)")
+    will: int | None = Field(default=None, description="Change to Will")
+    voice: int | None = Field(default=None, description="Change to Voice")
+    stones: int | None = Field(default=None, description="Change to interrupt stones held")
+    reason: str | None = Field(default=None, description="Why, for the log (e.g. Ability Chart A)")
+
+
+class CloseWindowOptions(Model):
+    window: int | None = Field(
+        default=None, ge=1, description="Close only window #n (the board shows it); refused if another is open"
+    )
 
 
 class BattleModeOptions(Model):
-    easy: bool
+    easy: bool = Field(description="Easy mode on (true) or off (false)")
 
 
 class PrepareOptions(Model):
-    spells: str = ""  # "Fireball, Dissolve Tissue"; empty prepares nothing
-    magi: str | None = None
+    spells: str = Field(default="", description='Up to 3 spells from your Codex, e.g. "Fireball, Dissolve Tissue"')
+    magi: str | None = magi_field()
 
 
 class ReattuneOptions(Model):
-    spells: str
-    magi: str | None = None
+    spells: str = Field(description='Discarded spells to re-attune, e.g. "Air Essence, Pillar of Earth"')
+    magi: str | None = magi_field()
 
 
 class CastOptions(Model):
-    spell: str
-    target: str | None = None  # a Magi or team; a spell's title or #number for Abjurations
-    upgrade: str | None = None  # "refined" (comma-separated for several)
-    upgrade_with: str | None = None  # which price: "Will" or "Resonance"
-    tiers: int = Field(default=0, ge=0, le=4)  # ritual path tiers
-    tiers_with: Literal["harmony", "will"] = "harmony"  # 1 Harmony a tier, or 1 Will for 3
-    component: str | None = None  # which Component to discard, by title or #number
-    intone: str | None = None  # the cast phrase, typed: judged "Alum!" or "Kotukh!"
-    replace: str | None = None  # which Enhancement a fifth one pushes out
-    magi: str | None = None
+    spell: str = Field(description="A prepared spell (Free Action spells too)")
+    target: str | None = Field(default=None, description="A Magi or team; a spell's title or #number for Abjurations")
+    upgrade: str | None = Field(default=None, description='Upgrades to buy, e.g. "refined" (comma-separated)')
+    upgrade_with: str | None = Field(default=None, description='Which price pays the upgrade, e.g. "Will"')
+    tiers: int = Field(default=0, ge=0, le=4, description="Ritual path tiers to buy (0 to 4)")
+    tiers_with: Literal["harmony", "will"] = Field(
+        default="harmony", description="Pay tiers with 1 Harmony each, or 1 Will for 3"
+    )
+    component: str | None = Field(default=None, description="Which Component to discard, by title or #number")
+    intone: str | None = Field(default=None, description='The cast phrase, typed: judged "Alum!" or "Kotukh!"')
+    replace: str | None = Field(default=None, description="Which Enhancement a fifth one pushes out")
+    magi: str | None = magi_field()
 
 
 class RespondOptions(Model):
-    spell: str | None = None  # none: pass on this window
-    target: str | None = None
-    upgrade: str | None = None
-    upgrade_with: str | None = None
-    intone: str | None = None
-    magi: str | None = None
+    spell: str | None = Field(default=None, description="A Response spell from your Codex; leave out to pass")
+    target: str | None = Field(default=None, description="The manifesting spell, by title or #number")
+    upgrade: str | None = Field(default=None, description='Upgrades to buy, e.g. "refined" (comma-separated)')
+    upgrade_with: str | None = Field(default=None, description='Which price pays the upgrade, e.g. "Will"')
+    intone: str | None = Field(default=None, description='The cast phrase, typed: judged "Alum!" or "Kotukh!"')
+    magi: str | None = magi_field()
 
 
 class MagiOnlyOptions(Model):
-    magi: str | None = None
+    magi: str | None = magi_field()
 
 
 class ExchangeOptions(Model):
-    gain: Literal["Resonance", "Harmony", "Essence", "Will"]
-    give: Literal["Will", "Voice"] = "Will"
-    magi: str | None = None
+    gain: Literal["Resonance", "Harmony", "Essence", "Will"] = Field(description="The energy to gain")
+    give: Literal["Will", "Voice"] = Field(default="Will", description="What you give: 1 Will, or 10 Voice")
+    magi: str | None = magi_field()
 
 
 class DismissOptions(Model):
-    spell: str  # title or #number; "specialization" or "artifact"
-    magi: str | None = None
+    spell: str = Field(description='A spell you control (title or #number), "specialization" or "artifact"')
+    magi: str | None = magi_field()
 
 
 class FocusOptions(Model):
-    spell: str
-    release: bool = False  # take your Focus off it (the spell is discarded)
-    magi: str | None = None
+    spell: str = Field(description="An ally's Duration F spell (title or #number)")
+    release: bool = Field(default=False, description="Take your Focus off it instead (the spell is discarded)")
+    magi: str | None = magi_field()
 
 
 class SpecOptions(Model):
-    tree: Literal["A", "B"]
-    voice: int = Field(default=0, ge=0)  # Voice to spend in place of Resonance
-    magi: str | None = None
+    tree: Literal["A", "B"] = Field(description="The Specialization tree to advance")
+    voice: int = Field(default=0, ge=0, description="Voice to spend in place of Resonance, 1 for 1")
+    magi: str | None = magi_field()
 
 
 class UseOptions(Model):
-    ability: str
-    target: str | None = None
-    magi: str | None = None
+    ability: str = Field(description="An ability your spells grant, e.g. Beast Form attack")
+    target: str | None = Field(default=None, description="Who it targets (needed with several opponents)")
+    magi: str | None = magi_field()
 
 
 class SustainOptions(Model):
-    spell: str
-    keep: bool = True
-    magi: str | None = None
+    spell: str = Field(description="A spell you control (title or #number)")
+    keep: bool = Field(default=True, description="true: sustain it at the next maintenance; false: let it go")
+    magi: str | None = magi_field()

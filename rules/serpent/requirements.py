@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from rules.base import RuleError
 from rules.serpent.aspects import bearers
-from rules.serpent.book import Energy, Requirement, Spell
+from rules.serpent.book import Energy, Requirement, Spell, fold, number_of
 from rules.serpent.context import Ctx
 from rules.serpent.state import Being, CardState
 
@@ -56,7 +56,9 @@ def on_bearer(ctx: Ctx, bearer: str, req: Requirement, exclude: int | None = Non
 def plan_cast(ctx: Ctx, caster: Being, spell: Spell, bearer: str | None, component: str | None) -> Plan:
     """Check every casting requirement; raise a RuleError that says what is missing."""
     plan = Plan()
-    chosen = component.strip().lstrip("#").casefold() if component else None
+    number = number_of(component) if component else None
+    chosen = fold(component) if component and number is None else None
+    used = False
     for req in spell.requirements:
         if not req.at_cast():
             continue
@@ -68,8 +70,10 @@ def plan_cast(ctx: Ctx, caster: Being, spell: Spell, bearer: str | None, compone
             plan.add_cost("Resonance", req.amount)
         elif req.kind == "discard_component":
             options = [c for c in components(ctx, caster, req) if c not in plan.sacrifice]
-            if chosen:
-                options = [c for c in options if str(c.id) == chosen or c.title.casefold() == chosen] or options
+            if component:
+                named = [c for c in options if c.id == number or fold(c.title) == chosen]
+                used = used or bool(named)
+                options = named + [c for c in options if c not in named]
             if len(options) < req.amount:
                 raise RuleError(f"{spell.title} requires: {req.text}. {caster.name} controls no such active Component.")
             plan.sacrifice.extend(options[: req.amount])
@@ -96,6 +100,17 @@ def plan_cast(ctx: Ctx, caster: Being, spell: Spell, bearer: str | None, compone
             c.controller == caster.key and _spell_matches(ctx, c, req) for c in ctx.battle.in_play()
         ):
             raise RuleError(f"{spell.title} requires: {req.text}. {caster.name} controls no such active spell.")
+    if component and not used:
+        if not any(req.kind == "discard_component" for req in spell.requirements):
+            raise RuleError(f"{spell.title} discards no Component: leave out component:.")
+        offered = [
+            c for req in spell.requirements if req.kind == "discard_component" for c in components(ctx, caster, req)
+        ]
+        listed = ", ".join(f"{c.title} (#{c.id})" for c in offered) or "none"
+        raise RuleError(
+            f"component: {component!r} is not a Component {caster.name} could discard for {spell.title}. "
+            f"Could discard: {listed}."
+        )
     return plan
 
 

@@ -42,12 +42,26 @@ def start_round(ctx: Ctx, resonance: int | None, rolloff: list[str]) -> None:
     )
 
 
+def unprepare_leftovers(ctx: Ctx) -> None:
+    """At the round's end, prepared spells never cast go back to the Codex (which ones stays secret)."""
+    for being in ctx.battle.beings.values():
+        left = ctx.battle.cards_in("prepared", being.key)
+        for card in left:
+            card.location = "codex"
+        if left:
+            ctx.j.say(
+                f"{being.name}'s {len(left)} prepared spell(s) never cast return to the Codex.",
+                "unprepare",
+                magi=being.name,
+                count=len(left),
+            )
+
+
 def end_round(ctx: Ctx) -> None:
     """Unprepare what was not cast and reset every per-round allowance."""
     b = ctx.battle
+    unprepare_leftovers(ctx)
     for card in b.cards.values():
-        if card.location == "prepared":
-            card.location = "codex"
         card.ability_uses = {}
     for being in b.beings.values():
         being.full_actions = being.actions_per_round

@@ -1,9 +1,8 @@
 """How a serpent action runs: on a copy of the state, so a refused action changes nothing.
 
 The action works on a deep copy of the campaign state; only when it succeeds is
-the copy written back into ``table.state`` (and the RNG left advanced). A
-battle action also leaves an undo snapshot of the battle as it was, so
-``battle undo`` restores it exactly.
+the copy written back into ``table.state`` (and the RNG left advanced). Undo
+is the table service's: it keeps what each action changed in the log.
 """
 
 from __future__ import annotations
@@ -17,7 +16,8 @@ from rules.serpent.cards import action_card, battle_status
 from rules.serpent.context import Ctx
 from rules.serpent.engine import advance
 from rules.serpent.magi import MagiSheet
-from rules.serpent.state import Battle, Being, SerpentSettings, SerpentState, Snapshot
+from rules.serpent.state import Battle, Being, SerpentSettings, SerpentState
+from rules.serpent.timer import close_overdue
 
 
 def settings_of(table: Table) -> SerpentSettings:
@@ -49,7 +49,13 @@ def make_ctx(table: Table, state: SerpentState, battle: Battle | None = None) ->
         settings=settings_of(table),
         book=book_of(table),
         rng=table.rng,
+        now=table.now,
     )
+
+
+def working_copy(state: SerpentState) -> SerpentState:
+    """A deep copy to act on, so a refused action leaves the real state untouched."""
+    return state.model_copy(deep=True)
 
 
 def with_battle(
@@ -57,28 +63,30 @@ def with_battle(
     action: str,
     run: Callable[[Ctx], str],
     *,
-    snapshot: bool = True,
     tone: Tone = "neutral",
     extra: Callable[[Ctx], dict[str, Any]] | None = None,
 ) -> Outcome:
-    """Run a battle action on a copy; commit, log and snapshot only if it succeeds."""
+    """Run a battle action on a copy; commit and log it only if it succeeds."""
     state = state_of(table)
     if state.battle is None:
         raise RuleError("There is no battle in this channel. A GM starts one with /serpent battle start.")
-    work = state.model_copy(deep=True)
+    work = working_copy(state)
     assert work.battle is not None
     ctx = make_ctx(table, work, work.battle)
     rng_state = table.rng.getstate()
+    closed = None
     try:
+        closed = close_overdue(ctx)  # play-by-post: a window whose time ran out closed before this action
         title = run(ctx)
         advance(ctx)
-    except RuleError:
+    except RuleError as error:
         table.rng.setstate(rng_state)
+        if closed is not None:
+            raise RuleError(
+                f"{error} (The response window on {closed.title} closed when its "
+                f"{ctx.settings.response_window_minutes} minutes ran out.)"
+            ) from None
         raise
-    if snapshot:
-        before = state.battle.model_dump(mode="json", exclude={"history"})
-        history = [*state.battle.history, Snapshot(label=title, battle=before)]
-        work.battle.history = history[-settings_of(table).undo_depth :]
     work.battle.log = [*work.battle.log, *ctx.j.lines][-40:]
     state.battle = work.battle
     state.spellbook = work.spellbook
@@ -94,7 +102,7 @@ def outcome(
     extra: dict[str, Any] | None = None,
     secret: Card | None = None,
 ) -> Outcome:
-    data: dict[str, Any] = {"action": action, "events": ctx.j.events, "battle": battle_status(ctx.battle)}
+    data: dict[str, Any] = {"action": action, "events": ctx.j.events, "battle": battle_status(ctx.battle, ctx.settings)}
     if extra:
         data.update(extra)
     return Outcome(card=action_card(ctx, title, tone), summary=title, data=data, secret=secret)

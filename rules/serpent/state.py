@@ -2,13 +2,13 @@
 
 Everything a battle needs between two actions lives here as plain pydantic data,
 so a play-by-post battle can pause for hours (a response window, a preparation
-phase) and resume exactly where it stopped, and ``battle undo`` can restore a
-snapshot.
+phase) and resume exactly where it stopped. ``battle undo`` is the table
+service's exact undo of the newest change, so the state keeps no history itself.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
@@ -27,10 +27,10 @@ class SerpentSettings(Model):
     basic_play: bool = (
         False  # Act I: Meditate gives no Harmony, Overload costs none, initiative by Resonance then Essence
     )
-    response_window_minutes: int = Field(default=60, ge=0)  # play-by-post: the service closes a window after this
+    # play-by-post: a window still open this long after it opened closes by itself (0: no time limit)
+    response_window_minutes: int = Field(default=60, ge=0)
     discord_event_essence: int = Field(default=3, ge=0)  # RULING 8, "unless the scenario says otherwise"
     auto_pass: bool = True  # a Magi out of Full Actions with no Free Action left passes by itself
-    undo_depth: int = Field(default=20, ge=1, le=100)
     # RULING 13: values the Sentient Shadow's card scan garbles, supplied by the GM (None: not supplied)
     shadow_spectral_claw_dmg: int | None = Field(default=None, ge=0)
     shadow_gain_resonance: int | None = Field(default=None, ge=0)
@@ -171,6 +171,7 @@ class Effect(Model):
     passed: list[str] = Field(default_factory=list)  # beings who passed this window
     evaded: list[str] = Field(default_factory=list)  # beings who dodged it
     replace: str | None = None  # Enhancement to drop for a fifth one
+    opened_at: str | None = None  # UTC ISO time its response window (last) started waiting, from ``Table.now``
 
 
 class QueuedDie(Model):
@@ -178,11 +179,6 @@ class QueuedDie(Model):
 
     kind: Literal["d10", "token", "2d10"]
     value: str
-
-
-class Snapshot(Model):
-    label: str
-    battle: dict[str, Any]
 
 
 class Battle(Model):
@@ -203,7 +199,6 @@ class Battle(Model):
     last_resonance: int | None = None
     winner: str | None = None
     log: list[str] = Field(default_factory=list)  # the recent story, for the board
-    history: list[Snapshot] = Field(default_factory=list)
 
     def new_id(self) -> int:
         value = self.next_id

@@ -63,6 +63,15 @@ def _choices(
             f"#{c.id} {c.title}" for c in battle.in_play()
         ]
         return (spells + beings) if action == "respond" else (beings + spells)
+    if option in ("component", "replace") and book and state:
+        # cast component: your Components in play; cast replace: your Enhancements (a fifth one pushes one out)
+        role, zone = ("Component", "defense") if option == "component" else ("Enhance", "enhance")
+        found = []
+        for card in battle.in_play():
+            spell = state.spellbook.get(card.title.casefold()) or book.spell(card.title)
+            if card.controller in mine and card.zone == zone and spell is not None and spell.role == role:
+                found.append(f"#{card.id} {card.title}" if option == "component" else card.title)
+        return found
     if option == "being":
         return [b.name for b in battle.beings.values()]
     if option == "team":

@@ -46,6 +46,7 @@ class Game:
         self.rng = random.Random(seed)
         self.users: dict[str, int] = {"gm": 1}
         self.outcomes: list[Outcome] = []
+        self.now = ""  # Table.now: the action's UTC ISO time ("" = no clock, as before the service supplied one)
 
     def user(self, name: str) -> int:
         return self.users.setdefault(name, len(self.users) + 1)
@@ -61,6 +62,7 @@ class Game:
             settings=self.settings,
             state=self.state,
             characters=self.characters,
+            now=self.now,
         )
 
     def do(self, who: str, action: str, **options: Any) -> Outcome:

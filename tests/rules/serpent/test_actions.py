@@ -51,27 +51,6 @@ def test_options_are_primitives_a_slash_command_can_fill() -> None:
             assert len(name) <= 32 and name == name.lower()
 
 
-def test_undo_restores_the_battle_exactly() -> None:
-    g = act_one_setup()
-    round_one(g)
-    before = g.battle.model_dump(exclude={"history", "log"})
-    g.do("gm", "battle round", resonance=4)
-    g.do("white", "prepare", spells="Air Essence, Materia Binding")
-    g.do("black", "prepare", spells="Dissolve Tissue x2")
-    after_prep = g.battle.model_dump(exclude={"history", "log"})
-    g.do("white", "cast", spell="Air Essence")
-    out = g.do("gm", "battle undo")
-    assert out.summary == "Undone: White casts Air Essence"
-    assert g.battle.model_dump(exclude={"history", "log"}) == after_prep
-    g.do("gm", "battle undo")
-    g.do("gm", "battle undo")
-    g.do("gm", "battle undo")
-    assert g.battle.model_dump(exclude={"history", "log"}) == before
-    # replaying after an undo works and gives the same result as the first time
-    g.do("gm", "battle round", resonance=4)
-    assert g.being("Black").essence == 5
-
-
 def test_data_is_json_and_every_card_fits() -> None:
     g = act_one_setup()
     round_one(g)

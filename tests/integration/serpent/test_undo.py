@@ -1,0 +1,79 @@
+"""/serpent battle undo is the service's exact undo: repeatable, logged, and limited to serpent actions."""
+
+from __future__ import annotations
+
+from tests.conftest import Console
+
+SETUP = [
+    "@gm",
+    "/campaign start ruleset:serpent name:Duel",
+    "@as White",
+    '/serpent magi create name:White codex:"Pillar of Earth, Acidic Matter x2, Air Essence, Karmic Debt"',
+    "@as Black",
+    '/serpent magi create name:Black codex:"Fireball x2, Dissolve Tissue x2, Beast Form"',
+    "@gm",
+    "/serpent battle start",
+    "@as White",
+    "/serpent battle join",
+    "@as Black",
+    "/serpent battle join",
+    "@gm",
+]
+
+
+async def board(console: Console) -> dict:
+    """The whole stored campaign state (the public board hides prepared spells)."""
+    await console.ok("/serpent battle board")
+    table = console.table
+    row = await table.bot.service.store.campaign(table.virtual.guild_id, table.virtual.channel_id)
+    return row.state
+
+
+async def test_battle_undo_restores_each_step_exactly(console: Console) -> None:
+    for line in SETUP:
+        await console.ok(line)
+    joined = await board(console)
+    await console.ok("/serpent battle round resonance:7 rolloff:Black")
+    after_round = await board(console)
+    await console.ok("@as Black")
+    await console.ok('/serpent prepare spells:"Fireball, Dissolve Tissue"')
+    assert await board(console) != after_round
+    await console.ok("@gm")
+    undone = await console.ok("/serpent battle undo")
+    assert undone["data"]["command"] == "serpent prepare"
+    assert await board(console) == after_round
+    await console.ok("/serpent battle undo")
+    assert await board(console) == joined
+    # replaying gives the same round again (the GM supplies the roll)
+    await console.ok("/serpent battle round resonance:7 rolloff:Black")
+    assert await board(console) == after_round
+    log = await console.ok("/campaign log")
+    commands = [e["command"] for e in log["data"]["events"]]
+    assert commands.count("serpent battle undo") == 2
+    assert "serpent battle board" not in commands  # reading the board changes nothing and is not logged
+
+
+async def test_battle_undo_is_gm_only_and_refuses_other_changes(console: Console) -> None:
+    for line in SETUP:
+        await console.ok(line)
+    await console.ok("@as White")
+    assert "needs the GM" in (await console.fails("/serpent battle undo"))["text"]
+    await console.ok("@gm")
+    await console.ok("/campaign settings key:basic_play value:true")
+    refused = await console.fails("/serpent battle undo")
+    assert "/campaign undo" in refused["text"]
+    await console.ok("/campaign undo")
+    await console.ok("/serpent battle undo")  # now the newest change is the join
+
+
+async def test_a_battle_keeps_its_log_small(console: Console) -> None:
+    for line in SETUP:
+        await console.ok(line)
+    for resonance in (7, 4, 10):
+        await console.ok(f"/serpent battle round resonance:{resonance} rolloff:Black")
+    store = console.table.bot.service.store
+    rows = await store._reader.execute_fetchall(
+        "SELECT max(length(snapshot)), max(length(state)) FROM events, campaigns"
+    )
+    largest_snapshot, state_size = rows[0]
+    assert largest_snapshot < state_size  # each entry keeps only what its action changed
