@@ -316,14 +316,12 @@ async def character_list(service: TableService, place: Place) -> Reply:
     return Reply(Outcome(card=card, summary="listed characters", data=data), campaign.row)
 
 
-async def character_show(service: TableService, place: Place, name: str) -> Reply:
+async def character_show(service: TableService, place: Place, caller: Caller, name: str) -> Reply:
+    """A sheet, as the caller may see it (the ruleset hides what only the GM may know)."""
     campaign = await service.require_campaign(place)
     ruleset = service.registry.get(campaign.row.ruleset).ruleset
-    table = service.table_for(campaign, Caller(0, "?"))
-    record = table.find_character(name)
-    card = ruleset.character_card(record)
-    data = {"name": record.name, "owner_id": record.owner_id, "sheet": record.sheet.model_dump(mode="json")}
-    return Reply(Outcome(card=card, summary=f"showed {record.name}", data=data), campaign.row)
+    table = service.table_for(campaign, caller)
+    return Reply(ruleset.show_character(table, table.find_character(name)), campaign.row)
 
 
 async def character_delete(service: TableService, place: Place, caller: Caller, name: str) -> Reply:

@@ -22,7 +22,9 @@ class CharacterCog(commands.GroupCog, group_name="character", group_description=
     @app_commands.command(name="show", description="A character's sheet")
     @app_commands.autocomplete(name=character_names)
     async def show(self, interaction: discord.Interaction, name: str):
-        reply = await campaigns.character_show(service_of(interaction), place_of(interaction), name)
+        reply = await campaigns.character_show(
+            service_of(interaction), place_of(interaction), caller_of(interaction), name
+        )
         await send_reply(interaction, reply)
 
     @app_commands.command(name="delete", description="Delete one of your characters (GMs: any); undo can restore it")

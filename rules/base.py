@@ -145,6 +145,7 @@ class Table:
 
     # -- characters --------------------------------------------------------
     def find_character(self, name: str) -> CharacterRecord:
+        name = " ".join(name.split())
         record = self.characters.get(name.casefold())
         if record is None:
             known = ", ".join(sorted(c.name for c in self.characters.values())) or "none yet"
@@ -174,6 +175,9 @@ class Table:
         raise RuleError(f"You have several characters ({names}); name the one to use.")
 
     def add_character(self, owner_id: int, name: str, sheet: Any) -> CharacterRecord:
+        name = " ".join(name.split())
+        if not name:
+            raise RuleError("A character needs a name.")
         if name.casefold() in self.characters:
             raise RuleError(f"A character named {name!r} already exists here. Pick another name.")
         record = CharacterRecord(owner_id=owner_id, name=name, sheet=sheet)
@@ -245,6 +249,15 @@ class Ruleset:
     def character_summary(self, record: CharacterRecord) -> str:
         """One line for ``/character list``."""
         return record.name
+
+    def show_character(self, table: Table, record: CharacterRecord) -> Outcome:
+        """``/character show``: the sheet as ``table.actor`` may see it (override to hide GM-only values)."""
+        sheet = record.sheet.model_dump(mode="json") if isinstance(record.sheet, BaseModel) else dict(record.sheet)
+        return Outcome(
+            card=self.character_card(record),
+            summary=f"showed {record.name}",
+            data={"name": record.name, "owner_id": record.owner_id, "sheet": sheet},
+        )
 
     def character_card(self, record: CharacterRecord) -> Card:
         """The full sheet for ``/character show``."""

@@ -81,5 +81,10 @@ class RunicRuleset(Ruleset):
     def character_card(self, record: CharacterRecord) -> Card:
         return sheet_card(record, None, reveal=False)
 
+    def show_character(self, table: Table, record: CharacterRecord) -> Outcome:
+        """The same view as `/runic mage show`: a Calamity's hidden MP loss stays hidden from players."""
+        shown = mages.mage_show(table, mages.MageShowOptions(mage=record.name))
+        return shown.model_copy(update={"data": {"name": record.name, **shown.data}})
+
 
 RULESET = RunicRuleset()

@@ -1,0 +1,23 @@
+"""/character show hides what only the GM may know, as /runic mage show does."""
+
+from __future__ import annotations
+
+from tests.conftest import Console
+
+
+async def test_hidden_mp_loss_stays_hidden_from_players(console: Console) -> None:
+    await console.ok("/campaign start ruleset:runic name:Camelot")
+    await console.ok("@as Pat")
+    await console.ok("/runic mage create name:Merlin magery:3 iq:14 thaumatology:14")
+    await console.ok("@gm")
+    await console.ok('/runic adjust character:Merlin field:mp_lost_temporary value:7 reason:"Calamity 16"')
+    gm_view = await console.ok("/character show name:Merlin")
+    assert gm_view["data"]["sheet"]["mp_lost_temporary"] == 7
+    assert gm_view["data"]["name"] == "Merlin"
+    for player in ("Pat", "Oz"):
+        await console.ok(f"@as {player}")
+        shown = await console.ok('/character show name:" merlin "')  # stray spaces and case are forgiven
+        assert shown["data"]["sheet"]["mp_lost_temporary"] is None
+        assert shown["data"]["sheet"]["mp_max"] is None
+        assert "/60" not in shown["text"]
+        assert "/53" not in shown["text"]
