@@ -248,26 +248,32 @@ class TableService:
         if snapshot is None and not logged:
             return None  # a pure read: nothing to save, nothing worth a log line
         new_row = _copy_row(campaign.row, state=new_state, settings=new_settings)
-        new_characters = dict(campaign.characters)
-        async with self.store.transaction() as tx:
+
+        version = new_row.version
+
+        async def write(tx: Transaction) -> tuple[int, dict[str, CharacterRow]]:
+            new_row.version = version  # a write retried after a failed group expects the same version again
+            characters = dict(campaign.characters)
             if state_changed:
                 await tx.update_campaign(new_row)
             for old, sheet in changed:
-                await tx.update_character(old.id, table.characters[old.name.casefold()].owner_id, sheet)
-                new_characters[old.name.casefold()] = CharacterRow(
-                    old.id, old.campaign_id, table.characters[old.name.casefold()].owner_id, old.name, sheet
-                )
+                owner = table.characters[old.name.casefold()].owner_id
+                await tx.update_character(old.id, owner, sheet)
+                characters[old.name.casefold()] = CharacterRow(old.id, old.campaign_id, owner, old.name, sheet)
             for old in deleted:
                 await tx.delete_character(old.id)
-                new_characters.pop(old.name.casefold(), None)
+                characters.pop(old.name.casefold(), None)
             for record, sheet in added:
                 new_id = await tx.insert_character(campaign.row.id, record.owner_id, record.name, sheet)
-                new_characters[record.name.casefold()] = CharacterRow(
+                characters[record.name.casefold()] = CharacterRow(
                     new_id, campaign.row.id, record.owner_id, record.name, sheet
                 )
             event_id = await tx.append_event(
                 campaign.row.id, caller.user_id, caller.name, command, outcome.summary, outcome.data, snapshot
             )
+            return event_id, characters
+
+        event_id, new_characters = await self.store.write(write)
         self._remember(place, Campaign(new_row, new_characters))
         return event_id
 
@@ -324,10 +330,11 @@ class TableService:
             campaign = await self.campaign(place)
             if campaign is None:
                 return Reply(outcome)
-            async with self.store.transaction() as tx:
-                event_id = await tx.append_event(
+            event_id = await self.store.write(
+                lambda tx: tx.append_event(
                     campaign.row.id, caller.user_id, caller.name, command, outcome.summary, outcome.data
                 )
+            )
             return Reply(outcome, campaign.row, event_id)
 
         return await self.locked(place, work)

@@ -4,20 +4,31 @@ One long-lived aiosqlite connection writes, in explicit ``BEGIN IMMEDIATE``
 transactions serialized by an asyncio lock (coroutines sharing one connection
 would otherwise share a transaction). A second connection reads, so a reader
 never sees a write that may still roll back. WAL lets the two run side by side.
+
+Actions write through :meth:`Store.write`, which commits in groups: writes that
+arrive while a transaction is in flight go into the next one together, so each
+thread round-trip to SQLite serves many actions. Every action still waits for
+its own COMMIT before it returns, and if any write in a group fails the group
+rolls back and each write is retried alone, so one action's failure never
+touches another's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
+
+T = TypeVar("T")
+Job = Callable[["Transaction"], Awaitable[Any]]
+MAX_BATCH = 64  # writes per group commit: enough to amortize, small enough to keep latency flat
 
 # Append-only: never edit a migration that has shipped; add the next one.
 MIGRATIONS: tuple[str, ...] = (
@@ -125,6 +136,8 @@ class Store:
         self._writer = writer
         self._reader = reader
         self._write_lock = asyncio.Lock()
+        self._queue: list[tuple[Job, asyncio.Future[Any]]] = []
+        self._committer: asyncio.Task[None] | None = None
 
     @classmethod
     async def open(cls, path: Path | str) -> Store:
@@ -144,6 +157,8 @@ class Store:
         return store
 
     async def close(self) -> None:
+        if self._committer is not None:
+            await asyncio.shield(self._committer)
         await self._reader.close()
         await self._writer.close()
 
@@ -178,6 +193,51 @@ class Store:
                 await self._writer.execute("ROLLBACK")
                 raise
             await self._writer.execute("COMMIT")
+
+    async def write(self, job: Callable[[Transaction], Awaitable[T]]) -> T:
+        """Run ``job``'s writes in a committed transaction (possibly shared with other jobs); return its result."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.append((job, future))
+        if self._committer is None or self._committer.done():
+            self._committer = asyncio.create_task(self._commit_queued(), name="magister-group-commit")
+        return await future
+
+    async def _commit_queued(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+            results = await self._commit_group(batch)
+            if results is None:
+                await self._one_by_one(batch)
+                continue
+            for (_, future), result in zip(batch, results, strict=True):
+                if not future.done():
+                    future.set_result(result)
+
+    async def _commit_group(self, batch: list[tuple[Job, asyncio.Future[Any]]]) -> list[Any] | None:
+        """All of the batch in one transaction, or ``None`` (rolled back) if any write failed."""
+        async with self._write_lock:
+            await self._writer.execute("BEGIN IMMEDIATE")
+            try:
+                transaction = Transaction(self._writer)
+                results = [await job(transaction) for job, _ in batch]
+            except Exception:
+                await self._writer.execute("ROLLBACK")
+                return None
+            await self._writer.execute("COMMIT")
+            return results
+
+    async def _one_by_one(self, batch: list[tuple[Job, asyncio.Future[Any]]]) -> None:
+        """After a failed group: each job alone, so only the faulty one fails."""
+        for job, future in batch:
+            try:
+                async with self.transaction() as transaction:
+                    result = await job(transaction)
+            except Exception as error:
+                if not future.done():
+                    future.set_exception(error)
+            else:
+                if not future.done():
+                    future.set_result(result)
 
     # ------------------------------------------------------------------ reads
 

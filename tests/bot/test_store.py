@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -76,3 +77,48 @@ async def test_stale_version_is_detected(store: Store) -> None:
             second.state = {"count": 2}
             await tx.update_campaign(second)
     assert (await store.campaign(1, 2)).state == {"count": 1}
+
+
+async def test_group_commit_isolates_a_failing_write(tmp_path: Path) -> None:
+    """Writes that arrive together share a transaction; one failure rolls back only itself."""
+    path = tmp_path / "group.sqlite3"
+    store = await Store.open(path)
+    async with store.transaction() as tx:
+        campaign_id = await tx.insert_campaign(1, 2, "tally", "C", [9], {}, {})
+
+    def job(number: int):
+        async def write(tx) -> int:
+            event_id = await tx.append_event(campaign_id, 9, "Gwen", "x", f"event {number}", {})
+            if number == 13:
+                raise ValueError("unlucky")
+            return event_id
+
+        return write
+
+    results = await asyncio.gather(*(store.write(job(n)) for n in range(30)), return_exceptions=True)
+    failures = [r for r in results if isinstance(r, Exception)]
+    assert [str(f) for f in failures] == ["unlucky"]
+    assert len({r for r in results if isinstance(r, int)}) == 29
+    await store.close()
+    reopened = await Store.open(path)  # what each write returned is durable
+    summaries = {e.summary for e in await reopened.events(campaign_id, limit=100)}
+    assert summaries == {f"event {n}" for n in range(30) if n != 13}
+    await reopened.close()
+
+
+async def test_group_commit_uses_fewer_transactions_than_writes(store: Store) -> None:
+    async with store.transaction() as tx:
+        campaign_id = await tx.insert_campaign(1, 2, "tally", "C", [9], {}, {})
+    commits = 0
+    original = store._commit_group
+
+    async def counting(batch):
+        nonlocal commits
+        commits += 1
+        return await original(batch)
+
+    store._commit_group = counting
+    await asyncio.gather(
+        *(store.write(lambda tx: tx.append_event(campaign_id, 9, "G", "x", "e", {})) for _ in range(50))
+    )
+    assert 1 <= commits < 50
