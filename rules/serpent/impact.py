@@ -9,10 +9,9 @@ meet Defenses, and the directives apply: Dmg, Infusion, Siphon, Disrupt, Dispel
 from __future__ import annotations
 
 from rules.serpent.aspects import bearers, boosts, require, spell_impact
-from rules.serpent.book import Energy
 from rules.serpent.context import Ctx
 from rules.serpent.defenses import Hit, defend, immune, team_shields
-from rules.serpent.energy import after_change, discard, gain, lose, release_focus
+from rules.serpent.energy import after_change, amount_of, discard, gain, lose, release_focus
 from rules.serpent.state import Being, CardState, Effect, Impact
 
 
@@ -255,7 +254,7 @@ def apply_directives(ctx: Ctx, effect: Effect, impact: Impact, caster: Being, hi
         lost = lose(ctx, victim, impact.dmg.energy, hit.dmg, effect.title, check=False)
         ctx.j.say(
             f"💥 {effect.title} deals {hit.dmg} {impact.dmg.energy} Dmg to {victim.name}{prefix}: "
-            f"{impact.dmg.energy} now {energy_value(victim, impact.dmg.energy)}.",
+            f"{impact.dmg.energy} now {amount_of(victim, impact.dmg.energy)}.",
             "dmg",
             target=victim.name,
             energy=impact.dmg.energy,
@@ -302,16 +301,6 @@ def apply_directives(ctx: Ctx, effect: Effect, impact: Impact, caster: Being, hi
                     f"on {card.title} are discarded."
                 )
                 card.charges.pop(impact.clears_charges)
-
-
-def energy_value(being: Being, energy: Energy) -> int:
-    return {
-        "Resonance": being.resonance,
-        "Harmony": being.harmony or 0,
-        "Essence": being.essence,
-        "Will": being.will,
-        "Voice": being.voice,
-    }[energy]
 
 
 # ---------------------------------------------------------------- Abjurations and Evades
