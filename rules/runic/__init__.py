@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from rules.base import Action, Card, CharacterRecord, LookupEntry, Outcome, Ruleset, Table
+from rules.base import Action, Card, CharacterRecord, LookupEntry, Outcome, RuleError, Ruleset, Table
 from rules.runic import lookup, mages, spellbook, upkeep
 from rules.runic.book import RunicBook
 from rules.runic.cards import sheet_card
@@ -80,6 +80,13 @@ class RunicRuleset(Ruleset):
 
     def character_card(self, record: CharacterRecord) -> Card:
         return sheet_card(record, None, reveal=False)
+
+    def check_settings(self, settings: RunicSettings, book: RunicBook) -> None:
+        """``word_times`` must name Words exactly as the table does, or it would silently never apply."""
+        for name in settings.word_times:
+            word = book.word(name)  # an unknown name raises, listing every Word
+            if word.name != name:
+                raise RuleError(f"Write the Word as {word.name!r}, not {name!r}, in word_times.")
 
     def show_character(self, table: Table, record: CharacterRecord) -> Outcome:
         """The same view as `/runic mage show`: a Calamity's hidden MP loss stays hidden from players."""

@@ -21,3 +21,14 @@ async def test_hidden_mp_loss_stays_hidden_from_players(console: Console) -> Non
         assert shown["data"]["sheet"]["mp_max"] is None
         assert "/60" not in shown["text"]
         assert "/53" not in shown["text"]
+
+
+async def test_word_times_house_rule_names_real_words(console: Console) -> None:
+    await console.ok("/campaign start ruleset:runic name:Camelot")
+    await console.ok("""/campaign settings key:word_times value:'{"Flam": 2}'""")
+    unknown = await console.fails("""/campaign settings key:word_times value:'{"Blorp": 2}'""")
+    assert "not a Word of Power" in unknown["text"]
+    assert "Flam (Fire)" in unknown["text"]
+    spelled = await console.fails("""/campaign settings key:word_times value:'{"flam": 3}'""")
+    assert "Write the Word as 'Flam'" in spelled["text"]
+    assert (await console.ok("/campaign settings"))["data"]["settings"]["word_times"] == {"Flam": 2}
