@@ -56,7 +56,7 @@ def _norm(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
-PAGE_SIZE = 3800
+PAGE_SIZE = 3700  # leaves room for a code fence reopened across a page break
 
 
 def pages_of(body: str) -> list[str]:
@@ -77,8 +77,50 @@ def pages_of(body: str) -> list[str]:
     return [page for page in pages if page.strip()] or ["(empty)"]
 
 
+FENCE = "```"
+
+
+def aligned_tables(body: str) -> str:
+    """Markdown tables as aligned monospace blocks: Discord embeds do not draw tables."""
+    out: list[str] = []
+    block: list[list[str]] = []
+
+    def flush() -> None:
+        if not block:
+            return
+        widths = [max(len(row[i]) if i < len(row) else 0 for row in block) for i in range(max(map(len, block)))]
+        out.append(FENCE)
+        out.extend(
+            "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)).rstrip() for row in block
+        )
+        out.append(FENCE)
+        block.clear()
+
+    for line in body.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("|") and stripped.endswith("|"):
+            cells = [cell.strip() for cell in stripped.strip("|").split("|")]
+            if not all(set(cell) <= set("-: ") for cell in cells):  # skip the |---| separator row
+                block.append(cells)
+            continue
+        flush()
+        out.append(line)
+    flush()
+    return "\n".join(out)
+
+
+def fenced_pages(pages: list[str]) -> list[str]:
+    """Close a code block a page break cut in two, and reopen it on the next page."""
+    fixed, carry = [], False
+    for page in pages:
+        text = (FENCE + "\n" + page) if carry else page
+        carry = text.count(FENCE) % 2 == 1
+        fixed.append(text + ("\n" + FENCE if carry else ""))
+    return fixed
+
+
 def entry_page(entry: LookupEntry, page: int) -> tuple[Outcome, int]:
-    pages = pages_of(entry.body)
+    pages = fenced_pages(pages_of(aligned_tables(entry.body)))
     number = max(1, min(page, len(pages)))
     source = f"{entry.ruleset} · " if entry.ruleset else ""
     footer = f"{source}{entry.category}" + (f" · page {number} of {len(pages)}" if len(pages) > 1 else "")

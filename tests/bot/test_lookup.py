@@ -9,7 +9,7 @@ import pytest
 
 from bot.books import BookError, load_book
 from bot.console import ConsoleTable
-from bot.lookup import entry_page, pages_of
+from bot.lookup import aligned_tables, entry_page, pages_of
 from bot.registry import Registry
 from bot.render import card_problems
 from bot.virtual import VirtualUser, command_data
@@ -110,3 +110,19 @@ def test_broken_data_names_its_file_and_row(tmp_path: Path) -> None:
     (tmp_path / "numbers.toml").write_text("[[rows]\n")
     with pytest.raises(BookError, match=r"numbers\.toml: not valid TOML"):
         load_book(Book, tmp_path)
+
+
+def test_markdown_tables_become_aligned_blocks() -> None:
+    body = "Intro\n| Word | Cost |\n|---|---|\n| Flam | 2 |\n| Uus | 1 |\nAfter"
+    assert aligned_tables(body).splitlines() == ["Intro", "```", "Word  Cost", "Flam  2", "Uus   1", "```", "After"]
+
+
+def test_page_breaks_never_leave_a_code_block_open(registry: Registry) -> None:
+    rows = "\n".join(f"| row {n} | {'x' * 60} |" for n in range(200))
+    entry = LookupEntry(ruleset=None, category="test", key="wide", title="Wide", body=f"| a | b |\n|---|---|\n{rows}")
+    first, pages = entry_page(entry, 1)
+    assert pages > 1
+    for number in range(1, pages + 1):
+        text = entry_page(entry, number)[0].card.description
+        assert text.count("```") % 2 == 0, number
+        assert card_problems(entry_page(entry, number)[0].card) == []
