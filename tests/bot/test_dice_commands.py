@@ -8,8 +8,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.bot.test_fuzz import LoopConsole
 from tests.conftest import Console
+from tests.support.loop_console import LoopConsole
 
 
 async def test_check_shows_every_die_and_the_margin(console: Console) -> None:

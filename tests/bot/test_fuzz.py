@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import random
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.console import ConsoleTable
 from bot.expressions import roll_expression
 from rules.base import RuleError
-from tests.support.tally import TallyCog
+from tests.support.loop_console import LoopConsole
 
 DICE_ALPHABET = st.sampled_from(list("0123456789d+-*/()khlmiroe%<>=[] ,."))
 
@@ -28,24 +26,6 @@ def test_any_expression_rolls_or_says_why(expression: str) -> None:
     else:
         assert len(outcome.card.description) <= 4096
         assert all(isinstance(d, int) for d in outcome.data["dice"])
-
-
-class LoopConsole:
-    """A console table on its own event loop, so hypothesis can drive it synchronously."""
-
-    def __init__(self, db: Path, registry) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.table = self.loop.run_until_complete(ConsoleTable.open(db, seed=3, registry=registry))
-        self.loop.run_until_complete(self.table.bot.add_cog(TallyCog()))
-        self.run("/campaign start ruleset:tally name:Fuzz")
-        self.run("/tally create name:Pip")
-
-    def run(self, line: str):
-        return self.loop.run_until_complete(self.table.execute(line))
-
-    def close(self) -> None:
-        self.loop.run_until_complete(self.table.close())
-        self.loop.close()
 
 
 OPTION_VALUES = st.text(st.characters(blacklist_categories=["Cs"]), max_size=25)
@@ -68,7 +48,12 @@ COMMANDS = st.sampled_from(
 
 
 def test_console_lines_never_crash(tmp_path: Path, registry) -> None:
-    console = LoopConsole(tmp_path / "fuzz.sqlite3", registry)
+    console = LoopConsole(
+        tmp_path / "fuzz.sqlite3",
+        registry,
+        tally=True,
+        setup=["/campaign start ruleset:tally name:Fuzz", "/tally create name:Pip"],
+    )
     try:
 
         @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))

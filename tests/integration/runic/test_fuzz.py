@@ -7,7 +7,6 @@ the database (its state, settings and every sheet) is what it was, and the event
 
 from __future__ import annotations
 
-import asyncio
 import string
 from pathlib import Path
 
@@ -15,10 +14,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.console import ConsoleTable, Result
+from bot.console import Result
 from bot.service import Place
 from bot.virtual import VirtualUser, command_data
 from rules.runic.parameters import ALIASES, READERS
+from tests.support.loop_console import LoopConsole
 
 GM, PAT, OZ = "Gwen", "Pat", "Oz"
 FUZZ = settings(max_examples=80, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
@@ -40,24 +40,18 @@ SETUP = (
 )
 
 
-class RunicConsole:
+class RunicConsole(LoopConsole):
     """A console table with a runic campaign, on its own event loop so hypothesis can drive it."""
 
     def __init__(self, db: Path, registry) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.table = self.loop.run_until_complete(ConsoleTable.open(db, seed=11, registry=registry))
-        for line in SETUP:
-            result = self.run(line)
-            assert result.ok, (line, result.text)
+        super().__init__(db, registry, seed=11, setup=SETUP)
         self.book = self.table.bot.service.registry.get("runic").book
         self.events = self.status()["events"]
 
     def run(self, line: str, user: str | None = None) -> Result:
         if user is not None:
             self.table.switch_user(user)
-        result = self.loop.run_until_complete(self.table.execute(line))
-        assert result is not None
-        return result
+        return super().run(line)
 
     def raw(self, user: str, path: str, options: dict) -> Result:
         """An interaction straight to the tree, with values Discord's client would never send."""
@@ -68,7 +62,7 @@ class RunicConsole:
             interaction, sent = await self.table.virtual.command(VirtualUser(user), data)
             return self.table._result(f"/{path} {options}", interaction, sent)
 
-        return self.loop.run_until_complete(go())
+        return self.call(go())
 
     def status(self) -> dict:
         return self.run("/campaign status", GM).data
@@ -83,7 +77,7 @@ class RunicConsole:
             characters = await store.characters(row.id)
             return row.state, row.settings, row.gm_ids, {c.name: (c.owner_id, c.sheet) for c in characters}
 
-        return self.loop.run_until_complete(read())
+        return self.call(read())
 
     def refuses(self, result: Result) -> str:
         assert not result.ok, (result.command, result.text)
@@ -92,11 +86,6 @@ class RunicConsole:
         assert result.data == {}
         assert result.text and "Traceback" not in result.text and "ValidationError" not in result.text
         return result.text
-
-    def close(self) -> None:
-        self.loop.run_until_complete(self.table.close())
-        assert not asyncio.all_tasks(self.loop)  # closing the table stopped the cogs' background tasks
-        self.loop.close()
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ whatever happens, it is an answer or a clear error, never an incident.
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
 from typing import Any
@@ -17,9 +16,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.console import ConsoleTable
 from bot.service import Place
 from tests.conftest import Console
+from tests.support.loop_console import LoopConsole
 
 HERE = Place(1001, 2002)
 
@@ -147,25 +146,6 @@ async def test_a_refusal_in_a_response_window_leaves_the_window_as_it_was(consol
 # ---------------------------------------------------------------- fuzz
 
 
-class LoopConsole:
-    """A console table on its own event loop, so hypothesis can drive it synchronously (as tests/bot/test_fuzz)."""
-
-    def __init__(self, db: Path, registry: Any) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.table = self.loop.run_until_complete(ConsoleTable.open(db, seed=3, registry=registry))
-        for line in SETUP:
-            result = self.run(line)
-            assert result is not None and result.ok, (line, result)
-
-    def run(self, line: str):
-        return self.loop.run_until_complete(self.table.execute(line))
-
-    def close(self) -> None:
-        self.loop.run_until_complete(self.table.close())
-        assert not [t for t in asyncio.all_tasks(self.loop) if not t.done()]  # closing stopped the window timer
-        self.loop.close()
-
-
 USERS = st.sampled_from(["@as White", "@as Black", "@as Gwen"])
 COMMANDS = st.sampled_from(
     [
@@ -224,7 +204,7 @@ def quoted(value: str) -> str:
 
 
 def test_serpent_lines_never_crash(tmp_path: Path, registry: Any) -> None:
-    console = LoopConsole(tmp_path / "fuzz.sqlite3", registry)
+    console = LoopConsole(tmp_path / "fuzz.sqlite3", registry, setup=SETUP)
     try:
 
         @settings(max_examples=250, deadline=None, suppress_health_check=list(HealthCheck), database=None)

@@ -1,0 +1,39 @@
+"""A console table on its own event loop, so hypothesis (which is synchronous) can drive it line by line."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from bot.console import ConsoleTable, Result
+from tests.support.tally import TallyCog
+
+T = TypeVar("T")
+
+
+class LoopConsole:
+    def __init__(
+        self, db: Path, registry: Any, *, seed: int = 3, setup: Iterable[str] = (), tally: bool = False
+    ) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.table = self.call(ConsoleTable.open(db, seed=seed, registry=registry))
+        if tally:
+            self.call(self.table.bot.add_cog(TallyCog()))
+        for line in setup:
+            result = self.run(line)
+            assert result.ok, (line, result.text)
+
+    def call(self, coroutine: Coroutine[Any, Any, T]) -> T:
+        return self.loop.run_until_complete(coroutine)
+
+    def run(self, line: str) -> Result:
+        result = self.call(self.table.execute(line))
+        assert result is not None, line
+        return result
+
+    def close(self) -> None:
+        self.call(self.table.close())
+        assert not [t for t in asyncio.all_tasks(self.loop) if not t.done()]  # closing stopped every background task
+        self.loop.close()
