@@ -35,5 +35,8 @@ class LoopConsole:
 
     def close(self) -> None:
         self.call(self.table.close())
-        assert not [t for t in asyncio.all_tasks(self.loop) if not t.done()]  # closing stopped every background task
+        pending = [t for t in asyncio.all_tasks(self.loop) if not t.done()]
+        if pending:  # background tasks the cogs cancelled on unload finish on the next turns of the loop
+            self.call(asyncio.wait(pending, timeout=5))
+        assert all(t.done() for t in pending), pending
         self.loop.close()
