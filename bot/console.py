@@ -103,9 +103,7 @@ class ConsoleTable:
         await self.bot.service.store.close()
 
     def switch_user(self, name: str, *, manages_guild: bool = False, user_id: int | None = None) -> None:
-        user = VirtualUser(name, manages_guild=manages_guild)
-        if user_id is not None:
-            user = _FixedIdUser(name, manages_guild=manages_guild, fixed_id=user_id)
+        user = VirtualUser(name, manages_guild=manages_guild, fixed_id=user_id)
         self.user = user
         self.known_users[user.id] = user
 
@@ -243,16 +241,6 @@ class ConsoleTable:
         ephemeral = messages[0].ephemeral if messages else True
         data = outcome.data if outcome is not None and error is None else {}
         return Result(error is None, line, ephemeral, text, data, extra)
-
-
-class _FixedIdUser(VirtualUser):
-    def __init__(self, name: str, *, manages_guild: bool, fixed_id: int) -> None:
-        super().__init__(name, manages_guild)
-        self._fixed_id = fixed_id
-
-    @property
-    def id(self) -> int:  # type: ignore[override]
-        return self._fixed_id
 
 
 def _takewhile_path(tokens: list[str]):

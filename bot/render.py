@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import discord
 
-from rules.base import Card, Outcome
+from rules.base import Card
 
 TONE_COLOURS: dict[str, int] = {
     "neutral": 0x5865F2,
@@ -23,7 +23,6 @@ TONE_COLOURS: dict[str, int] = {
 
 LIMITS = {"title": 256, "description": 4096, "fields": 25, "field_name": 256, "field_value": 1024, "footer": 2048}
 EMBED_TOTAL = 6000
-MESSAGE_EMBEDS = 10
 
 
 def clip(text: str, limit: int) -> str:
@@ -58,10 +57,6 @@ def to_text(card: Card) -> str:
     if card.footer:
         lines.append(f"({card.footer})")
     return "\n".join(lines)
-
-
-def outcome_text(outcome: Outcome) -> str:
-    return to_text(outcome.card)
 
 
 def embed_problems(embed: discord.Embed) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from rules.base import Card, Outcome, RuleError, Tone
+from rules.base import Card, Outcome, Tone
 from rules.dice import (
     PoolRoll,
     QuickContest,
@@ -208,7 +208,7 @@ def odds_threshold(level: int, kind: str = "discord") -> Outcome:
     if odds.incapacitated:
         description = "At 20 Discord a Magi is incapacitated at once: no roll."
     elif not odds.owed:
-        description = f"Below 7 there is no roll and no {what.split()[-2]} {what.split()[-1]}."
+        description = f"Below 7 there is no roll, so never {what}."
     else:
         description = _table([(f"P({what})", odds.event), ("P(nothing)", 1 - odds.event)])
     card = Card(title=f"Odds: {kind.title()} {level}", description=description)
@@ -253,8 +253,3 @@ def odds_calamity(mp: int, rows: list[tuple[int, int | None, str]], bonus: int, 
 
 def _table(rows: list[tuple[str, Fraction]]) -> str:
     return "\n".join(f"{name}: **{exact(value)}**" for name, value in rows)
-
-
-def require(condition: bool, message: str) -> None:
-    if not condition:
-        raise RuleError(message)

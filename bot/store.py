@@ -215,16 +215,11 @@ class Store:
 
     async def _commit_group(self, batch: list[tuple[Job, asyncio.Future[Any]]]) -> list[Any] | None:
         """All of the batch in one transaction, or ``None`` (rolled back) if any write failed."""
-        async with self._write_lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
-            try:
-                transaction = Transaction(self._writer)
-                results = [await job(transaction) for job, _ in batch]
-            except Exception:
-                await self._writer.execute("ROLLBACK")
-                return None
-            await self._writer.execute("COMMIT")
-            return results
+        try:
+            async with self.transaction() as transaction:
+                return [await job(transaction) for job, _ in batch]
+        except Exception:
+            return None
 
     async def _one_by_one(self, batch: list[tuple[Job, asyncio.Future[Any]]]) -> None:
         """After a failed group: each job alone, so only the faulty one fails."""

@@ -43,10 +43,11 @@ def snowflake_for(name: str) -> int:
 class VirtualUser:
     name: str
     manages_guild: bool = False
+    fixed_id: int | None = None  # a known user (the campaign's GM) whose name we may not know
 
     @property
     def id(self) -> int:
-        return snowflake_for(self.name)
+        return self.fixed_id if self.fixed_id is not None else snowflake_for(self.name)
 
     def payload(self) -> dict:
         return {

@@ -11,6 +11,7 @@ from discord.ext import commands
 from bot import campaigns
 from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
 from bot.render import to_embed
+from bot.service import Reply
 from bot.views import Confirm, Pager
 from cogs._common import gm_only, matching
 
@@ -111,9 +112,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
     @gm_only()
     async def end(self, interaction: discord.Interaction):
         service, place, caller = service_of(interaction), place_of(interaction), caller_of(interaction)
-        campaign = await service.require_campaign(place)
-        if not campaign.is_gm(caller):
-            raise app_commands.CheckFailure("Ending the campaign needs the GM.")
+        campaign = await service.require_campaign(place)  # @gm_only() has checked the caller
 
         async def confirmed(button_interaction: discord.Interaction) -> None:
             reply = await campaigns.end(service, place, caller_of(button_interaction))
@@ -121,7 +120,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
             await button_interaction.response.edit_message(embed=to_embed(reply.outcome.card), view=None)
 
         reply = campaigns.end_prompt(campaign)
-        await send_reply(interaction, campaigns.Reply(reply, campaign.row), view=Confirm(caller.user_id, confirmed))
+        await send_reply(interaction, Reply(reply, campaign.row), view=Confirm(caller.user_id, confirmed))
 
 
 async def setup(bot: MagisterBot) -> None:

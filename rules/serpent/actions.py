@@ -16,7 +16,14 @@ from rules.serpent.context import Ctx
 from rules.serpent.encounter import join_encounter, rescale
 from rules.serpent.energy import after_change, energy_line
 from rules.serpent.engine import close_window
-from rules.serpent.magi import build_sheet, check_codex, check_specialization, codex_summary, parse_spell_list
+from rules.serpent.magi import (
+    MagiSheet,
+    build_sheet,
+    check_codex,
+    check_specialization,
+    codex_summary,
+    parse_spell_list,
+)
 from rules.serpent.options import (
     BattleAdjustOptions,
     BattleDiceOptions,
@@ -55,14 +62,19 @@ def run_magi_create(table: Table, opts: MagiCreateOptions) -> Outcome:
     state = state_of(table)
     sheet = build_sheet(book_of(table), state.spellbook, opts.codex, opts.specialization, opts.artifact)
     record = table.add_character(table.actor.user_id, opts.name.strip(), sheet)
-    card = Card(title=f"{record.name}, Magi", description=f"Codex ({len(sheet.codex)} spells): {codex_summary(sheet)}")
-    card.add("Specialization", sheet.specialization or "none", inline=True)
-    card.add("Artifact", sheet.artifact or "none", inline=True)
     return Outcome(
-        card=fit(card),
+        card=fit(magi_card(record.name, sheet)),
         summary=f"{record.name} is created",
         data={"action": "magi create", "magi": record.name, "sheet": sheet.model_dump()},
     )
+
+
+def magi_card(name: str, sheet: MagiSheet) -> Card:
+    """A Magi's Codex, Specialization and Artifact, as create and show both present them."""
+    card = Card(title=f"{name}, Magi", description=f"Codex ({len(sheet.codex)} spells): {codex_summary(sheet)}")
+    card.add("Specialization", sheet.specialization or "none", inline=True)
+    card.add("Artifact", sheet.artifact or "none", inline=True)
+    return card
 
 
 def run_magi_edit(table: Table, opts: MagiEditOptions) -> Outcome:
@@ -90,9 +102,7 @@ def run_magi_show(table: Table, opts: MagiShowOptions) -> Outcome:
     state = state_of(table)
     record = table.default_character(opts.name)
     sheet = sheet_of(record)
-    card = Card(title=f"{record.name}, Magi", description=f"Codex ({len(sheet.codex)} spells): {codex_summary(sheet)}")
-    card.add("Specialization", sheet.specialization or "none", inline=True)
-    card.add("Artifact", sheet.artifact or "none", inline=True)
+    card = magi_card(record.name, sheet)
     data: dict[str, object] = {"action": "magi show", "magi": record.name, "sheet": sheet.model_dump()}
     battle = state.battle
     if battle and record.name.casefold() in battle.beings:

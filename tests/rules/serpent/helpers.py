@@ -99,3 +99,21 @@ class Game:
 
 def energies(being: Being) -> dict[str, int | None]:
     return {"essence": being.essence, "resonance": being.resonance, "harmony": being.harmony}
+
+
+def duel(white: str, black: str, *, resonance: int = 10, spells: dict[str, dict] | None = None) -> Game:
+    """White and Black in a started duel after round 1's Resonance roll (White wins the roll-off).
+
+    ``spells`` are campaign definitions the GM makes first, beside Universum Negation's Dispel target.
+    """
+    g = Game()
+    g.do("gm", "spell define", name="Universum Negation", dispel_to="discard")
+    for name, values in (spells or {}).items():
+        g.do("gm", "spell define", name=name, **values)
+    g.do("white", "magi create", name="White", codex=white)
+    g.do("black", "magi create", name="Black", codex=black)
+    g.do("gm", "battle start")
+    g.do("white", "battle join")
+    g.do("black", "battle join")
+    g.do("gm", "battle round", resonance=resonance, rolloff="White")
+    return g

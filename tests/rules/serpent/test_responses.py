@@ -5,20 +5,13 @@ from __future__ import annotations
 import pytest
 
 from rules.base import RuleError
-from tests.rules.serpent.helpers import Game
+from tests.rules.serpent.helpers import Game, duel
 
 
 def setup(white: str, black: str, *, resonance: int = 10) -> Game:
-    g = Game()
-    g.do("gm", "spell define", name="Universum Negation", dispel_to="discard")
-    g.do("gm", "spell define", name="Karmic Binding of Protection", resonance=-1, durability=2)
-    g.do("white", "magi create", name="White", codex=white)
-    g.do("black", "magi create", name="Black", codex=black)
-    g.do("gm", "battle start")
-    g.do("white", "battle join")
-    g.do("black", "battle join")
-    g.do("gm", "battle round", resonance=resonance, rolloff="White")
-    return g
+    return duel(
+        white, black, resonance=resonance, spells={"Karmic Binding of Protection": {"resonance": -1, "durability": 2}}
+    )
 
 
 def test_a_window_waits_for_an_eligible_magi_and_closes_when_they_pass() -> None:

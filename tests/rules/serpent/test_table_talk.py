@@ -7,19 +7,7 @@ import pytest
 
 from rules.base import RuleError
 from rules.serpent import RULESET
-from tests.rules.serpent.helpers import Game
-
-
-def duel(white: str, black: str, *, resonance: int = 10) -> Game:
-    g = Game()
-    g.do("gm", "spell define", name="Universum Negation", dispel_to="discard")
-    g.do("white", "magi create", name="White", codex=white)
-    g.do("black", "magi create", name="Black", codex=black)
-    g.do("gm", "battle start")
-    g.do("white", "battle join")
-    g.do("black", "battle join")
-    g.do("gm", "battle round", resonance=resonance, rolloff="White")
-    return g
+from tests.rules.serpent.helpers import duel
 
 
 def test_numbered_choices_from_autocomplete_are_accepted() -> None:
