@@ -277,8 +277,8 @@ def end_prompt(campaign: Campaign) -> Outcome:
     card = Card(
         title=f"End {campaign.row.name}?",
         description=(
-            "The campaign is archived: nothing is deleted, `/campaign export` stays possible for the record, "
-            "and the channel is free for a new campaign. Press **Confirm** to end it."
+            "The campaign is archived: nothing is deleted, it stays in the database, and the channel is free "
+            "for a new campaign. Want a file of it? Run `/campaign export` first. Press **Confirm** to end it."
         ),
         tone="warning",
     )
