@@ -9,6 +9,8 @@ transaction per action) with bare aiosqlite and with synchronous sqlite3.
 - offered load: 200 channels sending 1,000 actions per second in all on an
   open-loop schedule (arrivals do not wait for replies); p50 and p99 latency,
   measured from each action's scheduled time, so queueing counts.
+- ruleset actions: each ruleset's heaviest action (``Ruleset.bench_case``), CPU
+  time per action through the same service, beside a runic cast's in the same run.
 """
 
 from __future__ import annotations
@@ -25,10 +27,10 @@ from pathlib import Path
 
 import aiosqlite
 
-from bot.registry import LoadedRuleset, Registry
+from bot.registry import LoadedRuleset, Registry, discover_rulesets
 from bot.service import Caller, Place, TableService
 from bot.store import Store
-from rules.base import Action, Card, Model, Outcome, Ruleset, Table
+from rules.base import Action, BenchCase, Card, Model, Outcome, Ruleset, Table
 
 
 class CounterState(Model):
@@ -56,6 +58,8 @@ class CounterRuleset(Ruleset):
 
 
 CALLER = Caller(1, "bench")
+PLAYER = Caller(2, "player")
+REFERENCE_CASE = "runic"
 
 
 async def _service(folder: Path, channels: int) -> TableService:
@@ -192,14 +196,60 @@ async def measure(channels: int, rate: float, seconds: float) -> dict:
     }
 
 
+async def case_cpu_ms(registry: Registry, ruleset_id: str, case: BenchCase, folder: Path, runs: int) -> float:
+    """CPU milliseconds per run of ``case.measured``, undone between runs so each meets the same table."""
+    store = await Store.open(Path(tempfile.mkdtemp(dir=folder)) / f"{ruleset_id}.sqlite3")
+    try:
+        service = TableService(store, registry, random.Random(0))
+        place = Place(1, 1)
+        await service.start_campaign(place, CALLER, ruleset_id, f"bench {ruleset_id}")
+        for step in case.setup:
+            await service.run(place, CALLER if step.as_gm else PLAYER, ruleset_id, step.action, dict(step.options))
+        measured = case.measured
+        caller = CALLER if measured.as_gm else PLAYER
+        spent = 0.0
+        for _ in range(runs):
+            started = time.process_time()
+            reply = await service.run(place, caller, ruleset_id, measured.action, dict(measured.options))
+            spent += time.process_time() - started
+            newest = await store.last_undoable(reply.campaign.id if reply.campaign else 0)
+            if newest is not None and newest.id == reply.event_id:
+                await service.undo(place, CALLER)
+        return spent / runs * 1000
+    finally:
+        await store.close()
+
+
+async def measure_rulesets(runs: int) -> dict:
+    """Every ruleset's heaviest action, in CPU ms per action and as a ratio to the runic cast."""
+    registry = Registry.discover()
+    cases = {r.id: r.bench_case() for r in discover_rulesets()}
+    figures: dict[str, dict] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for ruleset_id, case in cases.items():
+            if case is None:
+                continue
+            await case_cpu_ms(registry, ruleset_id, case, Path(tmp), max(1, runs // 10))  # warm-up
+            figures[ruleset_id] = {
+                "action": case.title,
+                "cpu_ms": round(await case_cpu_ms(registry, ruleset_id, case, Path(tmp), runs), 3),
+            }
+    reference = figures.get(REFERENCE_CASE, {}).get("cpu_ms")
+    for figure in figures.values():
+        figure["ratio_to_runic_cast"] = round(figure["cpu_ms"] / reference, 2) if reference else None
+    return figures
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bot.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--channels", type=int, default=200)
     parser.add_argument("--rate", type=float, default=1000.0, help="offered actions per second, all channels")
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each measurement")
+    parser.add_argument("--runs", type=int, default=200, help="runs of each ruleset's heaviest action")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = asyncio.run(measure(args.channels, args.rate, args.seconds))
+    result["rulesets"] = asyncio.run(measure_rulesets(args.runs))
     if args.json:
         print(json.dumps(result, indent=2))
         return
@@ -211,6 +261,10 @@ def main() -> None:
     print(f"offered load, {load['rate_per_s']:.0f} actions/s open loop over {args.channels} channels:")
     print(f"  table service     p50 {load['service_p50_ms']:>6} ms   p99 {load['service_p99_ms']:>6} ms (target <= 20)")
     print(f"  aiosqlite bare    p50 {load['baseline_p50_ms']:>6} ms   p99 {load['baseline_p99_ms']:>6} ms")
+    print("heaviest action of each ruleset, CPU per action through the table service (target: within 2x runic):")
+    for ruleset_id, figure in result["rulesets"].items():
+        ratio = figure["ratio_to_runic_cast"]
+        print(f"  {ruleset_id:<9} {figure['cpu_ms']:>8.3f} ms   ratio {ratio}   {figure['action']}")
 
 
 if __name__ == "__main__":

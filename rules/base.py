@@ -208,6 +208,28 @@ class Action:
     logged: bool = True  # False for pure reads (show, board): they reach the log only if they changed something
 
 
+@dataclass(frozen=True)
+class BenchStep:
+    """One command of a benchmark case, as the GM or as a player would send it."""
+
+    action: str
+    options: dict[str, Any] = field(default_factory=dict)
+    as_gm: bool = False
+
+
+@dataclass(frozen=True)
+class BenchCase:
+    """A ruleset's heaviest action and the table it needs, for ``python -m bot.bench``.
+
+    The bench plays ``setup`` once, then times ``measured`` through the real table
+    service again and again, undoing it between runs so every run meets the same table.
+    """
+
+    title: str
+    setup: tuple[BenchStep, ...]
+    measured: BenchStep
+
+
 class Ruleset:
     """What a ruleset declares. Subclass it in ``rules/<id>/__init__.py`` as ``RULESET``.
 
@@ -222,6 +244,10 @@ class Ruleset:
     settings_model: ClassVar[type[BaseModel]]
     book_model: ClassVar[type[BaseModel] | None] = None
     actions: ClassVar[dict[str, Action]] = {}
+
+    def bench_case(self) -> BenchCase | None:
+        """The heaviest action, set up, for the CPU-per-action figures of ``python -m bot.bench``."""
+        return None
 
     def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:
         """Every table row and rule ``/lookup`` should find for this ruleset."""

@@ -13,7 +13,18 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from rules.base import Action, Card, CharacterRecord, LookupEntry, Outcome, RuleError, Ruleset, Table
+from rules.base import (
+    Action,
+    BenchCase,
+    BenchStep,
+    Card,
+    CharacterRecord,
+    LookupEntry,
+    Outcome,
+    RuleError,
+    Ruleset,
+    Table,
+)
 from rules.runic import lookup, mages, spellbook, upkeep
 from rules.runic.book import RunicBook
 from rules.runic.cards import sheet_card
@@ -63,6 +74,23 @@ class RunicRuleset(Ruleset):
         Action("sunrise", upkeep.sunrise, upkeep.SunriseOptions, gm_only=True, description="Recover MP at sunrise"),
         Action("adjust", mages.adjust, mages.AdjustOptions, gm_only=True, description="GM: change any value"),
     )
+
+    def bench_case(self) -> BenchCase:
+        """A resisted spell cast by a trained mage: skill, energy, payment and the Rule of 16."""
+        return BenchCase(
+            title="runic cast (a resisted Sleep)",
+            setup=(
+                BenchStep("mage create", {"name": "Merlin", "magery": 3, "iq": 15, "thaumatology": 15}),
+                BenchStep("mage create", {"name": "Nimue", "magery": 2, "iq": 14, "thaumatology": 12}),
+                BenchStep("mage word", {"mage": "Merlin", "word": "Ort", "skill": 14}),
+                BenchStep("mage word", {"mage": "Merlin", "word": "Sanct", "skill": 14}),
+                BenchStep(
+                    "spell define",
+                    {"mage": "Merlin", "name": "Sleep", "words": "Ort-Sanct", "resisted": "HT", "known": True},
+                ),
+            ),
+            measured=BenchStep("cast", {"mage": "Merlin", "spell": "Sleep", "target": "Nimue", "resistance": 12}),
+        )
 
     def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:
         return list(lookup.entries(book))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.bench import measure
+from bot.bench import measure, measure_rulesets
 
 
 async def test_bench_measures_both_paths() -> None:
@@ -13,3 +13,12 @@ async def test_bench_measures_both_paths() -> None:
     assert saturation["sqlite3_sync_per_s"] > 0
     assert load["actions"] == 40
     assert 0 < load["service_p50_ms"] <= load["service_p99_ms"]
+
+
+async def test_bench_times_every_rulesets_heaviest_action_beside_runic() -> None:
+    figures = await measure_rulesets(runs=3)
+    assert "runic" in figures
+    assert figures["runic"]["ratio_to_runic_cast"] == 1.0
+    for figure in figures.values():
+        assert figure["cpu_ms"] > 0
+        assert figure["ratio_to_runic_cast"] > 0
