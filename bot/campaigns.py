@@ -168,40 +168,34 @@ async def gm_channel(service: TableService, place: Place, caller: Caller, channe
 # ---------------------------------------------------------------------- the log
 
 
-async def log_page(service: TableService, place: Place, page: int) -> tuple[Reply, int]:
+async def log_page(service: TableService, place: Place, page: int, caller: Caller) -> tuple[Reply, int]:
+    """One page of the log, newest first. Only a GM reads the secret side of an entry."""
     campaign = await service.require_campaign(place)
+    reveal = campaign.is_gm(caller)
     total = await service.store.count_events(campaign.row.id)
     pages = max(1, math.ceil(total / LOG_PAGE_SIZE))
     if page < 1:
         raise RuleError(f"Pages start at 1; this log has {pages}.")
     page = min(page, pages)
     events = await service.store.events(campaign.row.id, limit=LOG_PAGE_SIZE, offset=(page - 1) * LOG_PAGE_SIZE)
-    lines = [event_line(event) for event in events]
+    lines = [event_line(event, reveal=reveal) for event in events]
     card = Card(
         title=f"Log: {campaign.row.name}",
         description="\n".join(lines) or "Nothing has happened yet.",
-        footer=f"Page {page} of {pages} · newest first · {total} events",
+        footer=f"Page {page} of {pages} · newest first · {total} events" + (" · 🔒 GM only" if reveal else ""),
     )
-    data = {
-        "page": page,
-        "pages": pages,
-        "events": [
-            {
-                "id": e.id,
-                "at": e.at,
-                "actor": e.actor_name,
-                "command": e.command,
-                "summary": e.summary,
-                "undoes": e.undoes,
-            }
-            for e in events
-        ],
-    }
+    data = {"page": page, "pages": pages, "events": [event_data(e, reveal=reveal) for e in events]}
     return Reply(Outcome(card=card, summary="viewed log", data=data, ephemeral=True), campaign.row), pages
 
 
-def _event_data(event: EventRow) -> dict:
-    return {
+def secret_summary(event: EventRow) -> str | None:
+    """The GM's side of a log entry, if it has one."""
+    secret = event.result.get("secret")
+    return secret.get("summary") if isinstance(secret, dict) else None
+
+
+def event_data(event: EventRow, *, reveal: bool = False) -> dict:
+    data = {
         "id": event.id,
         "at": event.at,
         "actor": event.actor_name,
@@ -209,10 +203,17 @@ def _event_data(event: EventRow) -> dict:
         "summary": event.summary,
         "undoes": event.undoes,
     }
+    hidden = secret_summary(event)
+    if reveal and hidden:
+        data["secret"] = hidden
+    return data
 
 
-def event_line(event: EventRow) -> str:
-    line = f"`#{event.id}` {event.at[5:16].replace('T', ' ')} **{event.actor_name}** /{event.command}: {event.summary}"
+def event_line(event: EventRow, *, reveal: bool = False) -> str:
+    """One line of the log; with ``reveal`` (GMs only), a secret entry shows its result after 🔒."""
+    hidden = secret_summary(event) if reveal else None
+    summary = f"{event.summary} 🔒 {hidden}" if hidden else event.summary
+    line = f"`#{event.id}` {event.at[5:16].replace('T', ' ')} **{event.actor_name}** /{event.command}: {summary}"
     return line[:380]
 
 
@@ -258,7 +259,7 @@ async def export(service: TableService, place: Place, caller: Caller) -> tuple[R
         ],
     }
     markdown = [f"# {row.name}", "", f"Ruleset: {row.ruleset}. Started {row.created_at}.", "", "## Log", ""]
-    markdown += [f"- {event_line(e)}" for e in events]
+    markdown += [f"- {event_line(e, reveal=True)}" for e in events]
     slug = "".join(ch if ch.isalnum() else "-" for ch in row.name.lower()).strip("-") or "campaign"
     files = {
         f"{slug}.json": json.dumps(document, indent=2, ensure_ascii=False).encode(),

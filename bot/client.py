@@ -163,26 +163,17 @@ async def send_reply(
     view: discord.ui.View | None = None,
     files: list[discord.File] | None = None,
 ) -> None:
-    """Show an outcome. With ``secret``, the whole result goes to the GM and the caller is told where."""
+    """Show an outcome; its secret card goes to the GM. With ``secret``, the caller is told where it went."""
     outcome = reply.outcome
     interaction.extras["outcome"] = outcome
     card, ephemeral = outcome.card, outcome.ephemeral
-    secret_card = outcome.secret
-    if secret:
-        if reply.campaign is None:
-            card = card.model_copy(update={"footer": "Secret roll: no campaign here, so only you see it."})
-            ephemeral, secret_card = True, None
-        else:
-            secret_card = card.model_copy(update={"tone": "secret", "title": f"Secret: {card.title}"})
-            card = Card(title="Secret roll", description="", tone="secret")
-            ephemeral = True
-    if secret_card is not None and reply.campaign is not None:
+    if outcome.secret is not None and reply.campaign is not None:
         bot: MagisterBot = interaction.client  # type: ignore[assignment]
-        secret_card = secret_card.model_copy(update={"footer": f"From {interaction.user.display_name}"})
+        secret_card = outcome.secret.model_copy(update={"footer": f"From {interaction.user.display_name}"})
         where = await bot.courier.to_gm(bot, reply.campaign, secret_card)
-        interaction.extras["secret"] = {"to": where, "card": secret_card}
+        interaction.extras["secret"] = {"to": where, "card": secret_card, "data": outcome.secret_data}
         if secret:
-            card.description = f"Your roll went to {where}."
+            card = card.model_copy(update={"description": f"Your roll went to {where}."})
     kwargs: dict[str, Any] = {"embed": to_embed(card), "ephemeral": ephemeral}
     if view is not None:
         kwargs["view"] = view

@@ -225,7 +225,7 @@ class ConsoleTable:
         extra: dict[str, Any] = {}
         secret = extras.get("secret")
         if secret:
-            extra["secret"] = {"to": secret["to"], "text": card_text(secret["card"])}
+            extra["secret"] = {"to": secret["to"], "text": card_text(secret["card"]), "data": secret.get("data", {})}
         files = [name for m in messages for name, _ in m.files]
         if files:
             self.files_dir.mkdir(parents=True, exist_ok=True)

@@ -269,7 +269,13 @@ class TableService:
                     new_id, campaign.row.id, record.owner_id, record.name, sheet
                 )
             event_id = await tx.append_event(
-                campaign.row.id, caller.user_id, caller.name, command, outcome.summary, outcome.data, snapshot
+                campaign.row.id,
+                caller.user_id,
+                caller.name,
+                command,
+                outcome.summary,
+                outcome.logged_result(),
+                snapshot,
             )
             return event_id, characters
 
@@ -323,19 +329,33 @@ class TableService:
 
     # ------------------------------------------------------------------ shared actions
 
-    async def record(self, place: Place, caller: Caller, command: str, outcome: Outcome) -> Reply:
-        """Log a roll made outside any ruleset (``/roll``, ``/check``...) if the channel has a campaign."""
+    async def record(
+        self, place: Place, caller: Caller, command: str, outcome: Outcome, *, secret: bool = False
+    ) -> Reply:
+        """Log a roll made outside any ruleset (``/roll``, ``/check``...) if the channel has a campaign.
+
+        A ``secret`` roll is logged as made, by whom, with its result on the GM's side only.
+        With no campaign there is no GM, so it is shown to the roller alone.
+        """
 
         async def work() -> Reply:
             campaign = await self.campaign(place)
             if campaign is None:
-                return Reply(outcome)
+                if not secret:
+                    return Reply(outcome)
+                footer = "Secret roll: no campaign here, so only you see it."
+                return Reply(
+                    outcome.model_copy(
+                        update={"card": outcome.card.model_copy(update={"footer": footer}), "ephemeral": True}
+                    )
+                )
+            logged = outcome.kept_secret("roll" if command == "roll" else f"{command} roll") if secret else outcome
             event_id = await self.store.write(
                 lambda tx: tx.append_event(
-                    campaign.row.id, caller.user_id, caller.name, command, outcome.summary, outcome.data
+                    campaign.row.id, caller.user_id, caller.name, command, logged.summary, logged.logged_result()
                 )
             )
-            return Reply(outcome, campaign.row, event_id)
+            return Reply(logged, campaign.row, event_id)
 
         return await self.locked(place, work)
 
@@ -361,7 +381,13 @@ class TableService:
                 await tx.update_campaign(draft.row)
                 snapshot = {"state_delta": [], "settings_delta": [], "characters": [], "row": _meta(before)}
                 event_id = await tx.append_event(
-                    campaign.row.id, caller.user_id, caller.name, command, outcome.summary, outcome.data, snapshot
+                    campaign.row.id,
+                    caller.user_id,
+                    caller.name,
+                    command,
+                    outcome.summary,
+                    outcome.logged_result(),
+                    snapshot,
                 )
             self._remember(place, None if draft.row.archived_at else draft)
             return Reply(outcome, draft.row, event_id)

@@ -85,11 +85,11 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
     @app_commands.command(name="log", description="Recent events in this campaign, newest first")
     @app_commands.describe(page="Page number, 1 is the newest")
     async def log(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100000] = 1):
-        service, place = service_of(interaction), place_of(interaction)
-        reply, pages = await campaigns.log_page(service, place, page)
+        service, place, caller = service_of(interaction), place_of(interaction), caller_of(interaction)
+        reply, pages = await campaigns.log_page(service, place, page, caller)
 
-        async def render(number: int):
-            next_reply, count = await campaigns.log_page(service, place, max(1, number))
+        async def render(number: int):  # the pager answers only the caller, so the caller's view is right
+            next_reply, count = await campaigns.log_page(service, place, max(1, number), caller)
             return next_reply.outcome.card, count
 
         view = Pager(interaction.user.id, render, reply.outcome.data["page"], pages) if pages > 1 else None

@@ -27,7 +27,8 @@ POOL_OPTIONS = {
 
 
 async def _record(interaction: discord.Interaction, command: str, outcome: Outcome, secret: bool) -> None:
-    reply = await service_of(interaction).record(place_of(interaction), caller_of(interaction), command, outcome)
+    service = service_of(interaction)
+    reply = await service.record(place_of(interaction), caller_of(interaction), command, outcome, secret=secret)
     await send_reply(interaction, reply, secret=secret)
 
 

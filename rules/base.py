@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class RuleError(Exception):
@@ -67,16 +67,77 @@ class Card(Model):
 class Outcome(Model):
     """The result of one action.
 
-    ``summary`` is the one-line log entry; ``data`` is the structured result the
-    console prints under ``--json`` (keys documented in docs/console.md);
-    ``secret`` goes only to the GM (GM channel or DM), never to the channel.
+    ``summary`` is the one-line log entry every member may read; ``data`` is the
+    structured result the actor sees (the console prints it under ``--json``; keys
+    in docs/console.md). What only the GM may know goes in the ``secret`` fields:
+    ``secret`` is the card sent to the GM (GM channel or DM), and ``secret_summary``
+    and ``secret_data`` are the GM's side of the log entry. They never reach the
+    channel, the actor, or a player's view of the log. A ``"gm"`` key at any depth
+    of ``data`` is GM-only too: it is moved to ``secret_data`` at the same path.
     """
 
     card: Card
     summary: str
     data: dict[str, Any] = Field(default_factory=dict)
     secret: Card | None = None
+    secret_summary: str | None = None
+    secret_data: dict[str, Any] = Field(default_factory=dict)
     ephemeral: bool = False
+
+    @model_validator(mode="after")
+    def _gm_keys_are_secret(self) -> Outcome:
+        moved = _pop_gm_keys(self.data)
+        if moved:
+            _merge(self.secret_data, moved)
+        return self
+
+    @property
+    def has_secret(self) -> bool:
+        return self.secret is not None or self.secret_summary is not None or bool(self.secret_data)
+
+    def logged_result(self) -> dict[str, Any]:
+        """What the event log stores: the public data, and the GM's side under ``"secret"``."""
+        if not (self.secret_summary or self.secret_data):
+            return self.data
+        return {**self.data, "secret": {"summary": self.secret_summary, "data": self.secret_data}}
+
+    def kept_secret(self, what: str) -> Outcome:
+        """This result made secret as a whole: the channel learns only that ``what`` was made, and by whom."""
+        return Outcome(
+            card=Card(title=f"Secret {what}", tone="secret"),
+            summary=f"made a secret {what}",
+            data={"secret": True},
+            secret=self.card.model_copy(update={"tone": "secret", "title": f"Secret: {self.card.title}"}),
+            secret_summary=self.summary,
+            secret_data=self.data,
+            ephemeral=True,
+        )
+
+
+def _pop_gm_keys(value: Any) -> Any:
+    """Remove every ``"gm"`` entry below ``value``; return them nested at their paths (list indexes as keys)."""
+    found: dict[str, Any] = {}
+    if isinstance(value, dict):
+        if "gm" in value:
+            found["gm"] = value.pop("gm")
+        items: Iterable[tuple[Any, Any]] = value.items()
+    elif isinstance(value, list):
+        items = enumerate(value)
+    else:
+        return found
+    for key, child in items:
+        inner = _pop_gm_keys(child)
+        if inner:
+            found[str(key)] = inner
+    return found
+
+
+def _merge(into: dict[str, Any], extra: dict[str, Any]) -> None:
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
 
 
 # ---------------------------------------------------------------- lookup

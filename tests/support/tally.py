@@ -65,10 +65,14 @@ def _reset(table: Table, options: NoOptions) -> Outcome:
 
 
 def _whisper(table: Table, options: NoOptions) -> Outcome:
+    """A change with a secret in every place a ruleset can put one: card, summary and ``gm`` data."""
+    table.state.count += 1
     return Outcome(
         card=Card(title="You whispered"),
         summary="whispered",
-        secret=Card(title="The whisper", description="only the GM reads this"),
+        data={"count": table.state.count, "gm": {"password": "swordfish"}},
+        secret=Card(title="The whisper", description="only the GM reads this: swordfish"),
+        secret_summary="whispered the password swordfish",
     )
 
 

@@ -171,10 +171,11 @@ def test_merlin_castings_and_the_information_spell(results: list[dict]) -> None:
     seek = steps.next('/runic cast spell:"Seek Enchantments"')
     data = seek["data"]
     assert data["secret"] is True and not seek["ephemeral"]
-    assert not {"roll", "skill", "outcome"} & set(data)  # the roll sits under "gm" only
-    assert data["gm"]["roll"]["dice"] == [5, 6, 3] and data["gm"]["outcome"] == "critical_failure"
-    assert data["gm"]["skill"]["modifiers"] == [{"label": "Unknown spell (not bought)", "value": -6}]
-    assert data["gm"]["skill"]["effective"] == 4
+    assert not {"roll", "skill", "outcome", "gm"} & set(data)  # the roll is the GM's alone
+    gm = seek["secret"]["data"]["gm"]
+    assert gm["roll"]["dice"] == [5, 6, 3] and gm["outcome"] == "critical_failure"
+    assert gm["skill"]["modifiers"] == [{"label": "Unknown spell (not bought)", "value": -6}]
+    assert gm["skill"]["effective"] == 4
     assert data["paid"]["due"] == 13 and data["mp"] == {"before": 47, "after": 34}  # paid in full on a failure
     assert "Cost 13" in seek["text"] and "MP 47 → 34" in seek["text"]
     assert "3d6" not in seek["text"] and "Effective skill" not in seek["text"] and "critical" not in seek["text"]
@@ -261,7 +262,9 @@ def test_a_spell_on_and_its_maintenance_below_zero(results: list[dict]) -> None:
     assert (payment["cost"], payment["mp_before"], payment["mp_after"], payment["strain_fp"]) == (1, -20, -21, 0)
     calamity = payment["calamity"]
     assert (calamity["dice"], calamity["bonus"], calamity["total"], calamity["row"]) == ([5, 6, 1], 4, 16, "16")
-    assert calamity["gm"]["effects"] == ["Maximum MP lost: 3d+5 [1+1+6] = 13 (back at 1 per day); max MP now 47"]
+    assert "gm" not in calamity  # the player's data holds nothing the Calamity hid
+    hidden = maintained["secret"]["data"]["payments"]["0"]["calamity"]["gm"]
+    assert hidden["effects"] == ["Maximum MP lost: 3d+5 [1+1+6] = 13 (back at 1 per day); max MP now 47"]
     assert payment["ended"] == ["Ward of Flame"] and data["spells_on"] == []
     # "aware that there's been a drop, but not of how much": the channel never sees 47 or 13
     assert "how much, only the GM knows" in maintained["text"]

@@ -27,9 +27,20 @@ CAST_KEYS = {  # docs/runic.md, "data keys": the console's JSON contract
 }  # fmt: skip
 ROLLED_KEYS = {"skill", "roll", "outcome", "worked", "contests", "critical_failure"}
 CALAMITY_KEYS = {
-    "dice", "bonus", "total", "row", "text", "effects", "conditions", "harmful", "rolls", "checks", "will_roll",
-    "spell_fails", "companion", "gm",
-}  # fmt: skip
+    "dice",
+    "bonus",
+    "total",
+    "row",
+    "text",
+    "effects",
+    "conditions",
+    "harmful",
+    "rolls",
+    "checks",
+    "will_roll",
+    "spell_fails",
+    "companion",
+}  # fmt: skip  (what the Calamity hid sits under "gm" in the outcome's secret_data)
 
 
 def run(table: Table, action_name: str, /, **options: object) -> Outcome:
@@ -300,9 +311,9 @@ def test_information_spell_is_secret(make_table: TableMaker, book: RunicBook) ->
     assert [f.name for f in outcome.card.fields] == ["Energy", "Casting time", "MP"]
     assert "lie to the player" in outcome.secret.description
     assert "[6+6+6]" in " ".join(f.value for f in outcome.secret.fields)
-    assert set(outcome.data) == CAST_KEYS | {"gm"}
-    assert set(outcome.data["gm"]) == ROLLED_KEYS
-    assert outcome.data["gm"]["outcome"] == "critical_failure"
+    assert set(outcome.data) == CAST_KEYS  # the roll moved to secret_data
+    assert set(outcome.secret_data["gm"]) == ROLLED_KEYS
+    assert outcome.secret_data["gm"]["outcome"] == "critical_failure"
     assert "gm" not in outcome.summary
     assert "critical" not in outcome.summary
 
@@ -456,6 +467,7 @@ def test_adjust(make_table: TableMaker, book: RunicBook) -> None:
     assert nim.mp == -3
     assert outcome.data["calamity"]["total"] == 6  # MP went below zero: a check is owed
     assert set(outcome.data["calamity"]) == CALAMITY_KEYS
+    assert set(outcome.secret_data["calamity"]["gm"]) == {"effects", "rolls"}
     assert outcome.data["reason"] == "drained by a wraith"
     assert "drained by a wraith" in outcome.summary
     run(table, "adjust", character="Nim", field="mp", value=-10, reason="typo", apply_rules=False)
@@ -563,4 +575,4 @@ def test_a_hidden_mp_loss_goes_to_the_gm_only(make_table: TableMaker, book: Runi
     assert "max MP now 29" not in public
     assert outcome.secret is not None
     assert "max MP now 29" in " ".join(f.value for f in outcome.secret.fields)
-    assert outcome.data["calamity"]["gm"]["rolls"][0]["total"] == 11
+    assert outcome.secret_data["calamity"]["gm"]["rolls"][0]["total"] == 11

@@ -146,7 +146,7 @@ def test_a_secret_information_spell_goes_on_whatever_the_roll(make_table: TableM
         sheet.known.append("seek")
         table = make_table(dice=dice, mages={"Nim": (PLAYER, sheet)})
         outcome = run(table, "cast", spell="Seek")
-        assert outcome.data["gm"]["worked"] is worked
+        assert outcome.secret_data["gm"]["worked"] is worked
         assert [on.name for on in sheet.spells_on] == ["Seek"]
         assert outcome.card.fields[-1].name == "Spell on"
         assert ("as if it worked" in outcome.secret.description) is not worked
