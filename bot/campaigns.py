@@ -95,6 +95,8 @@ def parse_setting_value(text: str) -> Any:
         return False
     try:
         return json.loads(text)
+    except RecursionError:
+        raise RuleError("That value nests too deeply to read. House rules are flat lists or tables.") from None
     except ValueError:
         return text.strip()
 

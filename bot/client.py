@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import logging
 import pkgutil
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -18,10 +17,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.errors import report_error
 from bot.render import to_embed
 from bot.service import Caller, Place, Reply, TableService
 from bot.store import CampaignRow
-from rules.base import Card, RuleError
+from rules.base import Card
 
 log = logging.getLogger("magister")
 
@@ -88,24 +88,7 @@ class RecordingCourier:
 
 class MagisterTree(app_commands.CommandTree):
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
-        original = getattr(error, "original", error)
-        if isinstance(original, RuleError):
-            message = str(original)
-        elif isinstance(original, app_commands.CheckFailure):
-            message = str(original) or "You cannot use this command here."
-        elif isinstance(original, app_commands.TransformerError):
-            message = f"`{original.value}` is not a valid value for this option."
-        else:
-            incident = uuid.uuid4().hex[:8]
-            interaction.extras["incident"] = incident
-            command = interaction.command.qualified_name if interaction.command else "?"
-            log.error("incident %s in /%s", incident, command, exc_info=original)
-            message = (
-                f"Something went wrong on our side (incident `{incident}`). Nothing was changed. "
-                "Please tell the bot's owner the incident id."
-            )
-        interaction.extras["error"] = message
-        await send_text(interaction, message, ephemeral=True)
+        await report_error(interaction, getattr(error, "original", error))
 
 
 class MagisterBot(commands.Bot):
@@ -115,6 +98,7 @@ class MagisterBot(commands.Bot):
             intents=discord.Intents.default(),
             tree_cls=MagisterTree,
             help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),  # a sheet or log naming <@id> must not ping anyone
         )
         self.service = service
         self.courier: Courier = courier or DiscordCourier()
@@ -146,13 +130,6 @@ def caller_of(interaction: discord.Interaction) -> Caller:
 
 def service_of(interaction: discord.Interaction) -> TableService:
     return interaction.client.service  # type: ignore[attr-defined]
-
-
-async def send_text(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=ephemeral)
-    else:
-        await interaction.response.send_message(text, ephemeral=ephemeral)
 
 
 async def send_reply(

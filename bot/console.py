@@ -97,7 +97,8 @@ class ConsoleTable:
         return table
 
     async def close(self) -> None:
-        """Unload the cogs first, so background tasks they started (timers) stop cleanly."""
+        """Unload the cogs first, so background tasks they started (timers) stop cleanly; then open views."""
+        self.virtual.stop_views()
         for extension in list(self.bot.extensions):
             await self.bot.unload_extension(extension)
         await self.bot.service.store.close()
@@ -165,10 +166,18 @@ class ConsoleTable:
             raise ConsoleError("Name a command after `/`, e.g. `/roll expression:3d6`.")
         raw_options = tokens[len(path) :]
         command = self._find(path)
-        options = self._convert(command, raw_options)
+        return await self.run_command(path, self._convert(command, raw_options), line=line)
+
+    async def run_command(self, path: list[str], options: dict[str, Any], *, line: str = "") -> Result:
+        """Send ``/path`` with options already typed, as Discord's client would (fuzzers use this)."""
         data = command_data(self.virtual.tree, path, options, guild_id=self.virtual.guild_id)
         interaction, sent = await self.virtual.command(self.user, data)
-        return self._result(line, interaction, sent)
+        return self._result(line or "/" + " ".join(path), interaction, sent)
+
+    async def autocomplete(self, path: list[str], options: dict[str, Any], focused: str) -> list[dict]:
+        """The choices Discord would show while ``focused`` is being typed."""
+        data = command_data(self.virtual.tree, path, options, focused=focused, guild_id=self.virtual.guild_id)
+        return await self.virtual.autocomplete(self.user, data)
 
     async def _press(self, line: str, label: str) -> Result:
         message = self.last_with_buttons

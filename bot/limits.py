@@ -55,3 +55,65 @@ def _size(node: dict[str, Any]) -> int:
     for choice in node.get("choices") or []:
         total += len(choice.get("name", "")) + len(json.dumps(choice.get("value", "")))
     return total + sum(_size(option) for option in node.get("options") or [])
+
+
+# ---------------------------------------------------------------------- messages
+
+MAX_CONTENT = 2000
+MAX_EMBEDS = 10
+MAX_EMBEDS_TOTAL = 6000
+MAX_ROWS = 5
+MAX_ROW_ITEMS = 5
+MAX_BUTTON_LABEL = 80
+MAX_CUSTOM_ID = 100
+MAX_AUTOCOMPLETE = 25
+MAX_CHOICE_TEXT = 100
+
+
+def message_problems(data: dict[str, Any]) -> list[str]:
+    """Every way a message payload breaks Discord's limits; Discord answers such a send with 400."""
+    import discord
+
+    from bot.render import embed_problems  # render imports discord; keep this module light
+
+    problems = []
+    content = data.get("content") or ""
+    if len(content) > MAX_CONTENT:
+        problems.append(f"content has {len(content)} characters (max {MAX_CONTENT})")
+    embeds = data.get("embeds") or []
+    if len(embeds) > MAX_EMBEDS:
+        problems.append(f"{len(embeds)} embeds (max {MAX_EMBEDS})")
+    total = 0
+    for index, body in enumerate(embeds):
+        embed = discord.Embed.from_dict(body)
+        problems += [f"embed {index + 1}: {problem}" for problem in embed_problems(embed)]
+        total += len(embed)
+    if total > MAX_EMBEDS_TOTAL:
+        problems.append(f"{total} embed characters in the message (max {MAX_EMBEDS_TOTAL})")
+    rows = data.get("components") or []
+    if len(rows) > MAX_ROWS:
+        problems.append(f"{len(rows)} component rows (max {MAX_ROWS})")
+    for row in rows:
+        items = row.get("components") or []
+        if len(items) > MAX_ROW_ITEMS:
+            problems.append(f"{len(items)} components in a row (max {MAX_ROW_ITEMS})")
+        for item in items:
+            if len(item.get("label") or "") > MAX_BUTTON_LABEL:
+                problems.append(f"button label {item['label'][:20]!r}… over {MAX_BUTTON_LABEL} characters")
+            if len(item.get("custom_id") or "") > MAX_CUSTOM_ID:
+                problems.append(f"custom_id over {MAX_CUSTOM_ID} characters")
+    return problems
+
+
+def autocomplete_problems(choices: list[dict[str, Any]]) -> list[str]:
+    """Discord rejects more than 25 choices, or a name or string value outside 1 to 100 characters."""
+    problems = []
+    if len(choices) > MAX_AUTOCOMPLETE:
+        problems.append(f"{len(choices)} autocomplete choices (max {MAX_AUTOCOMPLETE})")
+    for choice in choices:
+        name, value = choice.get("name", ""), choice.get("value")
+        if not 1 <= len(name) <= MAX_CHOICE_TEXT:
+            problems.append(f"choice name of {len(name)} characters (1 to {MAX_CHOICE_TEXT})")
+        if isinstance(value, str) and len(value) > MAX_CHOICE_TEXT:
+            problems.append(f"choice value of {len(value)} characters (max {MAX_CHOICE_TEXT})")
+    return problems

@@ -204,7 +204,12 @@ class TableService:
         logged: bool = True,
     ) -> Reply:
         table = self.table_for(campaign, caller)
-        outcome = run(table)
+        try:
+            outcome = run(table)
+        except ValidationError as exc:  # the action set a value its model forbids: valid input, impossible result
+            raise RuleError(
+                f"`/{command}` would take a value out of its range ({_problems(exc)}). Nothing was changed."
+            ) from None
         event_id = await self._persist(place, campaign, caller, command, table, outcome, logged=logged)
         return Reply(outcome, self._cache[place].row if place in self._cache else campaign.row, event_id)
 
@@ -450,11 +455,16 @@ def validate(model: type[BaseModel], options: dict[str, Any], where: str) -> Bas
     try:
         return model.model_validate({k: v for k, v in options.items() if v is not None})
     except ValidationError as exc:
-        problems = []
-        for error in exc.errors()[:5]:
-            name = ".".join(str(part) for part in error["loc"]) or "options"
-            problems.append(f"`{name}`: {error['msg']}")
-        raise RuleError(f"{where}: " + "; ".join(problems) + ".") from None
+        raise RuleError(f"{where}: {_problems(exc)}.") from None
+
+
+def _problems(exc: ValidationError) -> str:
+    """Pydantic's complaints in a user's words: which value, and what it must be."""
+    problems = []
+    for error in exc.errors()[:5]:
+        name = ".".join(str(part) for part in error["loc"]) or "options"
+        problems.append(f"`{name}`: {error['msg']}")
+    return "; ".join(problems)
 
 
 def _dump(model: Any) -> dict:

@@ -1,6 +1,7 @@
 """Buttons shared by several commands: paging and confirmation.
 
-Only the person who ran the command may press them; anyone else is told so.
+Only the person who ran the command may press them; anyone else is told so. An
+error in a button goes through the same handler as a command's (``bot.errors``).
 """
 
 from __future__ import annotations
@@ -9,13 +10,21 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+from bot.errors import report_error
 from bot.render import to_embed
 from rules.base import Card
 
 PageRenderer = Callable[[int], Awaitable[tuple[Card, int]]]  # page number -> (card, page count)
 
 
-class OwnedView(discord.ui.View):
+class MagisterView(discord.ui.View):
+    """Every view of the bot: its errors reach the user as a command's do, never as "interaction failed"."""
+
+    async def on_error(self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item) -> None:
+        await report_error(interaction, error)
+
+
+class OwnedView(MagisterView):
     def __init__(self, owner_id: int, *, timeout: float = 600) -> None:
         super().__init__(timeout=timeout)
         self.owner_id = owner_id
@@ -67,8 +76,8 @@ class Confirm(OwnedView):
 
     @discord.ui.button(label="Confirm", style=discord.ButtonStyle.danger)
     async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
-        self.stop()
         await self.on_confirm(interaction)
+        self.stop()  # only once it worked: after an error the buttons still answer
 
     @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
     async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:

@@ -25,6 +25,8 @@ import discord
 from discord import app_commands
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
+from bot.limits import autocomplete_problems, message_problems
+
 APPLICATION_ID = 424242424242424242
 BOT_USER_ID = 424242424242424242
 MANAGE_GUILD = discord.Permissions(manage_guild=True).value
@@ -72,6 +74,7 @@ class Sent:
     components: list[dict] = field(default_factory=list)
     files: list[tuple[str, bytes]] = field(default_factory=list)
     choices: list[dict] = field(default_factory=list)
+    allowed_mentions: dict | None = None  # who Discord would let this message ping
 
     def buttons(self) -> list[dict]:
         found = []
@@ -120,6 +123,7 @@ class RecordingAdapter(AsyncWebhookAdapter):
         data = body.get("data") or {}
         interaction: dict[str, Any] = {"id": str(interaction_id), "type": kind}
         if kind == 8:  # autocomplete result
+            _reject_over_limits(autocomplete_problems(data.get("choices", [])))
             self.sent.append(Sent("autocomplete", next(_snowflakes), choices=data.get("choices", [])))
             return {"interaction": interaction}
         if kind in (4, 5):  # message, or deferred message
@@ -133,6 +137,7 @@ class RecordingAdapter(AsyncWebhookAdapter):
         return {"interaction": interaction}
 
     def _message(self, kind: str, data: dict, attachments: list, *, message_id: int | None = None) -> Sent:
+        _reject_over_limits(message_problems(data))
         previous = self.messages.get(message_id) if message_id else None
         sent = Sent(
             kind=kind,
@@ -142,6 +147,7 @@ class RecordingAdapter(AsyncWebhookAdapter):
             ephemeral=bool(int(data.get("flags", 0) or 0) & 64) or (previous.ephemeral if previous else False),
             components=data.get("components", previous.components if previous else []),
             files=attachments,
+            allowed_mentions=data.get("allowed_mentions", previous.allowed_mentions if previous else None),
         )
         self.sent.append(sent)
         self.messages[sent.id] = sent
@@ -149,6 +155,19 @@ class RecordingAdapter(AsyncWebhookAdapter):
 
     def _message_payload(self, sent: Sent) -> dict:
         return message_payload(sent, channel_id=0)
+
+
+class _BadRequest:
+    """What ``discord.HTTPException`` reads from an HTTP response."""
+
+    status = 400
+    reason = "Bad Request"
+
+
+def _reject_over_limits(problems: list[str]) -> None:
+    """Answer as Discord does: a payload over its limits is a 400, and nothing is shown."""
+    if problems:
+        raise discord.HTTPException(_BadRequest(), "Invalid Form Body: " + "; ".join(problems))  # type: ignore[arg-type]
 
 
 def message_payload(sent: Sent, *, channel_id: int) -> dict:
@@ -249,6 +268,13 @@ class VirtualDiscord:
         else:
             payload.update(user=user.payload(), context=1, channel={"id": str(channel_id), "type": 1})
         return payload
+
+    def stop_views(self) -> None:
+        """Stop every view still waiting for a click, so no timeout task outlives the table."""
+        store = self.bot._connection._view_store
+        views = {item.view for items in store._views.values() for item in items.values() if item.view is not None}
+        for view in views:
+            view.stop()
 
     # -- dispatch ------------------------------------------------------------------
 

@@ -32,6 +32,11 @@ class NeedsGMError(RuleError):
         )
 
 
+def quoted(text: str, limit: int = 80) -> str:
+    """User input echoed in a message, clipped: an error must never outgrow Discord's 2,000 characters."""
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+
+
 class Model(BaseModel):
     """Base for every rules model: strict about unknown keys so typos fail loudly."""
 
@@ -210,7 +215,7 @@ class Table:
         record = self.characters.get(name.casefold())
         if record is None:
             known = ", ".join(sorted(c.name for c in self.characters.values())) or "none yet"
-            raise RuleError(f"There is no character named {name!r} in this campaign. Characters here: {known}.")
+            raise RuleError(f"There is no character named {quoted(name)} in this campaign. Characters here: {known}.")
         return record
 
     def own_character(self, name: str) -> CharacterRecord:
@@ -240,7 +245,7 @@ class Table:
         if not name:
             raise RuleError("A character needs a name.")
         if name.casefold() in self.characters:
-            raise RuleError(f"A character named {name!r} already exists here. Pick another name.")
+            raise RuleError(f"A character named {quoted(name)} already exists here. Pick another name.")
         record = CharacterRecord(owner_id=owner_id, name=name, sheet=sheet)
         self.characters[name.casefold()] = record
         self.added.append(record)
@@ -248,7 +253,7 @@ class Table:
 
     def remove_character(self, name: str) -> CharacterRecord:
         record = self.own_character(name)
-        del self.characters[name.casefold()]
+        del self.characters[record.name.casefold()]
         self.removed.append(record.name)
         return record
 
