@@ -21,6 +21,7 @@ from bot.errors import report_error
 from bot.render import to_embed
 from bot.service import Caller, Place, Reply, TableService
 from bot.store import CampaignRow
+from bot.views import LASTING_ITEMS, release
 from rules.base import Card
 
 log = logging.getLogger("magister")
@@ -108,6 +109,8 @@ class MagisterBot(commands.Bot):
         await self.load_cogs()
 
     async def load_cogs(self) -> None:
+        """The cogs, and the lasting buttons: a button sent before a restart still answers after it."""
+        self.add_dynamic_items(*LASTING_ITEMS)
         for module in pkgutil.iter_modules([str(COGS_DIR)]):
             if not module.name.startswith("_"):
                 await self.load_extension(f"cogs.{module.name}")
@@ -160,3 +163,4 @@ async def send_reply(
         await interaction.followup.send(**kwargs)
     else:
         await interaction.response.send_message(**kwargs)
+    release(view)

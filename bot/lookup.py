@@ -6,6 +6,8 @@ answers well inside Discord's 3-second window.
 
 from __future__ import annotations
 
+import hashlib
+
 from rapidfuzz import fuzz, process, utils
 
 from rules.base import Card, LookupEntry, Outcome, RuleError
@@ -18,6 +20,7 @@ class LookupIndex:
         self.entries = entries
         self._names = [self.label(entry) for entry in entries]
         self._keys: dict[str, list[tuple[int, LookupEntry]]] = {}
+        self._refs = {self.ref(entry): entry for entry in entries}
         for entry in entries:
             names = [(0, self.label(entry)), (0, entry.search_text), (1, entry.key), (1, entry.title)]
             names += [(2, alias) for alias in entry.aliases]
@@ -29,6 +32,17 @@ class LookupIndex:
         """The name autocomplete shows and submits, unique per entry."""
         prefix = f"{entry.ruleset} " if entry.ruleset else ""
         return f"{prefix}{entry.category} {entry.key}"[:100]
+
+    @classmethod
+    def ref(cls, entry: LookupEntry) -> str:
+        """A short name for an entry that stays the same across restarts (buttons carry it)."""
+        return hashlib.sha256(cls.label(entry).encode()).hexdigest()[:12]
+
+    def by_ref(self, ref: str) -> LookupEntry:
+        entry = self._refs.get(ref)
+        if entry is None:
+            raise RuleError("That entry is no longer in the books. Look it up again with `/lookup`.")
+        return entry
 
     def exact(self, term: str, ruleset: str | None = None) -> LookupEntry | None:
         """A full label, key or title beats an alias; the channel's own ruleset wins a tie."""

@@ -1,87 +1,215 @@
-"""Buttons shared by several commands: paging and confirmation.
+"""Buttons that last: paging, confirmation and ruleset actions, alive after a restart and never timing out.
 
-Only the person who ran the command may press them; anyone else is told so. An
-error in a button goes through the same handler as a command's (``bot.errors``).
+Every button is a :class:`discord.ui.DynamicItem` whose ``custom_id`` carries all it
+needs (what it does, whose it is, which page, which campaign), so a button pressed a
+week later, by a fresh process, does the right thing or says clearly why it no
+longer can. Only the person a button is for may press it (an owner of 0 means
+anyone); anyone else is told so. An error in a button goes through the same
+handler as a command's (``bot.errors``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar
 
 import discord
 
-from bot.errors import report_error
+from bot import campaigns
+from bot.errors import report_error, send_text
 from bot.render import to_embed
-from rules.base import Card
+from rules.base import Card, RuleError
 
-PageRenderer = Callable[[int], Awaitable[tuple[Card, int]]]  # page number -> (card, page count)
+NOT_YOURS = "These buttons belong to whoever ran the command. Run it yourself to get your own."
 
-
-class MagisterView(discord.ui.View):
-    """Every view of the bot: its errors reach the user as a command's do, never as "interaction failed"."""
-
-    async def on_error(self, interaction: discord.Interaction, error: Exception, item: discord.ui.Item) -> None:
-        await report_error(interaction, error)
+# What a page button shows: (interaction, argument, page) -> (card, page count)
+PageRenderer = Callable[[discord.Interaction, str, int], Awaitable[tuple[Card, int]]]
+PAGE_RENDERERS: dict[str, PageRenderer] = {}
 
 
-class OwnedView(MagisterView):
-    def __init__(self, owner_id: int, *, timeout: float = 600) -> None:
-        super().__init__(timeout=timeout)
-        self.owner_id = owner_id
+def page_renderer(kind: str) -> Callable[[PageRenderer], PageRenderer]:
+    """Register what the page buttons of ``kind`` show; the cog that sends them declares it at import."""
+
+    def register(render: PageRenderer) -> PageRenderer:
+        PAGE_RENDERERS[kind] = render
+        return render
+
+    return register
+
+
+class LastingButton(discord.ui.DynamicItem[discord.ui.Button], template=r"m:never"):
+    """The common part: the owner check, and errors routed to the one handler."""
+
+    owner_id: int = 0
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if interaction.user.id == self.owner_id:
+        if self.owner_id in (0, interaction.user.id):
             return True
-        await interaction.response.send_message(
-            "These buttons belong to whoever ran the command. Run it yourself to get your own.", ephemeral=True
-        )
+        await send_text(interaction, NOT_YOURS)
         return False
 
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.press(interaction)
+        except Exception as error:
+            await report_error(interaction, error)
 
-class Pager(OwnedView):
-    """Previous/Next buttons that re-render a page in place."""
-
-    def __init__(self, owner_id: int, render: PageRenderer, page: int, pages: int) -> None:
-        super().__init__(owner_id)
-        self.render = render
-        self.page = page
-        self.pages = pages
-        self._sync()
-
-    def _sync(self) -> None:
-        self.previous.disabled = self.page <= 1
-        self.next.disabled = self.page >= self.pages
-
-    async def _show(self, interaction: discord.Interaction, page: int) -> None:
-        card, self.pages = await self.render(page)
-        self.page = max(1, min(page, self.pages))
-        self._sync()
-        await interaction.response.edit_message(embed=to_embed(card), view=self)
-
-    @discord.ui.button(label="Previous", style=discord.ButtonStyle.secondary)
-    async def previous(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
-        await self._show(interaction, self.page - 1)
-
-    @discord.ui.button(label="Next", style=discord.ButtonStyle.secondary)
-    async def next(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
-        await self._show(interaction, self.page + 1)
+    async def press(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
 
 
-class Confirm(OwnedView):
-    """Confirm/Cancel for a step that is hard to take back."""
+# ---------------------------------------------------------------------- pages
 
-    def __init__(self, owner_id: int, on_confirm: Callable[[discord.Interaction], Awaitable[None]]) -> None:
-        super().__init__(owner_id, timeout=300)
-        self.on_confirm = on_confirm
 
-    @discord.ui.button(label="Confirm", style=discord.ButtonStyle.danger)
-    async def confirm(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
-        await self.on_confirm(interaction)
-        self.stop()  # only once it worked: after an error the buttons still answer
+class PageButton(
+    LastingButton,
+    template=r"m:pg:(?P<kind>[a-z]+):(?P<owner>\d+):(?P<page>\d+):(?P<side>[pn]):(?P<arg>[^:]{0,40})",
+):
+    """Previous or Next: re-renders page ``page`` of ``kind`` in place."""
 
-    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
-        self.stop()
-        await interaction.response.edit_message(
-            embed=to_embed(Card(title="Cancelled", description="Nothing was changed.")), view=None
+    def __init__(self, kind: str, owner_id: int, page: int, side: str, arg: str, *, disabled: bool = False) -> None:
+        label = "Previous" if side == "p" else "Next"
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"m:pg:{kind}:{owner_id}:{page}:{side}:{arg}",
+                disabled=disabled,
+            )
         )
+        self.kind, self.owner_id, self.page, self.arg = kind, owner_id, page, arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> PageButton:
+        return cls(match["kind"], int(match["owner"]), int(match["page"]), match["side"], match["arg"])
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        render = PAGE_RENDERERS.get(self.kind)
+        if render is None:
+            raise RuleError("These pages can no longer be turned. Run the command again.")
+        card, pages = await render(interaction, self.arg, self.page)
+        page = max(1, min(self.page, pages))
+        view = pager(self.kind, self.owner_id, page, pages, self.arg)
+        await interaction.response.edit_message(embed=to_embed(card), view=view)
+        release(view)
+
+
+def pager(kind: str, owner_id: int, page: int, pages: int, arg: str = "") -> discord.ui.View | None:
+    """Previous/Next for a paged card; None when there is one page."""
+    if pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(PageButton(kind, owner_id, max(page - 1, 1), "p", arg, disabled=page <= 1))
+    view.add_item(PageButton(kind, owner_id, min(page + 1, pages), "n", arg, disabled=page >= pages))
+    return view
+
+
+# ---------------------------------------------------------------------- confirmation
+
+# What Confirm does, by kind: (interaction, reference) -> the card that replaces the prompt
+Confirmation = Callable[[discord.Interaction, int], Awaitable[Card]]
+
+
+async def _end_campaign(interaction: discord.Interaction, campaign_id: int) -> Card:
+    from bot.client import caller_of, place_of, service_of  # the client module imports this one: import late
+
+    service, place = service_of(interaction), place_of(interaction)
+    campaign = await service.campaign(place)
+    if campaign is None or campaign.row.id != campaign_id:
+        raise RuleError("That campaign has already ended here; nothing was changed.")
+    reply = await campaigns.end(service, place, caller_of(interaction))
+    interaction.extras["outcome"] = reply.outcome
+    return reply.outcome.card
+
+
+class ConfirmButton(LastingButton, template=r"m:cf:(?P<kind>[a-z]+):(?P<owner>\d+):(?P<ref>\d+):(?P<choice>[yn])"):
+    """Confirm or Cancel for a step that is hard to take back; ``ref`` names what it is about."""
+
+    CONFIRMATIONS: ClassVar[dict[str, Confirmation]] = {"end": _end_campaign}
+
+    def __init__(self, kind: str, owner_id: int, ref: int, choice: str) -> None:
+        confirm = choice == "y"
+        super().__init__(
+            discord.ui.Button(
+                label="Confirm" if confirm else "Cancel",
+                style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
+                custom_id=f"m:cf:{kind}:{owner_id}:{ref}:{choice}",
+            )
+        )
+        self.kind, self.owner_id, self.ref, self.confirm = kind, owner_id, ref, confirm
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ConfirmButton:
+        return cls(match["kind"], int(match["owner"]), int(match["ref"]), match["choice"])
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        if not self.confirm:
+            card = Card(title="Cancelled", description="Nothing was changed.")
+        else:
+            card = await self.CONFIRMATIONS[self.kind](interaction, self.ref)
+        await interaction.response.edit_message(embed=to_embed(card), view=None)
+
+
+def confirm(kind: str, owner_id: int, ref: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmButton(kind, owner_id, ref, "y"))
+    view.add_item(ConfirmButton(kind, owner_id, ref, "n"))
+    return view
+
+
+# ---------------------------------------------------------------------- ruleset actions
+
+
+class ActionButton(
+    LastingButton, template=r"m:act:(?P<ruleset>[a-z]+):(?P<owner>\d+):(?P<action>[a-z0-9.-]+)(?::(?P<label>.{1,40}))?"
+):
+    """Runs a ruleset action with no options (``/saga next``, ``/serpent pass``) as whoever presses it."""
+
+    def __init__(self, ruleset: str, action: str, label: str, owner_id: int = 0) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.primary,
+                custom_id=f"m:act:{ruleset}:{owner_id}:{action.replace(' ', '.')}:{label[:30]}",
+            )
+        )
+        self.ruleset, self.action, self.label, self.owner_id = ruleset, action, label, owner_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ActionButton:
+        action = match["action"].replace(".", " ")
+        return cls(match["ruleset"], action, match["label"] or item.label or action, int(match["owner"]))
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        from bot.client import caller_of, place_of, send_reply, service_of
+
+        service = service_of(interaction)
+        reply = await service.run(place_of(interaction), caller_of(interaction), self.ruleset, self.action, {})
+        await send_reply(interaction, reply, view=action_buttons(self.ruleset, [(self.action, self.label)]))
+
+
+def action_buttons(ruleset: str, actions: list[tuple[str, str]], owner_id: int = 0) -> discord.ui.View:
+    """A row of buttons, each running one (action, label) of ``ruleset``."""
+    view = discord.ui.View(timeout=None)
+    for action, label in actions:
+        view.add_item(ActionButton(ruleset, action, label, owner_id))
+    return view
+
+
+def release(view: discord.ui.View | None) -> None:
+    """Once sent, a view of lasting buttons needs no live object: the dynamic-item registry answers them.
+
+    Stopping it drops the 15-minute timeout discord.py gives views on ephemeral messages.
+    """
+    if view is not None and all(isinstance(item, discord.ui.DynamicItem) for item in view.children):
+        view.stop()
+
+
+LASTING_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (PageButton, ConfirmButton, ActionButton)

@@ -318,7 +318,9 @@ class VirtualDiscord:
                 pending = [
                     t
                     for t in asyncio.all_tasks() - before_tasks
-                    if t.get_name().startswith(("discord-ui-view-dispatch", "discord.py: on_interaction"))
+                    if t.get_name().startswith(
+                        ("discord-ui-view-dispatch", "discord-ui-dynamic-item", "discord.py: on_interaction")
+                    )
                     and not t.done()
                 ]
                 if not pending:

@@ -10,9 +10,8 @@ from discord.ext import commands
 
 from bot import campaigns
 from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
-from bot.render import to_embed
 from bot.service import Reply
-from bot.views import Confirm, Pager
+from bot.views import confirm, page_renderer, pager
 from cogs._common import gm_only, matching
 
 
@@ -87,12 +86,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
     async def log(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100000] = 1):
         service, place, caller = service_of(interaction), place_of(interaction), caller_of(interaction)
         reply, pages = await campaigns.log_page(service, place, page, caller)
-
-        async def render(number: int):  # the pager answers only the caller, so the caller's view is right
-            next_reply, count = await campaigns.log_page(service, place, max(1, number), caller)
-            return next_reply.outcome.card, count
-
-        view = Pager(interaction.user.id, render, reply.outcome.data["page"], pages) if pages > 1 else None
+        view = pager("log", interaction.user.id, reply.outcome.data["page"], pages)
         await send_reply(interaction, reply, view=view)
 
     @app_commands.command(name="export", description="Download the campaign as JSON plus a Markdown log (GM)")
@@ -113,14 +107,18 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
     async def end(self, interaction: discord.Interaction):
         service, place, caller = service_of(interaction), place_of(interaction), caller_of(interaction)
         campaign = await service.require_campaign(place)  # @gm_only() has checked the caller
-
-        async def confirmed(button_interaction: discord.Interaction) -> None:
-            reply = await campaigns.end(service, place, caller_of(button_interaction))
-            button_interaction.extras["outcome"] = reply.outcome
-            await button_interaction.response.edit_message(embed=to_embed(reply.outcome.card), view=None)
-
         reply = campaigns.end_prompt(campaign)
-        await send_reply(interaction, Reply(reply, campaign.row), view=Confirm(caller.user_id, confirmed))
+        view = confirm("end", caller.user_id, campaign.row.id)
+        await send_reply(interaction, Reply(reply, campaign.row), view=view)
+
+
+@page_renderer("log")
+async def _log_page(interaction: discord.Interaction, _: str, page: int):
+    """A page of the log as its reader (the button's owner) may see it."""
+    reply, pages = await campaigns.log_page(
+        service_of(interaction), place_of(interaction), page, caller_of(interaction)
+    )
+    return reply.outcome.card, pages
 
 
 async def setup(bot: MagisterBot) -> None:

@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.client import MagisterBot, place_of, send_reply, service_of
 from bot.lookup import LookupIndex, entry_page, suggestions
 from bot.service import Reply
-from bot.views import Pager
+from bot.views import page_renderer, pager
 
 
 class LookupCog(commands.Cog):
@@ -24,12 +24,7 @@ class LookupCog(commands.Cog):
         ruleset = campaign.row.ruleset if campaign else None
         entry = index.exact(term, ruleset) or suggestions(index, term, ruleset)
         outcome, pages = entry_page(entry, page)
-
-        async def render(number: int):
-            next_outcome, count = entry_page(entry, number)
-            return next_outcome.card, count
-
-        view = Pager(interaction.user.id, render, outcome.data["page"], pages) if pages > 1 else None
+        view = pager("lookup", interaction.user.id, outcome.data["page"], pages, index.ref(entry))
         await send_reply(interaction, Reply(outcome), view=view)
 
     @lookup.autocomplete("term")
@@ -38,6 +33,12 @@ class LookupCog(commands.Cog):
         campaign = await service_of(interaction).campaign(place_of(interaction))
         entries = index.search(current, ruleset=campaign.row.ruleset if campaign else None)
         return [app_commands.Choice(name=index.label(e), value=index.label(e)) for e in entries]
+
+
+@page_renderer("lookup")
+async def _entry_page(interaction: discord.Interaction, ref: str, page: int):
+    outcome, pages = entry_page(service_of(interaction).registry.lookup.by_ref(ref), page)
+    return outcome.card, pages
 
 
 async def setup(bot: MagisterBot) -> None:
