@@ -370,6 +370,7 @@ def cast(table: Table, options: CastOptions) -> Outcome:
     if not verdict.castable:
         failed = "; ".join(f"{c.check}: {c.detail}" for c in verdict.checks if not c.ok)
         raise RuleError(f"{caster.name} cannot cast {verdict.spell.name}. {failed}")
+    checked = verdict.data()  # before the ritual is played: a prepared chit's speed is 0
     state = state_of(table)
     combat = verdict.combat
     assert combat is not None
@@ -422,5 +423,5 @@ def cast(table: Table, options: CastOptions) -> Outcome:
     )
     if fighter.asterisks:
         card.footer = f"Effort this round: {fighter.asterisks}/{settings_of(table).effort_limit} asterisk(s)."
-    data = {**verdict.data(), "casting": casting.model_dump(exclude={"direction"})}
+    data = {**checked, "casting": casting.model_dump(exclude={"direction"})}
     return Outcome(card=card, summary=f"{caster.name} cast {spell.name} (#{casting.id}) with {ritual.name}", data=data)
