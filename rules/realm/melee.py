@@ -58,6 +58,7 @@ def _aim(table: Table, combat: Combat, caster: str, text: str) -> Aim:
             continue
         here = ", ".join(f.name for f in combat.fighters.values() if f.present)
         if fighter is not None or fold(name) in table.characters:
+            name = fighter.name if fighter is not None else table.characters[fold(name)].name
             raise RuleError(
                 f"{name} is not in {combat.clearing} now, so he cannot be a target (L49). Pick again; "
                 f"individuals here: {here}."
