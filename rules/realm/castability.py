@@ -408,7 +408,10 @@ def cast(table: Table, options: CastOptions) -> Outcome:
         assert ritual.item is not None
         ritual.item.used_on_day = state.day
         ritual.item.committed_to = casting.id
-        lines.append(f"{ritual.item.name} used for today (one spell per day, L39): speed 0.")
+        lines.append(
+            f"{ritual.item.name} used for today (one spell per day, L39): speed 0. It stays committed until the "
+            "spell expires (L55, G-R13)."
+        )
     if verdict.color_chit is not None:
         lines.append(f"{verdict.color_chit.label} reverts to a Magic chit and fatigues (L41).")
         verdict.color_chit.state = "fatigued"

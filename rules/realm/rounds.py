@@ -57,6 +57,11 @@ def combat_card(combat: Combat, title: str, description: str = "") -> Card:
     card = Card(title=title, description=description)
     card.footer = f"{combat.clearing} · round {combat.round} · {combat.step} step"
     add(card, "Encounter order", " → ".join(combat.order) or "—")
+    waiting = [
+        n for n in combat.order if (f := combat.fighter(n)) and f.present and not f.charged and f.action == "none"
+    ]
+    if combat.step == "encounter" and waiting:
+        add(card, "Next in the Encounter Step", f"{waiting[0]} (then {', '.join(waiting[1:]) or 'nobody'})")
     if combat.attention:
         add(card, "Attention order", " → ".join(combat.attention))
     add(card, "In the clearing", _board(combat))
