@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.base import CharacterRecord, Table
-from rules.realm.book import fold
+from rules.realm.book import COLORS, fold
 from rules.realm.core import all_spells, sheet_of, state_of
 
 MAX_CHOICES = 25
@@ -63,6 +63,8 @@ def _choices(table: Table, action: str, option: str, current: str) -> list[str]:
         return names
     if option == "order":
         return [", ".join(sorted(c.name for c in table.characters.values()))]
+    if option == "colors":
+        return [*COLORS, "none", "white, black"] + (["book"] if action == "day colors" else [])
     if option in CLEARING_OPTIONS:
         return sorted(
             {c.name for c in state.clearings.values()}
