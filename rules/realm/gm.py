@@ -123,8 +123,10 @@ def record(table: Table, options: RecordOptions) -> Outcome:
     )
     state.records = state.records[-200:]
     card = Card(title=f"GM records: {options.kind}", description=" ".join(notes))
+    hide = options.kind == "hide"  # hidden status is the owner's and the GM's to know
     return Outcome(
         card=card,
-        summary=f"{options.kind} for {who}: {options.result}",
+        ephemeral=hide,
+        summary=f"hide roll for {who} recorded" if hide else f"{options.kind} for {who}: {options.result}",
         data={"kind": options.kind, "who": who, "result": options.result},
     )

@@ -15,7 +15,7 @@ from rules.realm.cards import add, fit
 from rules.realm.castability import CharacterOption
 from rules.realm.core import Ended, book_of, combat_at, combat_of, end_casting, settings_of, sheet_of, state_of
 from rules.realm.rounds import ClearingOption, combat_data
-from rules.realm.state import Casting, Combat, MissileDue
+from rules.realm.state import Casting, Combat, MissileDue, RealmSheet
 
 KEYWORDS = {"clearing": "clearing", "hex": "hex", "tile": "hex"}
 PREFIXES = {"chit:": "chit", "item:": "item", "spell:": "spell"}
@@ -141,23 +141,11 @@ def target(table: Table, options: TargetOptions) -> Outcome:
                 "broken": True,
                 "why": why,
                 "fatigued": ended.fatigued,
-                "hidden_after": sheet.hidden,
+                "unhidden": False,
             },
         )
-    hidden_note = ""
-    if sheet.hidden and aim.individuals:
-        if len(aim.individuals) >= 2:
-            sheet.hidden, hidden_note = False, "Two or more individuals: he is unhidden (L51)."
-        elif not settings_of(table).ambush:
-            sheet.hidden, hidden_note = False, "Targeting an individual unhides him (L51; Ambush is off)."
-        elif options.hide_roll == "pass":
-            hidden_note = "Ambush: the hide roll passed, he stays hidden (L51)."
-        elif options.hide_roll == "fail":
-            sheet.hidden, hidden_note = False, "Ambush: the hide roll failed, he is unhidden (L51)."
-        else:
-            hidden_note = "Ambush: a hide roll is due; the GM enters it with `/realm record kind:hide` (G-R17)."
-    elif sheet.hidden:
-        hidden_note = "Not an individual: he stays hidden (L51)."
+    was_hidden = sheet.hidden
+    public_note, gm_note = _hiding(sheet, aim, settings_of(table).ambush, options.hide_roll)
     casting.targets = aim.names
     casting.status = "targeted"
     for name in aim.characters:
@@ -167,8 +155,9 @@ def target(table: Table, options: TargetOptions) -> Outcome:
     card = Card(title=f"{record.name} targets {', '.join(aim.names)}")
     card.description = (
         f"#{casting.id} {casting.spell} aimed. It goes into effect in speed order at `/realm resolve` (L53). "
-        + hidden_note
+        + public_note
     )
+    secret = Card(title=f"Secret: {record.name} hiding", description=gm_note, tone="secret") if gm_note else None
     return Outcome(
         card=card,
         summary=f"#{casting.id} {casting.spell} → {', '.join(aim.names)}",
@@ -177,8 +166,32 @@ def target(table: Table, options: TargetOptions) -> Outcome:
             "spell": casting.spell,
             "targets": aim.names,
             "broken": False,
-            "hidden_after": sheet.hidden,
+            "unhidden": was_hidden and not sheet.hidden,
         },
+        secret=secret,
+    )
+
+
+def _hiding(sheet: RealmSheet, aim: Aim, ambush: bool, roll: str | None) -> tuple[str, str]:
+    """L51. Becoming unhidden is seen by all; staying hidden is told to the GM only (hidden status is secret)."""
+    if not sheet.hidden:
+        return "", ""
+    if not aim.individuals:
+        return "", "Not an individual: he stays hidden (L51)."
+    if len(aim.individuals) >= 2:
+        sheet.hidden = False
+        return "Two or more individuals: he is unhidden (L51).", ""
+    if not ambush:
+        sheet.hidden = False
+        return "Targeting an individual unhides him (L51; Ambush is off).", ""
+    if roll == "fail":
+        sheet.hidden = False
+        return "Ambush: the hide roll failed, he is unhidden (L51).", ""
+    if roll == "pass":
+        return "", "Ambush: the hide roll passed, he stays hidden (L51)."
+    return (
+        "",
+        "Ambush: a hide roll is due; enter it with `/realm record kind:hide` (G-R17). Until then he stays hidden.",
     )
 
 

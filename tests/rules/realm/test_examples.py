@@ -44,7 +44,7 @@ def test_hiding_e6(ambush: bool, targets: str, roll: str | None, hidden_after: b
     realm.act("gm", "combat melee")
     who = "gm" if roll else "pat"
     data = realm.act(who, "target", targets=targets, character="Wizard", hide_roll=roll).data
-    assert data["hidden_after"] is hidden_after and realm.sheet("Wizard").hidden is hidden_after
+    assert realm.sheet("Wizard").hidden is hidden_after and data["unhidden"] is not hidden_after
 
 
 def test_an_ambush_hide_roll_can_come_later_from_the_gm() -> None:
@@ -56,7 +56,8 @@ def test_an_ambush_hide_roll_can_come_later_from_the_gm() -> None:
     with pytest.raises(RuleError, match="needs the GM"):
         realm.act("pat", "target", targets="Witch", hide_roll="pass")
     aimed = realm.act("pat", "target", targets="Witch")
-    assert aimed.data["hidden_after"] and "a hide roll is due" in aimed.card.description
+    assert not aimed.data["unhidden"] and realm.sheet("Wizard").hidden
+    assert "a hide roll is due" in aimed.secret.description and "hid" not in aimed.card.description
     realm.act("gm", "record", kind="hide", who="Wizard", result="fail")
     assert not realm.sheet("Wizard").hidden
 
