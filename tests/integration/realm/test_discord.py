@@ -166,3 +166,12 @@ def test_the_biggest_cards_fit() -> None:
     ):
         assert card_problems(outcome.card) == [], card_problems(outcome.card)
         assert embed_problems(to_embed(outcome.card)) == []
+
+
+async def test_lookup_finds_the_primer_in_a_realm_channel(valley: ConsoleTable, console: Console) -> None:
+    energize = await console.ok('/lookup term:"rule energizing"')
+    assert "Permanent Spells are activated any time" in energize["text"] and "L71" in energize["text"]
+    colors = await console.ok('/lookup term:"color table"')
+    assert "7                 white and black" in colors["text"] and "V                black" in colors["text"]
+    blast = await console.ok('/lookup term:"Fiery Blast"')
+    assert "Type: not in the primer" in blast["text"]
