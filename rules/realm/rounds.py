@@ -282,6 +282,7 @@ def action(table: Table, options: ActionOptions) -> Outcome:
 
 
 class MeleeOptions(Model):
+    attention: str | None = Field(default=None, max_length=500, description="The attention order drawn at the table")
     clearing: str | None = ClearingOption
 
 
@@ -290,7 +291,13 @@ def melee(table: Table, options: MeleeOptions) -> Outcome:
     combat = combat_at(table, options.clearing)
     _encounter(combat, "Moving to the Melee Step")
     present = [f.name for f in combat.fighters.values() if f.present]
-    table.rng.shuffle(present)
+    if options.attention:  # drawn by hand at the table, as a GM may supply any roll
+        drawn = [combat.fighter(n).name if combat.fighter(n) else n for n in _names(options.attention)]
+        if sorted(map(fold, drawn)) != sorted(map(fold, present)):
+            raise RuleError(f"The attention order names everyone in the clearing once: {', '.join(present)}.")
+        present = drawn
+    else:
+        table.rng.shuffle(present)
     combat.attention = present
     combat.step = "melee"
     waiting = [

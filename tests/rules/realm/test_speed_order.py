@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.base import RuleError
 from rules.realm.melee import speed_order
 from rules.realm.state import Casting
 from tests.rules.realm.helpers import duel
@@ -89,3 +90,12 @@ def test_a_prepared_chit_casts_at_speed_zero_and_wins() -> None:
     data = realm.act("gm", "resolve").data
     assert [(o["caster"], o["speed"]) for o in data["order"]] == [("Wizard", 0), ("Witch", 2)]
     assert data["canceled"] == [{"id": 2, "by": 1}]
+
+
+def test_the_gm_may_give_the_attention_order_drawn_at_the_table() -> None:
+    realm = duel()
+    realm.act("gm", "combat start", clearing="Cave 1", order="Wizard, Witch", others="Goblin")
+    with pytest.raises(RuleError, match="names everyone in the clearing once: Wizard, Witch, Goblin"):
+        realm.act("gm", "combat melee", attention="Wizard, Witch")
+    data = realm.act("gm", "combat melee", attention="goblin, Witch, Wizard").data
+    assert data["attention"] == ["Goblin", "Witch", "Wizard"]
