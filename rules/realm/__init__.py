@@ -2,8 +2,8 @@
 
 Rules and rulings are in docs/realm.md. Modules, in the order a spell meets them: ``book`` (the color
 table and named spells), ``state`` (sheets, spells in effect, combats), ``core`` (lookups, colors, how a
-spell ends), ``characters`` and ``library`` (sheets, GM spells and items, the import), ``days`` (the day,
-its boundaries, enchanting, preparing, energizing), ``castability`` (castable and cast), ``rounds``
+spell ends), ``characters`` and ``library`` (sheets, GM spells and items, the import), ``days`` (the day
+and its boundaries), ``phases`` (enchanting, preparing, energizing), ``castability`` (castable and cast), ``rounds``
 (combat), ``melee`` (targets, speed order, attack spells), ``board`` (``/realm spells``), ``gm`` (break,
 kill, GM-entered table results), ``lookup`` and ``suggest``.
 """
@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from rules.base import Action, BenchCase, BenchStep, Card, CharacterRecord, LookupEntry, Outcome, Ruleset, Table
-from rules.realm import board, castability, characters, days, gm, library, lookup, melee, rounds
+from rules.realm import board, castability, characters, days, gm, library, lookup, melee, phases, rounds
 from rules.realm.book import RealmBook
 from rules.realm.core import sheet_of
 from rules.realm.state import RealmSettings, RealmSheet, RealmState
@@ -141,16 +141,20 @@ class RealmRuleset(Ruleset):
         ),
         Action(
             "enchant",
-            days.enchant,
-            days.EnchantOptions,
+            phases.enchant,
+            phases.EnchantOptions,
             description="Spell phase: enchant a Magic chit (or GM: a tile)",
         ),
-        Action("prepare", days.prepare, days.PrepareOptions, description="Alert phase: prepare a Magic chit (speed 0)"),
-        Action("phase", days.phase, days.PhaseOptions, description="Start another daylight phase (move, hide, ...)"),
+        Action(
+            "prepare", phases.prepare, phases.PrepareOptions, description="Alert phase: prepare a Magic chit (speed 0)"
+        ),
+        Action(
+            "phase", phases.phase, phases.PhaseOptions, description="Start another daylight phase (move, hide, ...)"
+        ),
         Action(
             "energize",
-            days.energize_spell,
-            days.EnergizeOptions,
+            phases.energize_spell,
+            phases.EnergizeOptions,
             description="Energize an inert permanent spell with a color chit",
         ),
         # combat

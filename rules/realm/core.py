@@ -257,3 +257,19 @@ def end_casting(table: Table, casting: Casting, why: str, *, fatigue: bool = Tru
     state = state_of(table)
     state.castings = [c for c in state.castings if c.id != casting.id]
     return Ended(casting, why, fatigued)
+
+
+def find_casting(table: Table, text: str) -> Casting:
+    key = text.strip().lstrip("#").split()[0] if text.strip().lstrip("#") else ""
+    state = state_of(table)
+    if key.isdigit():
+        casting = state.casting(int(key))
+        if casting is not None:
+            return casting
+    named = [c for c in state.castings if fold(c.spell) == fold(text)]
+    if len(named) == 1:
+        return named[0]
+    listing = ", ".join(f"#{c.id} {c.spell} ({c.caster})" for c in state.castings) or "none"
+    if len(named) > 1:
+        raise RuleError(f"Several spells are called {text!r}; give its number. In effect: {listing}.")
+    raise RuleError(f"No spell {text!r} is in effect. In effect: {listing}.")

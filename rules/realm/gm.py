@@ -11,8 +11,7 @@ from pydantic import Field
 from rules.base import Card, Model, Outcome, RuleError, Table
 from rules.realm.book import fold
 from rules.realm.cards import add
-from rules.realm.core import Ended, combat_of, end_casting, settings_of, sheet_of, state_of
-from rules.realm.days import find_casting
+from rules.realm.core import Ended, combat_of, end_casting, find_casting, settings_of, sheet_of, state_of
 from rules.realm.state import Record
 
 

@@ -17,12 +17,13 @@ from rules.realm.core import (
     combat_at,
     combat_of,
     end_casting,
+    find_casting,
     find_chit,
     settings_of,
     sheet_of,
     state_of,
 )
-from rules.realm.days import energize_by_standing, find_casting, sunset
+from rules.realm.days import energize_by_standing, sunset
 from rules.realm.state import Combat, Fighter
 
 ClearingOption = Field(default=None, max_length=60, description="The combat's clearing, if several are under way")
