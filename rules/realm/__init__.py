@@ -1,11 +1,14 @@
 """Magic Realm's magic (seeds/004_1cd546065ebe780e.txt, Steve McKnight's Magic Primer), with RULINGS 16-17.
 
-Rules and rulings are in docs/realm.md. Modules, in the order a spell meets them: ``book`` (the color
-table and named spells), ``state`` (sheets, spells in effect, combats), ``core`` (lookups, colors, how a
-spell ends), ``characters`` and ``library`` (sheets, GM spells and items, the import), ``days`` (the day
-and its boundaries), ``phases`` (enchanting, preparing, energizing), ``castability`` (castable and cast), ``rounds``
-(combat), ``melee`` (targets, speed order, attack spells), ``board`` (``/realm spells``), ``gm`` (break,
-kill, GM-entered table results), ``lookup`` and ``suggest``.
+Rules and rulings are in docs/realm.md. Modules, in the order a spell meets them:
+
+- ``book``: the color table and the named spells; ``state``: sheets, spells in effect, combats;
+- ``core``: lookups, colors present, how a spell ends; ``characters`` and ``library``: sheets, the GM's
+  spells and items, the import;
+- ``days``: the day and its boundaries; ``phases``: enchanting, preparing, energizing;
+- ``castability``: castable and cast; ``rounds``: combat start, rounds, end; ``fighting``: charge, run,
+  alert, maneuver, special chits; ``melee``: targets, speed order, attack spells;
+- ``board``: ``/realm spells``; ``gm``: break, kill, GM-entered table results; ``lookup``, ``suggest``.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from collections.abc import Iterable
 from typing import Any, ClassVar
 
 from rules.base import Action, BenchCase, BenchStep, Card, CharacterRecord, LookupEntry, Outcome, Ruleset, Table
-from rules.realm import board, castability, characters, days, gm, library, lookup, melee, phases, rounds
+from rules.realm import board, castability, characters, days, fighting, gm, library, lookup, melee, phases, rounds
 from rules.realm.book import RealmBook
 from rules.realm.core import sheet_of
 from rules.realm.state import RealmSettings, RealmSheet, RealmState
@@ -172,8 +175,10 @@ class RealmRuleset(Ruleset):
             gm_only=True,
             description="Set the move times on a character's melee sheet",
         ),
-        Action("combat charge", rounds.charge, rounds.ChargeOptions, description="Charge a character with a Move chit"),
-        Action("combat action", rounds.action, rounds.ActionOptions, description="Run away or alert a weapon"),
+        Action(
+            "combat charge", fighting.charge, fighting.ChargeOptions, description="Charge a character with a Move chit"
+        ),
+        Action("combat action", fighting.action, fighting.ActionOptions, description="Run away or alert a weapon"),
         Action(
             "combat melee",
             rounds.melee,
@@ -183,11 +188,11 @@ class RealmRuleset(Ruleset):
         ),
         Action(
             "combat maneuver",
-            rounds.maneuver,
-            rounds.ManeuverOptions,
+            fighting.maneuver,
+            fighting.ManeuverOptions,
             description="Place a maneuver direction and speed",
         ),
-        Action("combat weapon", rounds.weapon, rounds.WeaponOptions, description="Attack with a weapon"),
+        Action("combat weapon", fighting.weapon, fighting.WeaponOptions, description="Attack with a weapon"),
         Action(
             "combat attacks",
             melee.attacks,
@@ -227,7 +232,7 @@ class RealmRuleset(Ruleset):
         ),
         Action("attack", melee.attack, melee.AttackOptions, description="Place an attack spell's direction (secret)"),
         Action(
-            "play", rounds.play_special, rounds.PlayOptions, description="Play a move or phase spell's special chit"
+            "play", fighting.play_special, fighting.PlayOptions, description="Play a move or phase spell's special chit"
         ),
         Action(
             "spells",
