@@ -42,6 +42,14 @@ def fold(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def clean_name(text: str, what: str) -> str:
+    """A name as it will be shown: blanks collapsed; an empty one is refused."""
+    name = " ".join(text.split())
+    if not name:
+        raise RuleError(f"Give the {what} a name.")
+    return name
+
+
 class SpellDef(Model):
     """A spell (L59): type, color, target type and duration; any of them may be unset until the GM sets it."""
 
@@ -178,8 +186,10 @@ def color(text: str) -> Color:
 
 
 def colors(text: str) -> list[Color]:
-    """``"white, black"`` → [white, black]; ``"none"`` or blank → []."""
+    """``"white, black"`` → [white, black]; ``"none"`` → []."""
     parts = [p for p in text.replace("/", ",").replace(" and ", ",").split(",") if p.strip()]
+    if not parts:
+        raise RuleError(f'Give colors ({", ".join(COLORS)}), separated by commas, or "none".')
     if len(parts) == 1 and fold(parts[0]) == "none":
         return []
     found: list[Color] = []

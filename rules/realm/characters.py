@@ -81,6 +81,8 @@ def _spell_names(table: Table, text: str) -> list[str]:
 
 def character_create(table: Table, options: CharacterCreateOptions) -> Outcome:
     sheet = RealmSheet(chits=parse_chits(options.chits), location=" ".join((options.location or "").split()))
+    if not sheet.chits:
+        raise RuleError('Give his chits, e.g. `chits:"MAGIC IV3*, MOVE M4*, FIGHT H5"`.')
     if len(sheet.chits) > 30:
         raise RuleError("A character has at most 30 chits here.")
     sheet.spells = _spell_names(table, options.spells or "")

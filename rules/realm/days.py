@@ -11,7 +11,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from rules.base import Card, Model, Outcome, RuleError, Table
-from rules.realm.book import colors, fold
+from rules.realm.book import clean_name, colors, fold
 from rules.realm.cards import add, fit
 from rules.realm.core import (
     Ended,
@@ -268,7 +268,7 @@ class ClearingSetOptions(Model):
 
 def clearing_set(table: Table, options: ClearingSetOptions) -> Outcome:
     state = state_of(table)
-    name = " ".join(options.name.split())
+    name = clean_name(options.name, "clearing")
     place = state.clearings.get(fold(name)) or Clearing(name=name)
     if options.tile is not None:
         place.tile = " ".join(options.tile.split())

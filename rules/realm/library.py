@@ -22,6 +22,7 @@ from rules.realm.book import (
     Roman,
     SpellDef,
     TargetType,
+    clean_name,
     fold,
 )
 from rules.realm.cards import add, fit
@@ -53,7 +54,7 @@ class SpellDefineOptions(Model):
 
 def spell_define(table: Table, options: SpellDefineOptions) -> Outcome:
     """Sets any attribute; the others keep their values (a book spell's unset ones stay unset)."""
-    name = " ".join(options.name.split())
+    name = clean_name(options.name, "spell")
     current = all_spells(table).get(fold(name))
     spell = current.model_copy() if current is not None else SpellDef(name=name)
     for key in ("type", "color", "target_type", "duration", "text"):
@@ -266,7 +267,7 @@ class ItemDefineOptions(Model):
 
 def item_define(table: Table, options: ItemDefineOptions) -> Outcome:
     state = state_of(table)
-    name = " ".join(options.name.split())
+    name = clean_name(options.name, "item")
     current = state.items.get(fold(name))
     template = book_of(table).item(name)
     if current is not None:

@@ -47,7 +47,10 @@ def _aim(table: Table, combat: Combat, caster: str, text: str) -> Aim:
             continue
         prefix = next((p for p in PREFIXES if word.startswith(p)), None)
         if prefix:
-            aim.other.append((PREFIXES[prefix], raw[len(prefix) :].strip()))
+            named = raw[len(prefix) :].strip()
+            if not named:
+                raise RuleError(f"Name the {PREFIXES[prefix]} after `{prefix}`, e.g. `{prefix}MOVE M4`.")
+            aim.other.append((PREFIXES[prefix], named))
             continue
         name = caster if word in ("self", "me") else raw
         fighter = combat.fighter(name)
@@ -401,8 +404,10 @@ def attacks(table: Table, options: AttacksOptions) -> Outcome:
     for casting in launched:
         for name in casting.targets:
             fighter = combat.fighter(name)
-            if fighter is None or not fighter.present:
-                hits.append({"id": casting.id, "target": name, "hit": False, "why": "not in the clearing"})
+            if fighter is None:
+                continue  # a clearing, hex or chit: no attack to hit (L63 attacks individuals)
+            if not fighter.present:
+                hits.append({"id": casting.id, "target": name, "hit": False, "why": "no longer in the clearing"})
                 continue
             if casting.speed == 0:
                 hit, why = True, "speed 0 always hits (L63)"

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import Field
 
 from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
-from rules.realm.book import colors, fold
+from rules.realm.book import clean_name, colors, fold
 from rules.realm.cards import add
 from rules.realm.castability import CharacterOption
 from rules.realm.core import (
@@ -66,7 +66,7 @@ def enchant(table: Table, options: EnchantOptions) -> Outcome:
         if options.colors is None:
             raise RuleError('Give the tile\'s `colors` ("gold", "white, black", or "none").')
         state = state_of(table)
-        tile = " ".join(options.tile.split())
+        tile = clean_name(options.tile, "tile")
         state.tiles[fold(tile)] = colors(options.colors)
         woke = []
         for place in {c.name for c in state.clearings.values() if fold(c.tile) == fold(tile)} | {tile}:
@@ -162,7 +162,7 @@ def phase(table: Table, options: PhaseOptions) -> Outcome:
     if options.kind == "move":
         if not options.clearing:
             raise RuleError("A move phase needs the `clearing` moved to.")
-        sheet.location = " ".join(options.clearing.split())
+        sheet.location = clean_name(options.clearing, "clearing")
     elif options.clearing:
         raise RuleError("Only a move phase takes a `clearing`.")
     ended, woke = start_phase(table, record)

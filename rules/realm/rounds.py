@@ -8,7 +8,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from rules.base import Card, Model, Outcome, RuleError, Table
-from rules.realm.book import fold
+from rules.realm.book import clean_name, fold
 from rules.realm.cards import add, fit
 from rules.realm.castability import speed_limit
 from rules.realm.core import (
@@ -101,7 +101,9 @@ class CombatStartOptions(Model):
 def combat_start(table: Table, options: CombatStartOptions) -> Outcome:
     """G-R27: the GM gives the day's order; evening combat begins after sunset (RULINGS 17)."""
     state = state_of(table)
-    clearing = " ".join(options.clearing.split())
+    clearing = clean_name(options.clearing, "clearing")
+    if not _names(options.order):
+        raise RuleError('Name the characters in the clearing, in the day\'s order: `order:"Amazon, Wizard"`.')
     if fold(clearing) in state.combats:
         raise RuleError(f"Combat is already under way in {clearing}.")
     if state.phase == "night":
