@@ -1,0 +1,299 @@
+"""Magic Realm's magic (seeds/004_1cd546065ebe780e.txt, Steve McKnight's Magic Primer), with RULINGS 16-17.
+
+Rules and rulings are in docs/realm.md. Modules, in the order a spell meets them:
+
+- ``book``: the color table and the named spells; ``state``: sheets, spells in effect, combats;
+- ``core``: lookups, colors present, how a spell ends; ``characters`` and ``library``: sheets, the GM's
+  spells and items, the import;
+- ``days``: the day and its boundaries; ``phases``: enchanting, preparing, energizing;
+- ``castability``: castable and cast; ``rounds``: combat start, rounds, end; ``fighting``: charge, run,
+  alert, maneuver, special chits; ``melee``: targets, speed order, attack spells;
+- ``board``: ``/realm spells``; ``gm``: break, kill, GM-entered table results; ``lookup``, ``suggest``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from rules.base import Action, BenchCase, BenchStep, Card, CharacterRecord, LookupEntry, Outcome, Ruleset, Table
+from rules.realm import board, castability, characters, days, fighting, gm, library, lookup, melee, phases, rounds
+from rules.realm.book import RealmBook
+from rules.realm.core import sheet_of
+from rules.realm.state import RealmSettings, RealmSheet, RealmState
+from rules.realm.suggest import suggestions
+
+
+def _actions(*items: Action) -> dict[str, Action]:
+    return {item.name: item for item in items}
+
+
+class RealmRuleset(Ruleset):
+    id = "realm"
+    name = "Magic Realm (the Magic Primer)"
+    sheet_model = RealmSheet
+    state_model = RealmState
+    settings_model = RealmSettings
+    book_model = RealmBook
+    actions: ClassVar[dict[str, Action]] = _actions(
+        # characters
+        Action(
+            "character create",
+            characters.character_create,
+            characters.CharacterCreateOptions,
+            description="Create a character with his chits and spells",
+        ),
+        Action(
+            "character show",
+            characters.character_show,
+            characters.CharacterShowOptions,
+            logged=False,
+            description="Show a character's sheet",
+        ),
+        Action(
+            "character chit",
+            characters.character_chit,
+            characters.CharacterChitOptions,
+            description="Add, remove, fatigue or rest a chit",
+        ),
+        Action(
+            "character learn",
+            characters.character_learn,
+            characters.CharacterLearnOptions,
+            description="Record a spell on your sheet (or forget it)",
+        ),
+        Action(
+            "character set",
+            characters.character_set,
+            characters.CharacterSetOptions,
+            description="Set a character's clearing, or (GM) hidden status",
+        ),
+        # the campaign's spells and items
+        Action(
+            "spell define",
+            library.spell_define,
+            library.SpellDefineOptions,
+            gm_only=True,
+            description="Define a spell or set its type, color, target type, duration",
+        ),
+        Action(
+            "spell import",
+            library.spell_import,
+            library.SpellImportOptions,
+            gm_only=True,
+            description="Import a spell list from TOML or CSV text",
+        ),
+        Action("spell show", library.spell_show, library.SpellShowOptions, logged=False, description="Show a spell"),
+        Action(
+            "spell list",
+            library.spell_list,
+            library.SpellListOptions,
+            logged=False,
+            description="List the campaign's spells",
+        ),
+        Action(
+            "item define",
+            library.item_define,
+            library.ItemDefineOptions,
+            gm_only=True,
+            description="Define an Artifact, Spell Book or colored item",
+        ),
+        Action(
+            "item give",
+            library.item_give,
+            library.ItemGiveOptions,
+            gm_only=True,
+            description="Give an item to a character or leave it in a clearing",
+        ),
+        # the day
+        Action(
+            "day next",
+            days.day_next,
+            days.DayNextOptions,
+            gm_only=True,
+            description="Advance to the next day (sunset and midnight first if skipped)",
+        ),
+        Action("day set", days.day_set, days.DaySetOptions, gm_only=True, description="Jump forward to a day"),
+        Action(
+            "day colors",
+            days.day_colors_set,
+            days.DayColorsOptions,
+            gm_only=True,
+            description="Override a day's colors",
+        ),
+        Action(
+            "day sunset",
+            days.run_sunset,
+            days.SunsetOptions,
+            gm_only=True,
+            description="Sunset: day spells of earlier days expire",
+        ),
+        Action(
+            "day midnight",
+            days.run_midnight,
+            days.MidnightOptions,
+            gm_only=True,
+            description="Midnight: permanent spells fall inert",
+        ),
+        Action(
+            "clearing set",
+            days.clearing_set,
+            days.ClearingSetOptions,
+            gm_only=True,
+            description="Set a clearing's tile and colors",
+        ),
+        Action(
+            "enchant",
+            phases.enchant,
+            phases.EnchantOptions,
+            description="Spell phase: enchant a Magic chit (or GM: a tile)",
+        ),
+        Action(
+            "prepare", phases.prepare, phases.PrepareOptions, description="Alert phase: prepare a Magic chit (speed 0)"
+        ),
+        Action(
+            "phase", phases.phase, phases.PhaseOptions, description="Start another daylight phase (move, hide, ...)"
+        ),
+        Action(
+            "energize",
+            phases.energize_spell,
+            phases.EnergizeOptions,
+            description="Energize an inert permanent spell with a color chit",
+        ),
+        # combat
+        Action(
+            "combat start",
+            rounds.combat_start,
+            rounds.CombatStartOptions,
+            gm_only=True,
+            description="Start combat in a clearing with the day's order",
+        ),
+        Action(
+            "combat sheet",
+            rounds.combat_sheet,
+            rounds.CombatSheetOptions,
+            gm_only=True,
+            description="Set the move times on a character's melee sheet",
+        ),
+        Action(
+            "combat charge", fighting.charge, fighting.ChargeOptions, description="Charge a character with a Move chit"
+        ),
+        Action("combat action", fighting.action, fighting.ActionOptions, description="Run away or alert a weapon"),
+        Action(
+            "combat melee",
+            rounds.melee,
+            rounds.MeleeOptions,
+            gm_only=True,
+            description="Go to the Melee Step: draw attention order",
+        ),
+        Action(
+            "combat maneuver",
+            fighting.maneuver,
+            fighting.ManeuverOptions,
+            description="Place a maneuver direction and speed",
+        ),
+        Action("combat weapon", fighting.weapon, fighting.WeaponOptions, description="Attack with a weapon"),
+        Action(
+            "combat attacks",
+            melee.attacks,
+            melee.AttacksOptions,
+            gm_only=True,
+            description="Resolve attack spells: hits, and Missile Table rolls due",
+        ),
+        Action(
+            "combat round",
+            rounds.next_round,
+            rounds.RoundOptions,
+            gm_only=True,
+            description="Fatigue Step, then the next round",
+        ),
+        Action(
+            "combat end",
+            rounds.combat_end,
+            rounds.CombatEndOptions,
+            gm_only=True,
+            description="End combat: combat spells expire, prepared chits fatigue",
+        ),
+        Action(
+            "castable",
+            castability.castable,
+            castability.CastableOptions,
+            logged=False,
+            description="Can I cast this? Every check, nothing changed",
+        ),
+        Action("cast", castability.cast, castability.CastOptions, description="Cast a spell in the Encounter Step"),
+        Action("target", melee.target, melee.TargetOptions, description="Name your spell's target in the Melee Step"),
+        Action(
+            "resolve",
+            melee.resolve,
+            melee.ResolveOptions,
+            gm_only=True,
+            description="Spells go into effect in speed order",
+        ),
+        Action("attack", melee.attack, melee.AttackOptions, description="Place an attack spell's direction (secret)"),
+        Action(
+            "play", fighting.play_special, fighting.PlayOptions, description="Play a move or phase spell's special chit"
+        ),
+        Action(
+            "spells",
+            board.spells_board,
+            board.SpellsOptions,
+            logged=False,
+            description="Every spell in effect and when it ends or wakes",
+        ),
+        Action("break", gm.break_spell, gm.BreakOptions, gm_only=True, description="A spell is broken"),
+        Action("kill", gm.kill, gm.KillOptions, gm_only=True, description="A character is killed: his spells end"),
+        Action(
+            "record", gm.record, gm.RecordOptions, gm_only=True, description="Enter a Missile Table or hide roll result"
+        ),
+    )
+
+    def bench_case(self) -> BenchCase:
+        """Six casters in one clearing, each targeting the next: speed order with cancellations."""
+        names = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo"]
+        setup: list[BenchStep] = [
+            BenchStep(
+                "spell define",
+                {"name": "Hex", "type": "II", "color": "grey", "target_type": "individual", "duration": "combat"},
+                as_gm=True,
+            ),
+            BenchStep("day set", {"day": 14}, as_gm=True),
+        ]
+        for index, name in enumerate(names):
+            chits = ", ".join(f"MAGIC II{(index % 4) + 2}*" for _ in range(3)) + ", MOVE M4*, FIGHT H5"
+            setup.append(BenchStep("character create", {"name": name, "chits": chits, "spells": "Hex"}))
+        setup.append(BenchStep("combat start", {"clearing": "Cave 1", "order": ", ".join(names)}, as_gm=True))
+        for index, name in enumerate(names):
+            ritual = f"MAGIC II{(index % 4) + 2}*"
+            setup.append(BenchStep("cast", {"character": name, "spell": "Hex", "ritual": ritual}))
+        setup.append(BenchStep("combat melee", {}, as_gm=True))
+        for index, name in enumerate(names):
+            setup.append(BenchStep("target", {"character": name, "targets": names[(index + 1) % len(names)]}))
+        return BenchCase(
+            title="realm resolve (six spells, speed order and cancellations)",
+            setup=tuple(setup),
+            measured=BenchStep("resolve", {}, as_gm=True),
+        )
+
+    def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:
+        return list(lookup.entries(book))
+
+    def suggest(self, table: Table, action: str, option: str, current: str) -> list[str]:
+        return suggestions(table, action, option, current)
+
+    def character_summary(self, record: CharacterRecord) -> str:
+        sheet: RealmSheet = record.sheet
+        ready = sum(1 for c in sheet.chits if c.state in ("active", "prepared"))
+        return f"{record.name}: {ready}/{len(sheet.chits)} chits ready, in {sheet.location or '—'}" + (
+            " (dead)" if sheet.dead else ""
+        )
+
+    def character_card(self, record: CharacterRecord) -> Card:
+        return Card(title=record.name, description=f"In {sheet_of(record).location or '—'}.")
+
+    def show_character(self, table: Table, record: CharacterRecord) -> Outcome:
+        """The same view as `/realm character show`: hidden status only for the owner and the GM."""
+        return characters.character_show(table, characters.CharacterShowOptions(character=record.name))
+
+
+RULESET = RealmRuleset()

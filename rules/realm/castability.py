@@ -1,0 +1,430 @@
+"""Can I cast this? Every check of the spell's lifecycle (spec section 2), each with its reason.
+
+``castable`` reads only; ``cast`` runs the same checks and, if all pass, plays the ritual: the chit is
+committed (L55), a color chit reverts and fatigues (L41), a book counts as used today (L39), and the
+action and the effort are recorded (L37, L43).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from pydantic import Field
+
+from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
+from rules.realm.book import Color, SpellDef, fold
+from rules.realm.cards import add, fit
+from rules.realm.core import (
+    combat_of,
+    find_spell,
+    phase_text,
+    settings_of,
+    sheet_of,
+    standing_colors,
+    state_of,
+)
+from rules.realm.state import Casting, Chit, Combat, ItemState
+
+CharacterOption = Field(default=None, max_length=60, description="Your character, if you have several")
+
+
+class Check(Model):
+    check: str
+    ok: bool
+    detail: str
+
+
+@dataclass
+class Ritual:
+    """What is played as the ritual: a Magic chit, or an Artifact or Spell Book held by the caster."""
+
+    name: str
+    kind: str  # chit | book | artifact
+    chit: Chit | None = None
+    item: ItemState | None = None
+
+    @property
+    def speed(self) -> int:
+        if self.chit is not None:
+            return 0 if self.chit.state == "prepared" else self.chit.speed
+        return 0  # L53: Artifact and Spell Book spells have speed 0
+
+    @property
+    def asterisks(self) -> int:
+        return self.chit.asterisks if self.chit is not None else 0
+
+
+@dataclass
+class Verdict:
+    caster: CharacterRecord
+    spell: SpellDef
+    ritual: Ritual
+    color_chit: Chit | None
+    combat: Combat | None
+    checks: list[Check] = field(default_factory=list)
+    colors: list[tuple[Color, str]] = field(default_factory=list)
+
+    @property
+    def castable(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    @property
+    def speed(self) -> int:
+        return self.ritual.speed
+
+    def data(self) -> dict:
+        return {
+            "caster": self.caster.name,
+            "spell": self.spell.name,
+            "ritual": self.ritual.name,
+            "castable": self.castable,
+            "speed": self.speed,
+            "checks": [c.model_dump() for c in self.checks],
+            "colors_present": [{"color": c, "source": s} for c, s in self.colors],
+        }
+
+
+def find_ritual(table: Table, caster: CharacterRecord, name: str) -> Ritual:
+    chit = sheet_of(caster).chit(name) or sheet_of(caster).chit(" ".join(name.split()).upper())
+    if chit is not None:
+        return Ritual(chit.label, "chit", chit=chit)
+    item = state_of(table).items.get(fold(name))
+    if item is not None and item.kind in ("book", "artifact"):
+        return Ritual(item.name, item.kind, item=item)
+    chits = ", ".join(c.label for c in sheet_of(caster).chits if c.kind == "magic") or "none"
+    books = ", ".join(i.name for i in state_of(table).items.values() if i.kind != "item") or "none"
+    raise RuleError(
+        f"{name!r} is neither one of {caster.name}'s chits nor an Artifact or Spell Book. "
+        f"Magic chits: {chits}. Artifacts and books: {books}."
+    )
+
+
+def assess(table: Table, caster: CharacterRecord, spell_name: str, ritual_name: str, color_chit: str | None) -> Verdict:
+    """Every check, each judged on its own, so each can fail alone (issue 10)."""
+    spell = find_spell(table, spell_name)
+    ritual = find_ritual(table, caster, ritual_name)
+    sheet = sheet_of(caster)
+    own_color = None
+    if color_chit:
+        own_color = sheet.chit(color_chit) or sheet.chit(" ".join(color_chit.split()).upper())
+        if own_color is None:
+            labels = ", ".join(c.label for c in sheet.chits if c.state == "color") or "none"
+            raise RuleError(
+                f"{caster.name} has no chit {color_chit!r}; a character can use only his own color chits (L41). "
+                f"His color chits: {labels}."
+            )
+    combat = combat_of(table, caster.name)
+    verdict = Verdict(caster, spell, ritual, own_color, combat)
+    verdict.checks = [
+        _in_combat(table, caster, combat),
+        _not_charged(caster, combat),
+        _no_action(caster, combat),
+        _spell_set(spell),
+        _spell_known(caster, spell, ritual),
+        _not_in_effect(table, caster, spell, ritual),
+        _ritual_type(spell, ritual),
+        _ritual_free(table, caster, ritual),
+        *_color(table, caster, spell, own_color, combat, verdict),
+        _speed(caster, ritual, combat),
+        _effort(table, caster, ritual, combat),
+    ]
+    return verdict
+
+
+def _check(name: str, ok: bool, detail: str) -> Check:
+    return Check(check=name, ok=ok, detail=detail)
+
+
+def _in_combat(table: Table, caster: CharacterRecord, combat: Combat | None) -> Check:
+    if sheet_of(caster).dead:
+        return _check("in_combat", False, f"{caster.name} is dead.")
+    if combat is None:
+        return _check(
+            "in_combat",
+            False,
+            f"Spells are cast only in rounds of combat (L9); {caster.name} is in no combat, and it is "
+            f"{phase_text(table)}.",
+        )
+    if combat.step != "encounter":
+        return _check(
+            "in_combat",
+            False,
+            f"Spells are cast in the Encounter Step (L37); combat in {combat.clearing} is in round {combat.round}'s "
+            f"{combat.step} step.",
+        )
+    return _check("in_combat", True, f"Encounter Step of round {combat.round} in {combat.clearing}.")
+
+
+def _not_charged(caster: CharacterRecord, combat: Combat | None) -> Check:
+    fighter = combat.fighter(caster.name) if combat else None
+    if fighter is not None and fighter.charged:
+        return _check(
+            "not_charged", False, f"{caster.name} charged {fighter.charged_at}: no action after a charge (L37)."
+        )
+    return _check("not_charged", True, "Did not charge.")
+
+
+def _no_action(caster: CharacterRecord, combat: Combat | None) -> Check:
+    fighter = combat.fighter(caster.name) if combat else None
+    if fighter is not None and fighter.action != "none":
+        did = {"run": "ran away", "alert": "alerted a weapon", "cast": "already cast a spell"}[fighter.action]
+        return _check("no_action", False, f"{caster.name} {did} this round: one action per round (L37, G-R30).")
+    return _check("no_action", True, "No action yet this round.")
+
+
+def _spell_set(spell: SpellDef) -> Check:
+    missing = spell.missing()
+    if missing:
+        return _check(
+            "spell_defined",
+            False,
+            f"{spell.name} has no {' and no '.join(missing)} yet, so it cannot be cast until the GM sets "
+            f"{'it' if len(missing) == 1 else 'them'} with `/realm spell define`.",
+        )
+    return _check("spell_defined", True, f"{spell.name}: type {spell.type}, {spell.color}, {spell.duration}.")
+
+
+def _spell_known(caster: CharacterRecord, spell: SpellDef, ritual: Ritual) -> Check:
+    if ritual.item is not None:
+        if fold(spell.name) in {fold(s) for s in ritual.item.spells}:
+            return _check("spell_known", True, f"{spell.name} is in {ritual.item.name}.")
+        return _check("spell_known", False, f"{ritual.item.name} does not hold {spell.name} (G-R24).")
+    if fold(spell.name) in {fold(s) for s in sheet_of(caster).spells}:
+        return _check("spell_known", True, f"{spell.name} is recorded on {caster.name}'s sheet.")
+    return _check(
+        "spell_known", False, f"{caster.name} does not know {spell.name}; cast it from a book that holds it (G-R24)."
+    )
+
+
+def _not_in_effect(table: Table, caster: CharacterRecord, spell: SpellDef, ritual: Ritual) -> Check:
+    for casting in state_of(table).castings:
+        if fold(casting.spell) != fold(spell.name):
+            continue
+        same_copy = (ritual.item is not None and fold(casting.ritual) == fold(ritual.item.name)) or (
+            ritual.item is None and casting.ritual_kind == "chit" and fold(casting.caster) == fold(caster.name)
+        )
+        if same_copy:
+            return _check(
+                "not_in_effect",
+                False,
+                f"This copy of {spell.name} is already cast (#{casting.id}, {casting.status}); it cannot be used "
+                "again until that spell expires (L55, G-R31).",
+            )
+    return _check("not_in_effect", True, f"{spell.name} is not already in effect from this copy.")
+
+
+def _ritual_type(spell: SpellDef, ritual: Ritual) -> Check:
+    if ritual.chit is not None and ritual.chit.kind != "magic":
+        return _check(
+            "ritual_type",
+            False,
+            f"{ritual.chit.label} is a {ritual.chit.kind.title()} chit; the ritual is a Magic chit or an Artifact or "
+            "Spell Book (L39).",
+        )
+    kind = "Magic chit" if ritual.chit is not None else ritual.kind.title()
+    own = ritual.chit.type if ritual.chit is not None else ritual.item.type  # type: ignore[union-attr]
+    if spell.type is None:
+        return _check("ritual_type", False, f"{spell.name} has no type yet to match the {kind}'s.")
+    if own != spell.type:
+        why = f"the {kind} {ritual.name} is type {own or 'unset'}; {spell.name} is type {spell.type}"
+        if ritual.item is not None:
+            why += " (a book casts only spells of its own type, L39, G-R14)"
+        return _check("ritual_type", False, why[0].upper() + why[1:] + ".")
+    return _check("ritual_type", True, f"{kind} {ritual.name} is type {own}, as {spell.name} needs.")
+
+
+def _ritual_free(table: Table, caster: CharacterRecord, ritual: Ritual) -> Check:
+    day = state_of(table).day
+    if ritual.chit is not None:
+        chit = ritual.chit
+        if chit.state in ("active", "prepared"):
+            how = "prepared: speed 0 (L53)" if chit.state == "prepared" else "ready"
+            return _check("ritual_free", True, f"{chit.label} is {how}.")
+        why = {
+            "fatigued": "is fatigued",
+            "committed": f"is committed to spell #{chit.committed_to} until it expires (L55)",
+            "color": f"is enchanted into {chit.color} color magic, which is not a ritual (G-R25)",
+        }[chit.state]
+        return _check("ritual_free", False, f"{chit.label} {why}.")
+    item = ritual.item
+    assert item is not None
+    if not item.holder or fold(item.holder) != fold(caster.name):
+        return _check("ritual_free", False, f"{caster.name} does not hold {item.name}.")
+    if item.committed_to is not None:
+        return _check(
+            "ritual_free",
+            False,
+            f"{item.name} is committed to spell #{item.committed_to} until it expires (L55, G-R13).",
+        )
+    if item.used_on_day == day:
+        return _check("ritual_free", False, f"{item.name} already cast a spell today: one spell per day (L39).")
+    return _check("ritual_free", True, f"{item.name} is free and unused today: speed 0 (L53).")
+
+
+def _color(
+    table: Table, caster: CharacterRecord, spell: SpellDef, own: Chit | None, combat: Combat | None, verdict: Verdict
+) -> list[Check]:
+    clearing = combat.clearing if combat else sheet_of(caster).location
+    present = standing_colors(table, clearing) if clearing else []
+    checks = []
+    if own is not None:
+        if own.state != "color" or own.color is None:
+            checks.append(_check("color_chit", False, f"{own.label} is not a color chit (it is {own.state})."))
+        else:
+            checks.append(
+                _check("color_chit", True, f"{own.label} is {own.color} color magic, for his own spell (L41).")
+            )
+            present.append((own.color, "your color chit"))
+    verdict.colors = present
+    if spell.color is None:
+        checks.append(_check("color", False, f"{spell.name} has no color yet."))
+        return checks
+    sources = [source for color, source in present if color == spell.color]
+    if sources:
+        checks.append(_check("color", True, f"{spell.color}: {', '.join(sources)}."))
+    else:
+        have = ", ".join(f"{c} ({s})" for c, s in present) or "none"
+        checks.append(_check("color", False, f"No {spell.color} magic here (L39). Colors present: {have}."))
+    return checks
+
+
+def speed_limit(combat: Combat | None, name: str) -> int | None:
+    """The fastest of the chargers' Move chits and the move times on his sheet (L43, G-R7); None: no limit."""
+    fighter = combat.fighter(name) if combat else None
+    times = [*(fighter.chargers if fighter else []), *(fighter.move_times if fighter else [])]
+    return min(times) if times else None
+
+
+def _speed(caster: CharacterRecord, ritual: Ritual, combat: Combat | None) -> Check:
+    limit = speed_limit(combat, caster.name)
+    if limit is None:
+        return _check("speed", True, f"Speed {ritual.speed}; nothing charges him or sits on his sheet.")
+    if ritual.speed <= limit:
+        return _check("speed", True, f"Speed {ritual.speed} ≤ {limit}, the fastest on his sheet (L43).")
+    return _check(
+        "speed",
+        False,
+        f"Speed {ritual.speed} is slower than {limit}, the fastest charging Move chit or move time on his sheet; "
+        "the Magic chit must be as fast or faster (L43).",
+    )
+
+
+def _effort(table: Table, caster: CharacterRecord, ritual: Ritual, combat: Combat | None) -> Check:
+    limit = settings_of(table).effort_limit
+    fighter = combat.fighter(caster.name) if combat else None
+    played = fighter.asterisks if fighter else 0
+    total = played + ritual.asterisks
+    if total > limit:
+        return _check(
+            "effort",
+            False,
+            f"{played} asterisk(s) played + {ritual.asterisks} = {total}, over the limit of {limit} (L43).",
+        )
+    return _check("effort", True, f"{played} + {ritual.asterisks} = {total} asterisk(s), within {limit}.")
+
+
+# ---------------------------------------------------------------- castable and cast
+
+
+class CastableOptions(Model):
+    spell: str = Field(min_length=1, max_length=60, description="The spell")
+    ritual: str = Field(min_length=1, max_length=60, description="A Magic chit (MAGIC IV3*) or an Artifact/Spell Book")
+    color_chit: str | None = Field(default=None, max_length=60, description="One of your color chits to play")
+    character: str | None = CharacterOption
+
+
+def verdict_card(verdict: Verdict, title: str) -> Card:
+    card = Card(title=title, tone="success" if verdict.castable else "failure")
+    yes = "**Castable**" if verdict.castable else "**Not castable**"
+    card.description = (
+        f"{yes}: {verdict.spell.name} by {verdict.caster.name} with {verdict.ritual.name}, speed {verdict.speed}."
+    )
+    add(card, "Checks", [f"{'✅' if c.ok else '❌'} {c.check}: {c.detail}" for c in verdict.checks])
+    add(card, "Colors present", [f"{c}: {s}" for c, s in verdict.colors] or ["none"])
+    return fit(card)
+
+
+def castable(table: Table, options: CastableOptions) -> Outcome:
+    """Reads only: every check listed, nothing changed (not even the log)."""
+    caster = (
+        table.default_character(options.character)
+        if options.character is None
+        else table.find_character(options.character)
+    )
+    verdict = assess(table, caster, options.spell, options.ritual, options.color_chit)
+    return Outcome(
+        card=verdict_card(verdict, f"Can {caster.name} cast {verdict.spell.name}?"),
+        summary=f"castable {verdict.spell.name}: {verdict.castable}",
+        data=verdict.data(),
+        ephemeral=True,
+    )
+
+
+class CastOptions(CastableOptions):
+    pass
+
+
+def cast(table: Table, options: CastOptions) -> Outcome:
+    caster = table.default_character(options.character)
+    verdict = assess(table, caster, options.spell, options.ritual, options.color_chit)
+    if not verdict.castable:
+        failed = "; ".join(f"{c.check}: {c.detail}" for c in verdict.checks if not c.ok)
+        raise RuleError(f"{caster.name} cannot cast {verdict.spell.name}. {failed}")
+    checked = verdict.data()  # before the ritual is played: a prepared chit's speed is 0
+    state = state_of(table)
+    combat = verdict.combat
+    assert combat is not None
+    fighter = combat.fighter(caster.name)
+    assert fighter is not None
+    spell, ritual = verdict.spell, verdict.ritual
+    casting = Casting(
+        id=state.next_id,
+        spell=spell.name,
+        caster=caster.name,
+        type=spell.type,
+        color=spell.color,  # type: ignore[arg-type]
+        duration=spell.duration,
+        target_type=spell.target_type,
+        ritual=ritual.name,  # type: ignore[arg-type]
+        ritual_kind=ritual.kind,
+        prepared=bool(ritual.chit and ritual.chit.state == "prepared"),  # type: ignore[arg-type]
+        color_chit=verdict.color_chit.label if verdict.color_chit else None,
+        speed=ritual.speed,
+        clearing=combat.clearing,
+        day=state.day,
+        round=combat.round,
+        target_clearing=combat.clearing,
+    )
+    state.next_id += 1
+    state.castings.append(casting)
+    fighter.action = "cast"
+    fighter.asterisks += ritual.asterisks  # L43: Magic chits count, color magic does not
+    lines = []
+    if ritual.chit is not None:
+        ritual.chit.state = "committed"
+        ritual.chit.committed_to = casting.id
+        lines.append(f"{ritual.chit.label} played" + (" (prepared: speed 0)" if casting.prepared else "") + ".")
+    else:
+        assert ritual.item is not None
+        ritual.item.used_on_day = state.day
+        ritual.item.committed_to = casting.id
+        lines.append(
+            f"{ritual.item.name} used for today (one spell per day, L39): speed 0. It stays committed until the "
+            "spell expires (L55, G-R13)."
+        )
+    if verdict.color_chit is not None:
+        lines.append(f"{verdict.color_chit.label} reverts to a Magic chit and fatigues (L41).")
+        verdict.color_chit.state = "fatigued"
+        verdict.color_chit.color = None
+    source = next((s for c, s in verdict.colors if c == spell.color), "")
+    card = Card(title=f"{caster.name} casts {spell.name}", tone="success")
+    card.description = (
+        f"🔮 #{casting.id} **{spell.name}** (type {spell.type}, {spell.color} from {source}, {spell.duration}) "
+        f"at speed {casting.speed}. "
+        + " ".join(lines)
+        + " The clearing sees the cast; the target is named in the Melee Step (L45, E4)."
+    )
+    if fighter.asterisks:
+        card.footer = f"Effort this round: {fighter.asterisks}/{settings_of(table).effort_limit} asterisk(s)."
+    data = {**checked, "casting": casting.model_dump(exclude={"direction"})}
+    return Outcome(card=card, summary=f"{caster.name} cast {spell.name} (#{casting.id}) with {ritual.name}", data=data)
