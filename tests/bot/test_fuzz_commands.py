@@ -48,9 +48,24 @@ SETUP = {
         "@gm",
         "/serpent battle round resonance:7 rolloff:Black",
     ],
+    "realm": [
+        "/campaign start ruleset:realm name:Valley",
+        '/realm spell import format:csv text:"name,type,color,target_type,duration,text; Blind,IV,purple,individual,'
+        'combat,Cannot see; Curse,V,black,individual,permanent,A curse"',
+        '/realm clearing set name:"Ruins 5" tile:Ruins',
+        "@as Pat",
+        '/realm character create name:Wizard chits:"MAGIC IV4, MAGIC V5, MOVE M4*" spells:Blind location:"Ruins 5"',
+        "@as Oz",
+        '/realm character create name:Witch chits:"MAGIC V3*, MAGIC II2" spells:Curse location:"Ruins 5"',
+        "@gm",
+        '/realm combat start clearing:"Ruins 5" order:"Wizard, Witch"',
+    ],
 }
 OPTION_TYPE = discord.AppCommandOptionType
-NAMES = st.sampled_from(["Merlin", "White", "Black", "Fireball", "Flam", "In-Flam", "Pat", "  merlin ", "x" * 2100])
+NAMES = st.sampled_from(
+    ["Merlin", "White", "Black", "Fireball", "Flam", "In-Flam", "Pat", "  merlin ", "x" * 2100]
+    + ["Wizard", "Witch", "Blind", "Curse", "MAGIC IV4", "Ruins 5"]
+)
 TEXT = st.one_of(  # names this table knows, half the time: most commands do nothing without one
     NAMES,
     st.text(max_size=30),
