@@ -190,6 +190,27 @@ async def log_page(service: TableService, place: Place, page: int, caller: Calle
     return Reply(Outcome(card=card, summary="viewed log", data=data, ephemeral=True), campaign.row), pages
 
 
+RECAP_SIZE = 20
+
+
+async def recap(service: TableService, place: Place, caller: Caller) -> Reply:
+    """What happened since the caller last acted here, oldest first, as they may read it: play-by-post catch-up."""
+    campaign = await service.require_campaign(place)
+    reveal = campaign.is_gm(caller)
+    events, total = await service.store.events_since_last_by(campaign.row.id, caller.user_id, limit=RECAP_SIZE)
+    events.reverse()
+    lines = [event_line(event, reveal=reveal) for event in events]
+    if total > len(events):
+        lines.insert(0, f"… {total - len(events)} earlier events: see `/campaign log`.")
+    card = Card(
+        title=f"Since you last acted: {campaign.row.name}",
+        description="\n".join(lines) or "Nothing has happened since your last action.",
+        footer=f"{total} events · oldest first",
+    )
+    data = {"since_count": total, "events": [event_data(e, reveal=reveal) for e in events]}
+    return Reply(Outcome(card=card, summary="recap", data=data, ephemeral=True), campaign.row)
+
+
 def secret_summary(event: EventRow) -> str | None:
     """The GM's side of a log entry, if it has one."""
     secret = event.result.get("secret")

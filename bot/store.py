@@ -275,6 +275,22 @@ class Store:
         )
         return [_event(row) for row in rows]
 
+    async def events_since_last_by(self, campaign_id: int, actor_id: int, *, limit: int) -> tuple[list[EventRow], int]:
+        """Events after ``actor_id``'s newest one (all, if they never acted): newest first, and how many."""
+        since = """
+            SELECT coalesce(max(id), 0) FROM events WHERE campaign_id = ? AND actor_id = ?
+        """
+        cursor = await self._reader.execute(
+            f"SELECT count(*) FROM events WHERE campaign_id = ? AND id > ({since})",
+            (campaign_id, campaign_id, actor_id),
+        )
+        (count,) = await cursor.fetchone()  # type: ignore[misc]
+        rows = await self._reader.execute_fetchall(
+            f"SELECT * FROM events WHERE campaign_id = ? AND id > ({since}) ORDER BY id DESC LIMIT ?",
+            (campaign_id, campaign_id, actor_id, limit),
+        )
+        return [_event(row) for row in rows], int(count)
+
     async def count_events(self, campaign_id: int) -> int:
         cursor = await self._reader.execute("SELECT count(*) FROM events WHERE campaign_id = ?", (campaign_id,))
         (count,) = await cursor.fetchone()  # type: ignore[misc]

@@ -89,6 +89,11 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
         view = pager("log", interaction.user.id, reply.outcome.data["page"], pages)
         await send_reply(interaction, reply, view=view)
 
+    @app_commands.command(name="recap", description="What happened here since you last acted (only you see it)")
+    async def recap(self, interaction: discord.Interaction):
+        reply = await campaigns.recap(service_of(interaction), place_of(interaction), caller_of(interaction))
+        await send_reply(interaction, reply)
+
     @app_commands.command(name="export", description="Download the campaign as JSON plus a Markdown log (GM)")
     @gm_only()
     async def export(self, interaction: discord.Interaction):

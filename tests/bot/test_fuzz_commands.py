@@ -63,8 +63,10 @@ SETUP = {
 }
 OPTION_TYPE = discord.AppCommandOptionType
 NAMES = st.sampled_from(
-    ["Merlin", "White", "Black", "Fireball", "Flam", "In-Flam", "Pat", "  merlin ", "x" * 2100]
-    + ["Wizard", "Witch", "Blind", "Curse", "MAGIC IV4", "Ruins 5"]
+    [
+        *("Merlin", "White", "Black", "Fireball", "Flam", "In-Flam", "Pat", "  merlin ", "x" * 2100),
+        *("Wizard", "Witch", "Blind", "Curse", "MAGIC IV4", "Ruins 5"),
+    ]
 )
 TEXT = st.one_of(  # names this table knows, half the time: most commands do nothing without one
     NAMES,

@@ -100,3 +100,21 @@ async def test_export_is_the_gms_and_keeps_the_secrets(console: Console) -> None
 async def test_a_secret_roll_with_no_campaign_is_shown_to_the_roller_alone(console: Console) -> None:
     result = await console.ok("/roll expression:1d6 label:alone secret:true")
     assert result["ephemeral"] and "only you see it" in result["text"] and "alone" in result["text"]
+
+
+async def test_recap_shows_what_happened_since_my_last_action(console: Console) -> None:
+    await _campaign_with_secrets(console)  # Pat's last action is the whisper
+    await console.ok("@as Oz")
+    await console.ok("/tally create name:Owl")
+    await console.ok("/tally add name:Owl")
+    await console.ok("@as Pat")
+    mine = await console.ok("/campaign recap")
+    assert mine["ephemeral"] and mine["data"]["since_count"] == 2
+    assert [e["command"] for e in mine["data"]["events"]] == ["tally create", "tally add"]  # oldest first
+    await console.ok("@as Oz")
+    theirs = await console.ok("/campaign recap")
+    assert theirs["data"]["since_count"] == 0 and "Nothing has happened" in theirs["text"]
+    await console.ok("@as Newcomer")
+    everything = await console.ok("/campaign recap")
+    assert everything["data"]["since_count"] == 8  # the start, four secret rolls, the whisper and Oz's two
+    assert _leaks(everything["text"]) == [] and _leaks(json.dumps(everything["data"])) == []
