@@ -78,12 +78,12 @@ def refresh(table: Table, options: RefreshOptions) -> Outcome:
     conscious(sheet, record.name, "refresh spells")
     spell = find_spell(sheet, options.spell, record.name)
     state = table.state
+    if spell.status == "ritual" and not options.ritual_note:
+        raise RuleError("Repaying a ritual destroys another appropriate sacrament; name it in `ritual_note`.")
     payment = plan(table.book, table.settings, state, sheet, record.name, spell.cost, options, what="the refresh")
     pay(sheet, payment)
     notes = []
     if spell.status == "ritual":
-        if not options.ritual_note:
-            raise RuleError("Repaying a ritual destroys another appropriate sacrament; name it in `ritual_note`.")
         spell.shaped_ritual, spell.hours, spell.potential, spell.sacrament = False, 0, 1, options.ritual_note
         notes.append("The ritual's costs are repaid: it gathers Shaping potential again (1 now, +1 per hour).")
     else:
