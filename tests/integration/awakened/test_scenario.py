@@ -50,9 +50,15 @@ def test_casting_with_free_mana(results: list[dict]) -> None:
     assert preview["cost"] == 5 and preview["familiarity"] == "common"  # W1 under ruling 14
     cast = step(results, "/awakened spell cast spell:Storm", 1)["data"]
     assert cast["paid"] == {
-        "due": 5, "own": 2, "words_of_power": 1, "scour": 1, "hallow": "Old Oak", "hallow_mana": 1,
-        "mana_before": 15, "mana_after": 13,
-    }  # fmt: skip
+        "due": 5,
+        "own": 2,
+        "words_of_power": 1,
+        "scour": 1,
+        "hallow": "Old Oak",
+        "hallow_mana": 1,
+        "mana_before": 15,
+        "mana_after": 13,
+    }
     assert cast["willpower"] == 4 and cast["spell"]["status"] == "running"
 
 
@@ -66,8 +72,10 @@ def test_shaping_with_gm_dice_and_the_paradox_roll(results: list[dict]) -> None:
     assert "The GM rolled these dice at the table." in shaped["text"]
     end = step(results, "/awakened time round")
     assert end["data"]["roll"]["dice"] == [
-        {"faces": [8], "rote_faces": []}, {"faces": [10, 5], "rote_faces": []}, {"faces": [6], "rote_faces": []},
-    ]  # fmt: skip
+        {"faces": [8], "rote_faces": []},
+        {"faces": [10, 5], "rote_faces": []},
+        {"faces": [6], "rote_faces": []},
+    ]
     assert end["data"]["successes"] == 2 and "[8] [10→5] [6] = **2** successes" in end["text"]
     assert "Ash: Wisdom 5: may inadvertently lengthen None" in end["secret"]["text"]
 

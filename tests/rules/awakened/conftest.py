@@ -38,11 +38,20 @@ def book() -> AwakenedBook:
 
 
 ASH = {
-    "name": "Ash", "path": "Thyrsus", "ruling": "Life, Spirit", "inferior": "Matter", "resistance": "composure",
-    "gnosis": 3, "arcana": "Forces 3, Life 3, Spirit 3, Prime 2, Space 4, Time 2, Mind 1",
-    "attributes": "Intelligence 3, Composure 4, Resolve 2", "skills": "Occult 3, Investigation 2",
-    "mana_max": 15, "high_speech": True, "health": 7, "willpower": 5,
-}  # fmt: skip
+    "name": "Ash",
+    "path": "Thyrsus",
+    "ruling": "Life, Spirit",
+    "inferior": "Matter",
+    "resistance": "composure",
+    "gnosis": 3,
+    "arcana": "Forces 3, Life 3, Spirit 3, Prime 2, Space 4, Time 2, Mind 1",
+    "attributes": "Intelligence 3, Composure 4, Resolve 2",
+    "skills": "Occult 3, Investigation 2",
+    "mana_max": 15,
+    "high_speech": True,
+    "health": 7,
+    "willpower": 5,
+}
 
 
 class Game:
@@ -51,9 +60,15 @@ class Game:
     def __init__(self, book: AwakenedBook, settings: AwakenedSettings | None = None) -> None:
         self.rng = Rigged()
         self.table = Table(
-            ruleset_id="awakened", campaign_name="Test", actor=Actor(user_id=PLAYER, name="Pat"), rng=self.rng,
-            book=book, settings=settings or AwakenedSettings(), state=AwakenedState(), characters={},
-        )  # fmt: skip
+            ruleset_id="awakened",
+            campaign_name="Test",
+            actor=Actor(user_id=PLAYER, name="Pat"),
+            rng=self.rng,
+            book=book,
+            settings=settings or AwakenedSettings(),
+            state=AwakenedState(),
+            characters={},
+        )
 
     def act(self, command: str, /, *, user: int = PLAYER, rolls: Iterable[int] = (), **options: Any) -> Outcome:
         self.table.actor = Actor(user_id=user, name="Gwen" if user == GM else "Pat", is_gm=user == GM)

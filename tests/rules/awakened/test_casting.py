@@ -16,9 +16,15 @@ def test_w2_gnosis_3_pays_6_with_own_mana_a_word_and_two_wounds(game: Game) -> N
     out = game.act("spell cast", words_of_power=1, scour=2, **SIX)
     assert out.data["cost"] == 6
     assert out.data["paid"] | {} == {
-        "due": 6, "own": 3, "words_of_power": 1, "scour": 2, "hallow": None, "hallow_mana": 0,
-        "mana_before": 15, "mana_after": 12,
-    }  # fmt: skip
+        "due": 6,
+        "own": 3,
+        "words_of_power": 1,
+        "scour": 2,
+        "hallow": None,
+        "hallow_mana": 0,
+        "mana_before": 15,
+        "mana_after": 12,
+    }
     assert (sheet.mana, sheet.willpower) == (12, 4)
     assert [(w.kind, w.resistant) for w in sheet.wounds] == [("lethal", True), ("lethal", True)]
     with pytest.raises(RuleError, match=r"sustains 0 Mana .* Gnosis 3 leaves room for 3, and #1 Storm costs 6"):
@@ -153,8 +159,15 @@ def test_a_vulgar_cast_marks_paradox_and_a_covert_one_warns_of_standing_paradox(
 def test_sympathy_connections_wear_and_heal(game: Game) -> None:
     sheet = game.mage()
     game.act("sympathy", subject="Mara", level="known")
-    out = game.act("spell cast", spell="Hex", arcana="Forces", aspect="covert", connection="Mara", unwilling=True,
-                   conjunctional="Space")  # fmt: skip
+    out = game.act(
+        "spell cast",
+        spell="Hex",
+        arcana="Forces",
+        aspect="covert",
+        connection="Mara",
+        unwilling=True,
+        conjunctional="Space",
+    )
     assert out.data["spell"]["design"]["factors"]["sympathy"] == 2
     assert sheet.connections["mara"].level == 3  # Known → Acquainted
     game.act("spell dismiss", spell="all")

@@ -37,8 +37,9 @@ def test_ruling_14_base_costs(game: Game, aspect: str, arcana: str, method: str,
 def test_w1_the_books_example_costs_5_not_6(game: Game, book) -> None:
     """Vulgar improvised, aggravated damage, three targets: base 2 + 1 damage + 2 target factors."""
     game.mage()
-    data = game.act("spell cast", mode="cost", spell="Hellfire", arcana="Forces", aspect="vulgar", targets=3,
-                    damage="aggravated").data  # fmt: skip
+    data = game.act(
+        "spell cast", mode="cost", spell="Hellfire", arcana="Forces", aspect="vulgar", targets=3, damage="aggravated"
+    ).data
     assert data["cost"] == 5
     assert [(line["label"], line["mana"]) for line in data["cost_lines"]] == [
         ("Base (vulgar improvised)", 2),
@@ -59,8 +60,15 @@ def test_target_factors_double(game: Game, targets: int, factors: int) -> None:
 def test_w3_the_most_distant_target_decides_sympathy(game: Game) -> None:
     """Two Intimate and one Encountered: 4 sympathy factors, plus 2 target factors for three targets."""
     game.mage()
-    data = game.act("spell cast", mode="cost", spell="Curse", arcana="Forces", aspect="covert",
-                    sympathy="intimate, intimate, encountered", conjunctional="Space").data  # fmt: skip
+    data = game.act(
+        "spell cast",
+        mode="cost",
+        spell="Curse",
+        arcana="Forces",
+        aspect="covert",
+        sympathy="intimate, intimate, encountered",
+        conjunctional="Space",
+    ).data
     assert data["cost"] == 1 + 4 + 2
     assert data["design"]["factors"]["sympathy"] == 4 and data["design"]["factors"]["targets"] == 3
 
@@ -77,8 +85,9 @@ def test_w3_the_most_distant_target_decides_sympathy(game: Game) -> None:
 )
 def test_sympathy_modifiers_at_their_edges(game: Game, sympathy: str, need: int) -> None:
     game.mage()
-    data = game.act("spell cast", mode="cost", spell="S", arcana="Forces", aspect="covert", sympathy=sympathy,
-                    conjunctional="Space").data  # fmt: skip
+    data = game.act(
+        "spell cast", mode="cost", spell="S", arcana="Forces", aspect="covert", sympathy=sympathy, conjunctional="Space"
+    ).data
     assert data["design"]["factors"]["sympathy"] == need
 
 
@@ -121,10 +130,18 @@ def test_gm_adjusts_the_cost_never_below_zero(game: Game) -> None:
     game.mage()
     with pytest.raises(NeedsGMError):
         cost(game, spell="S", arcana="Forces", aspect="vulgar", gm_cost_adjust=1)
-    assert game.gm("spell cast", mode="cost", mage="Ash", spell="S", arcana="Forces", aspect="vulgar",
-                   gm_cost_adjust=2).data["cost"] == 4  # fmt: skip
-    assert game.gm("spell cast", mode="cost", mage="Ash", spell="S", arcana="Forces", aspect="vulgar",
-                   gm_cost_adjust=-5).data["cost"] == 0  # fmt: skip
+    assert (
+        game.gm(
+            "spell cast", mode="cost", mage="Ash", spell="S", arcana="Forces", aspect="vulgar", gm_cost_adjust=2
+        ).data["cost"]
+        == 4
+    )
+    assert (
+        game.gm(
+            "spell cast", mode="cost", mage="Ash", spell="S", arcana="Forces", aspect="vulgar", gm_cost_adjust=-5
+        ).data["cost"]
+        == 0
+    )
 
 
 def test_rotes_are_saved_on_the_sheet(game: Game) -> None:

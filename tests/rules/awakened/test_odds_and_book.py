@@ -61,8 +61,10 @@ def test_the_book_loads_and_refuses_typos(tmp_path) -> None:
     book = load_book(AwakenedBook, ROOT / "data" / "awakened")
     assert [a.name for a in book.aspects.aspect] == ["sensory", "covert", "vulgar"]
     assert [(a.cost_improvised, a.cost_ruling_only, a.cost_rote) for a in book.aspects.aspect] == [
-        (1, 0, 0), (1, 1, 0), (2, 2, 1),
-    ]  # ruling 14  # fmt: skip
+        (1, 0, 0),
+        (1, 1, 0),
+        (2, 2, 1),
+    ]  # ruling 14
     assert book.tables.soul_stone_penalty == [0, 1, 3, 6, 10, 15]
     broken = tmp_path / "awakened"
     broken.mkdir()
@@ -79,8 +81,15 @@ def test_every_rule_and_table_is_in_lookup(book: AwakenedBook) -> None:
     entries = RULESET.lookup_entries(book)
     keys = {(e.category, e.key) for e in entries}
     assert {("rule", r.key) for r in book.rules.rule} <= keys
-    assert {("aspect", "vulgar"), ("factor", "sympathy"), ("table", "wisdom ceiling"), ("conjunction", "Time 2"),
-            ("table", "resonance"), ("table", "soul stone penalty"), ("action", "ritual")} <= keys  # fmt: skip
+    assert {
+        ("aspect", "vulgar"),
+        ("factor", "sympathy"),
+        ("table", "wisdom ceiling"),
+        ("conjunction", "Time 2"),
+        ("table", "resonance"),
+        ("table", "soul stone penalty"),
+        ("action", "ritual"),
+    } <= keys
     mechanics = " ".join(a for e in entries for a in e.aliases)
     for number in (1, 2, 3, 4, 7, 8, 9, 10, 11, 12, 13, 14, 22, 25, 28, 33, 35, 36, 37, 38, 39, 40):
         assert f"M{number}" in mechanics, number
