@@ -29,7 +29,7 @@ from rules.awakened.common import (
     roll_text,
 )
 from rules.awakened.sheet import SEVERITY, Attainment, AwakenedSheet, Connection, Hallow, Legacy
-from rules.awakened.upkeep import trait
+from rules.awakened.upkeep import shed_newest, trait
 from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
 
 DAMAGE_CAP = 5  # l.22
@@ -471,6 +471,8 @@ def adjust(table: Table, options: AdjustOptions) -> Outcome:
         if field == "gnosis" and value == 0:
             sheet.mana, sheet.spells, sheet.sight = 0, [], "lost"
             notes.append("Gnosis 0: a Sleepwalker (no Mana, no spells, no Mage Sight).")
+        elif field == "gnosis" and shed_newest(sheet):
+            notes.append("Sustained spells above the new Gnosis ended, newest first (P-G17).")
     card = Card(
         title=f"GM adjustment: {record.name}", description=f"{field}: {before} → {after}\nReason: {options.reason}"
     )

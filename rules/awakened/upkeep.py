@@ -212,16 +212,19 @@ def soul_loss_roll(table: Table, record: CharacterRecord, dice: list[int] | None
             total = sum(s.cost for s in sheet.spells if s.status == "sustained")
             if total > sheet.gnosis:
                 line += f"; sustained spells total {total}: dismiss some (P-G17)"
-                _shed_newest(sheet)
+                shed_newest(sheet)
     return line, {"mage": record.name, "kind": "soul_loss", "roll": roll_data(result), "gnosis": sheet.gnosis}
 
 
-def _shed_newest(sheet: AwakenedSheet) -> None:
+def shed_newest(sheet: AwakenedSheet) -> list[str]:
     """P-G17: the newest sustained spells end until the total fits (the caster may choose first with dismiss)."""
+    ended = []
     for spell in sorted((s for s in sheet.spells if s.status == "sustained"), key=lambda s: -s.id):
         if sum(s.cost for s in sheet.spells if s.status == "sustained") <= sheet.gnosis:
             break
         sheet.spells.remove(spell)
+        ended.append(spell.design.name)
+    return ended
 
 
 def willpower_dot_roll(

@@ -177,3 +177,16 @@ def test_sympathy_connections_wear_and_heal(game: Game) -> None:
     assert sheet.connections["mara"].level == 2
     game.gm("time day")
     assert sheet.connections["mara"].level == 2  # never past where it began
+
+
+def test_lower_gnosis_ends_the_newest_sustained_spells(game: Game) -> None:
+    sheet = game.mage()
+    for name in ("Old", "New"):
+        game.act("spell cast", spell=name, arcana="Forces", aspect="covert", targets=2)  # 1 + 1 target factor = 2
+        if name == "Old":
+            game.act("spell sustain", spell=name)
+    game.act("spell cast", spell="Tiny", arcana="Forces", aspect="covert")
+    game.act("spell sustain", spell="Tiny")  # 2 + 1 = 3 = Gnosis
+    out = game.gm("gm adjust", character="Ash", field="gnosis", value=2, reason="soul loss")
+    assert "newest first" in out.card.fields[-1].value
+    assert [s.design.name for s in sheet.spells if s.status == "sustained"] == ["Old"]
