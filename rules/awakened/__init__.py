@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from rules.awakened import calendar, casting, insight, life, mages, odds, shaping, upkeep
+from rules.awakened import calendar, casting, contests, insight, life, mages, odds, shaping, upkeep
 from rules.awakened.book import AwakenedBook
 from rules.awakened.lookup import entries
 from rules.awakened.sheet import AwakenedSettings, AwakenedSheet, AwakenedState
@@ -86,6 +86,7 @@ class AwakenedRuleset(Ruleset):
         Action(
             "attainment", mages.attainment, mages.AttainmentOptions, description="Define, use or Shape an Attainment"
         ),
+        Action("roll", contests.spell_roll, contests.RollOptions, description="A roll a spell boosts, or against it"),
         Action("odds", odds.odds, odds.OddsOptions, logged=False, description="Exact odds of this ruleset's rolls"),
         Action(
             "time round",

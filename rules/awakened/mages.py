@@ -471,7 +471,9 @@ def adjust(table: Table, options: AdjustOptions) -> Outcome:
         if field == "gnosis" and value == 0:
             sheet.mana, sheet.spells, sheet.sight = 0, [], "lost"
             notes.append("Gnosis 0: a Sleepwalker (no Mana, no spells, no Mage Sight).")
-        elif field == "gnosis" and shed_newest(sheet):
+        elif field == "gnosis" and sheet.sight == "lost":
+            sheet.sight = "on"
+        if field == "gnosis" and value and shed_newest(sheet):
             notes.append("Sustained spells above the new Gnosis ended, newest first (P-G17).")
     card = Card(
         title=f"GM adjustment: {record.name}", description=f"{field}: {before} → {after}\nReason: {options.reason}"

@@ -91,6 +91,8 @@ def oblation(table: Table, options: OblationOptions) -> Outcome:
         sheet.gnosis += 1
         sheet.gnosis_lost -= 1
         regained = True
+        if sheet.sight == "lost":
+            sheet.sight = "on"  # the nimbus regenerates: Mage Sight returns with the first dot
         lines.append(f"A successful oblation with the soul restored: Gnosis regained → {sheet.gnosis} (M7, P-G27).")
     if hallow is not None:
         hallow.potential -= 1
