@@ -148,7 +148,7 @@ def _end_scene(table: Table) -> list[str]:
                     f"{label}: Shaping Tenacity lapses"
                     + (f" (a ritual keeps +{spell.lasting_tenacity})" if spell.lasting_tenacity else "")
                 )
-            spell.tenacity_bonus, spell.tenacity_until, spell.tenacity_scene = 0, None, None
+            spell.tenacity_bonus, spell.tenacity_until = 0, None
             if spell.status == "ritual" or (
                 spell.status == "sustained" and spell.cost == 0 and sheet.state == "conscious"
             ):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules.awakened.book import AwakenedBook
 from rules.awakened.common import health_text, mana_max, spell_label
+from rules.awakened.shaping import effective_aspect
 from rules.awakened.sheet import ActiveSpell, AwakenedSheet, AwakenedState
 from rules.base import Card, CharacterRecord
 
@@ -16,7 +17,8 @@ def _fit(lines: list[str]) -> str:
 
 
 def spell_line(book: AwakenedBook, spell: ActiveSpell, state: AwakenedState | None) -> str:
-    aspect = book.aspect(spell.design.aspect)
+    """One spell in effect, with its aspect now (a covert-sustain spell is covert after its first turn)."""
+    aspect = book.aspect(effective_aspect(spell, state) if state else spell.design.aspect)  # type: ignore[arg-type]
     potency = aspect.potency + spell.potency_bonus
     tenacity = aspect.tenacity + spell.tenacity_bonus + spell.lasting_tenacity
     status = {
@@ -26,7 +28,7 @@ def spell_line(book: AwakenedBook, spell: ActiveSpell, state: AwakenedState | No
         "ritual": f"ritual, potential {spell.potential}",
     }[spell.status]
     extra = f", strength {spell.strength}" if spell.strength is not None else ""
-    return f"{spell_label(spell)}: {spell.design.aspect}, cost {spell.cost}, P{potency}/T{tenacity}, {status}{extra}"
+    return f"{spell_label(spell)}: {aspect.name}, cost {spell.cost}, P{potency}/T{tenacity}, {status}{extra}"
 
 
 def sheet_card(record: CharacterRecord, book: AwakenedBook, state: AwakenedState | None) -> Card:

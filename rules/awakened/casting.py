@@ -152,7 +152,6 @@ def _cast(
         inscribed=options.inscribed,
         status="ritual" if ritual else ("sustained" if cost.total == 0 else "running"),
         window=state.now,
-        cast_round=state.now,
         conjunctional=conj,
         connection=link,
         potential=1 if ritual else 0,

@@ -90,7 +90,6 @@ def refresh(table: Table, options: RefreshOptions) -> Outcome:
         was_sustained = spell.status == "sustained"
         spell.status = "running"
         spell.window = state.now
-        spell.cast_round = state.now
         if was_sustained:
             notes.append("It is now running for another round; sustain it again to keep it to the end of the scene.")
     if spell.design.aspect == "vulgar":

@@ -110,7 +110,7 @@ def shape(table: Table, options: ShapeOptions) -> Outcome:
         spent = spell.potential
         successes = max(result.successes, spent)
         spell.potency_bonus, spell.potency_until = successes, state.now
-        spell.tenacity_bonus, spell.tenacity_until, spell.tenacity_scene = successes, None, state.scene
+        spell.tenacity_bonus, spell.tenacity_until = successes, None  # to the end of the scene
         spell.lasting_tenacity, spell.potential, spell.shaped_ritual = spent, 0, True
         lines.append(
             f"Ritual: counts at least the {spent} potential spent → **{successes}**. "
@@ -119,7 +119,7 @@ def shape(table: Table, options: ShapeOptions) -> Outcome:
         )
     else:
         successes = result.successes
-        spell.tenacity_bonus, spell.tenacity_until, spell.tenacity_scene = successes, state.now, None
+        spell.tenacity_bonus, spell.tenacity_until = successes, state.now
         if options.action == "reflexive":
             spell.potency_bonus, spell.potency_until = 0, None
             lines.append(

@@ -63,12 +63,10 @@ class ActiveSpell(Model):
     inscribed: bool = False  # supported by an inscription: outside the one-free-copy limit
     status: Literal["running", "expiring", "sustained", "ritual"] = "running"
     window: tuple[int, int] = (1, 1)  # (scene, round) of the cast or refresh: the Shaping window (P-G6)
-    cast_round: tuple[int, int] = (1, 1)  # the first turn, when a covert-sustain spell is still vulgar
     potency_bonus: int = 0
     tenacity_bonus: int = 0
     potency_until: tuple[int, int] | None = None  # (scene, round) after which the bonus lapses
     tenacity_until: tuple[int, int] | None = None
-    tenacity_scene: int | None = None  # ritual Shaping: the Tenacity bonus lasts to the end of this scene
     lasting_tenacity: int = 0  # ritual: +1 per point of potential spent, until Shaped again
     strength: int | None = None  # successes lowered by a reduction (P-G15); None = full
     conjunctional: list[str] = Field(default_factory=list)
@@ -77,8 +75,7 @@ class ActiveSpell(Model):
     hours: int = Field(default=0, ge=0)
     potential: int = Field(default=0, ge=0)
     shaped_ritual: bool = False
-    sacrament: str = Field(default="", max_length=200)
-    anchor: str = Field(default="", max_length=200)
+    sacrament: str = Field(default="", max_length=200)  # the ritual's sacrament and anchor, as the player wrote them
 
 
 class Wound(Model):

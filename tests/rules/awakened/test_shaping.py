@@ -180,3 +180,18 @@ def test_wisdom_ceiling_on_lengthening(game: Game, wisdom: int, kind: str, allow
     assert out.data["allowed"] is allowed
     if wisdom == 0:
         assert "all, simultaneously" in out.card.description
+
+
+def test_w9_covert_sustained_effects_vulgar_on_casting_and_refresh_turns(game: Game) -> None:
+    """A bear-shape: vulgar cost and Disbelief when cast, covert after its first turn, vulgar again when refreshed."""
+    sheet = game.mage()
+    out = game.act("spell cast", spell="Bear", arcana="Life", aspect="vulgar", covert_sustain=True)
+    assert out.data["cost"] == 2 and any("Disbelief" in note for note in out.data["notes"])
+    game.act("spell sustain", spell="Bear")
+    game.gm("time round")
+    view = game.act("mage show").card.fields
+    assert "#1 Bear: covert, cost 2, P2/T2, sustained" in "\n".join(f.value for f in view)
+    game.act("spell refresh", spell="Bear")
+    shaped = game.act("spell shape", spell="Bear", rolls=failing(9))
+    assert shaped.data["aspect"] == "vulgar" and shaped.data["roll"]["again"] == 8
+    assert sheet.spells[0].cost == 2
