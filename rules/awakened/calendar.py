@@ -112,6 +112,10 @@ def _advance_round(table: Table) -> list[str]:
                 lapsed.append(f"{label}: reaches its end; sustain or refresh it this turn or it ends")
             kept.append(spell)
         sheet.spells = kept
+        for attainment in sheet.attainments:
+            if attainment.shaped_until is not None and attainment.shaped_until <= state.now:
+                attainment.shaped, attainment.shaped_until = 0, None
+                lapsed.append(f"{record.name}: {attainment.name}: Potency and Tenacity back to 1")
     return lapsed
 
 

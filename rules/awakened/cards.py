@@ -89,7 +89,8 @@ def sheet_card(record: CharacterRecord, book: AwakenedBook, state: AwakenedState
     if sheet.legacy:
         extras.append(f"Legacy oblation: {' + '.join(sheet.legacy.oblation_traits)}")
     for attainment in sheet.attainments:
-        extras.append(f"Attainment {attainment.order}: {attainment.name}")
+        shaped = f" (Shaped: P{1 + attainment.shaped}/T{1 + attainment.shaped})" if attainment.shaped else ""
+        extras.append(f"Attainment {attainment.order}: {attainment.name}{shaped}")
     if sheet.connections:
         levels = [*book.factors.sympathy.levels, "Unknown"]
         extras.append("Sympathy: " + ", ".join(f"{k} {levels[c.level]}" for k, c in sheet.connections.items()))

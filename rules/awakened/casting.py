@@ -201,6 +201,11 @@ def _notes(
     if design.aspect == "vulgar":
         state.paradox_marks.append(f"{who}: {spell_label(spell)}")
         notes.append("Vulgar: causes or aggravates paradox (the GM rules it) and is subject to Sleeper Disbelief.")
+        if not spell.conjunctional:
+            notes.append(
+                "Vulgar magic affects only targets tangible to the caster (l.129): not ghosts or spirits "
+                "in Twilight without a conjunctional Arcanum."
+            )
         if settings.vulgar_cast_paradox_dice:
             state.paradox_pool.append(
                 ParadoxDice(caster=who, spell=spell_label(spell), dice=settings.vulgar_cast_paradox_dice)

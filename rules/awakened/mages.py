@@ -340,6 +340,7 @@ def attainment(table: Table, options: AttainmentOptions) -> Outcome:
             f"Potency and Tenacity {1 + result.successes} until {who}'s next turn ({options.action} action). "
             "No paradox (l.362)."
         )
+        found.shaped, found.shaped_until = result.successes, table.state.now
         data.update(roll=roll_data(result), potency=1 + result.successes)
     else:
         lines.append(f"{found.name} is used (sensory, Potency 1, Tenacity 1; never paradox or Disbelief).")

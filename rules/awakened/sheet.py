@@ -104,6 +104,8 @@ class Attainment(Model):
     limit: Literal["none", "scene", "day", "week", "story"] = "none"
     uses: int = Field(default=0, ge=0)
     used_in: int | None = None  # the scene or day number the uses count in
+    shaped: int = Field(default=0, ge=0)  # the last Shaping's successes: Potency and Tenacity 1 + shaped
+    shaped_until: tuple[int, int] | None = None  # (scene, round) after which the Shaping lapses
 
 
 class Crisis(Model):

@@ -204,3 +204,30 @@ def test_damage_cap_before_armor(game: Game) -> None:
     with pytest.raises(NeedsGMError):
         game.act("gm damage", character="Ash", wounds=1)
     _ = ASH
+
+
+def test_attainments_define_shape_and_limits(game: Game) -> None:
+    sheet = game.mage(attributes="Presence 2, Wits 3", arcana="Fate 2, Mind 1, Forces 3")
+    with pytest.raises(NeedsGMError):
+        game.act("attainment", mode="define", name="Luck")
+    with pytest.raises(RuleError, match="lacks the Arcana this Attainment needs: Fate 3"):
+        game.gm("attainment", mage="Ash", mode="define", name="Luck", prerequisites="Fate 3")
+    game.gm(
+        "attainment",
+        mage="Ash",
+        mode="define",
+        name="Luck",
+        prerequisites="Fate 2, Mind 1",
+        pool="Presence, Wits",
+        mana=1,
+        limit="scene",
+    )
+    out = game.act("attainment", mode="shape", name="luck", rolls=[8, 1, 1, 1, 1, 2, 3, 4, 5])
+    assert out.data["roll"]["rote"] and out.data["roll"]["pool"] == 5 and out.data["potency"] == 2
+    assert sheet.mana == 14 and sheet.attainments[0].shaped == 1
+    with pytest.raises(RuleError, match="once per scene"):
+        game.act("attainment", mode="use", name="Luck")
+    assert "Ash: Luck: Potency and Tenacity back to 1" in game.gm("time round").data["lapsed"]
+    game.gm("time scene")
+    game.act("attainment", mode="use", name="Luck")
+    assert game.state.paradox_pool == [] and sheet.mana == 13
