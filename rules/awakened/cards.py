@@ -9,6 +9,27 @@ from rules.awakened.sheet import ActiveSpell, AwakenedSheet, AwakenedState
 from rules.base import Card, CharacterRecord
 
 FIELD_LIMIT = 1024
+CARD_TOTAL = 5900  # Discord allows 6,000 characters in an embed; keep a margin for the renderer's marks
+
+
+def fit_card(card: Card, total: int = CARD_TOTAL) -> Card:
+    """Trim the longest fields until the whole card fits one embed, marking each cut with an ellipsis."""
+
+    def size() -> int:
+        return (
+            len(card.title)
+            + len(card.description)
+            + len(card.footer)
+            + sum(len(f.name) + len(f.value) for f in card.fields)
+        )
+
+    while size() > total:
+        longest = max(card.fields, key=lambda f: len(f.value))
+        keep = max(40, len(longest.value) - (size() - total) - 1)
+        if keep >= len(longest.value):
+            break
+        longest.value = longest.value[:keep] + "…"
+    return card
 
 
 def _fit(lines: list[str]) -> str:
@@ -96,4 +117,4 @@ def sheet_card(record: CharacterRecord, book: AwakenedBook, state: AwakenedState
         extras.append("Sympathy: " + ", ".join(f"{k} {levels[c.level]}" for k, c in sheet.connections.items()))
     if extras:
         card.add("Also", _fit(extras))
-    return card
+    return fit_card(card)

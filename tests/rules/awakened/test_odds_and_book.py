@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 
 from bot.books import BookError, load_book
+from bot.render import card_problems
 from rules.awakened import RULESET
 from rules.awakened.book import AwakenedBook
 from rules.base import RuleError
@@ -94,3 +95,16 @@ def test_every_rule_and_table_is_in_lookup(book: AwakenedBook) -> None:
     for number in (1, 2, 3, 4, 7, 8, 9, 10, 11, 12, 13, 14, 22, 25, 28, 33, 35, 36, 37, 38, 39, 40):
         assert f"M{number}" in mechanics, number
     assert all(len(e.title) <= 256 for e in entries)
+
+
+def test_the_fullest_sheet_fits_one_embed(game: Game) -> None:
+    sheet = game.mage(nimbus="n" * 300)
+    long = "x" * 55
+    for i in range(40):
+        game.act("spell cast", mode="rote", spell=f"{long}{i:02}", arcana="Life", aspect="covert", effect="e" * 300)
+    for i in range(30):
+        game.act("spell cast", spell=f"{long}{i:02}", inscribed=True)
+        game.act("sympathy", subject=f"{long}{i:02}", level="described")
+    game.gm("attainment", mage="Ash", mode="define", name=long, pool="Wits, Occult")
+    card = game.act("mage show").card
+    assert card_problems(card) == [] and len(sheet.spells) == 30
