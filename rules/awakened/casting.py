@@ -163,6 +163,13 @@ def _cast(
     scoured = scour_after(sheet, payment)
     if scoured:
         notes.append(scoured)
+    if payment.hallow:
+        resonance = state.hallows[payment.hallow.casefold()].resonance
+        notes.append(
+            f"Hallow {payment.hallow}"
+            + (f" (resonance: {resonance})" if resonance else "")
+            + ": a spell opposing its resonance gets no Mana from it (l.288); the GM may rule so."
+        )
     aspect = table.book.aspect(design.aspect)
     card = Card(title=f"{verb}: {who} — {spell_label(spell)}"[:256], description=design_text(table.book, design))
     card.add("Cost", cost.text)

@@ -161,3 +161,44 @@ def test_impossible_moves(awakened: AwakenedConsole, user: str, line: str, says:
     text = awakened.refuses(awakened.run(line, user))
     assert says in text, text
     assert awakened.stored() == before
+
+
+TEXT_OPTIONS = [
+    ("/awakened spell cast spell:X aspect:covert arcana:", PAT),
+    ("/awakened spell cast spell:X arcana:Forces aspect:covert sympathy:", PAT),
+    ("/awakened spell cast spell:X arcana:Forces aspect:covert damage:", PAT),
+    ("/awakened spell cast spell:X arcana:Forces aspect:covert conjunctional:", PAT),
+    ("/awakened spell cast spell:", PAT),
+    ("/awakened spell shape spell:", PAT),
+    ("/awakened spell dismiss spell:", PAT),
+    ("/awakened spell reduce strength:1 spell:", PAT),
+    ("/awakened mage create path:P ruling:Life,Mind inferior:Time resistance:resolve name:N arcana:", PAT),
+    ("/awakened mage create path:P ruling:Life,Mind inferior:Time resistance:resolve name:N attributes:", PAT),
+    ("/awakened mage create path:P inferior:Time resistance:resolve name:N ruling:", PAT),
+    ("/awakened mage set field:skill value:2 name:", PAT),
+    ("/awakened scrutinize subject:", PAT),
+    ("/awakened scrutinize subject:x via:", PAT),
+    ("/awakened sympathy level:known subject:", PAT),
+    ("/awakened spell cast spell:X arcana:Forces aspect:covert connection:", PAT),
+    ("/awakened attainment mode:define name:A prerequisites:", GM),
+    ("/awakened gm paradox mode:declare kind:", GM),
+    ("/awakened gm hallow rating:1 name:", GM),
+    ("/awakened time round dice:", GM),
+    ("/awakened spell shape mage:Ash spell:Veil dice:", GM),
+]
+
+
+def test_any_text_is_refused_cleanly_or_played(awakened: AwakenedConsole) -> None:
+    """Whatever a player types into a free-text option, the answer is a result or a clean refusal, never a crash."""
+
+    @FUZZ
+    @given(st.sampled_from(TEXT_OPTIONS), st.text(st.characters(blacklist_categories=["Cs", "Cc"]), max_size=30))
+    def check(command: tuple[str, str], value: str) -> None:
+        template, user = command
+        quoted = '"' + value.replace('"', "") + '"'
+        result = awakened.run(template + quoted, user)
+        assert "incident" not in result.extra, (template, value, result.text)
+        assert result.text and "Traceback" not in result.text
+
+    check()
+    awakened.events = awakened.status()["events"]  # some lines were valid and logged: that is fine here
