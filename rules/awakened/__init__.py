@@ -1,0 +1,179 @@
+"""Awakened mages: Mana, Gnosis, factors, Shaping, paradox, sustaining, soul stones (seeds/003_fd4bf24df909b91d.txt).
+
+Rules and rulings are in docs/awakened.md. Modules, in the order a spell meets
+them: ``book`` (the tables), ``sheet`` (the stored models), ``spells`` (the
+declaration and its cost, ruling 14), ``payment`` (the Gnosis limit and free
+Mana), ``casting`` (cast and contingencies), ``life`` (sustain, refresh, reduce,
+dismiss, ceremonies), ``shaping`` (the Shaping roll), ``calendar`` (rounds and
+the paradox roll, scenes, days), ``upkeep`` (oblation, sacrifice, soul loss,
+Willpower dots, soul stones), ``insight`` (scrutiny, resonance, crisis, Mage
+Sight, paradox records), ``mages`` (sheets and the GM's tools), ``odds``,
+``cards``, ``lookup`` and ``suggest``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from rules.awakened import calendar, casting, contests, insight, life, mages, odds, shaping, upkeep
+from rules.awakened.book import AwakenedBook
+from rules.awakened.lookup import entries
+from rules.awakened.sheet import AwakenedSettings, AwakenedSheet, AwakenedState
+from rules.awakened.suggest import suggestions
+from rules.base import Action, BenchCase, BenchStep, CharacterRecord, LookupEntry, Outcome, Ruleset, Table
+
+
+def _actions(*items: Action) -> dict[str, Action]:
+    return {item.name: item for item in items}
+
+
+class AwakenedRuleset(Ruleset):
+    id = "awakened"
+    name = "Awakened mages (Aether)"
+    sheet_model = AwakenedSheet
+    state_model = AwakenedState
+    settings_model = AwakenedSettings
+    book_model = AwakenedBook
+    actions: ClassVar[dict[str, Action]] = _actions(
+        Action("mage create", mages.mage_create, mages.MageCreateOptions, description="Create a mage"),
+        Action("mage show", mages.mage_show, mages.MageShowOptions, logged=False, description="Show a mage's sheet"),
+        Action("mage set", mages.mage_set, mages.MageSetOptions, description="Change a trait of your mage"),
+        Action("mage legacy", mages.mage_legacy, mages.LegacyOptions, description="Set your mage's Legacy"),
+        Action(
+            "spell cast",
+            casting.cast_spell,
+            casting.CastOptions,
+            logged=False,  # a preview changes nothing and is not logged; a cast changes the sheet and is
+            description="Cast a spell (or preview, save a rote, prepare)",
+        ),
+        Action("spell shape", shaping.shape, shaping.ShapeOptions, description="Shape a spell: the Shaping roll"),
+        Action("spell sustain", life.sustain, life.SustainOptions, description="Sustain a spell to the scene's end"),
+        Action("spell refresh", life.refresh, life.RefreshOptions, description="Refresh a spell: repay its cost"),
+        Action("spell reduce", life.reduce, life.ReduceOptions, description="Reduce a spell's factors or strength"),
+        Action("spell dismiss", life.dismiss, life.DismissOptions, description="Dismiss a spell, or all"),
+        Action("spell ceremony", life.ceremony, life.CeremonyOptions, description="Hours of a ritual's ceremony"),
+        Action(
+            "spell contingency",
+            casting.contingency,
+            casting.ContingencyOptions,
+            description="Trigger or discard your contingency",
+        ),
+        Action("oblation", upkeep.oblation, upkeep.OblationOptions, description="The daily oblation: regain Mana"),
+        Action("sacrifice", upkeep.sacrifice, upkeep.SacrificeOptions, description="A blood sacrifice for Mana"),
+        Action(
+            "soulstone",
+            upkeep.soulstone,
+            upkeep.SoulstoneOptions,
+            description="Soul stones",
+        ),
+        Action(
+            "scrutinize",
+            insight.scrutinize,
+            insight.ScrutinizeOptions,
+            description="Arcane scrutiny (GM sees the result)",
+        ),
+        Action(
+            "resonance",
+            insight.resonance_age,
+            insight.ResonanceOptions,
+            logged=False,
+            description="Aftereffect resonance",
+        ),
+        Action("crisis", insight.crisis, insight.CrisisOptions, description="Wisdom crisis"),
+        Action("sight", insight.sight, insight.SightOptions, description="Suppress or reactivate Mage Sight"),
+        Action("sympathy", mages.sympathy, mages.SympathyOptions, description="Record a sympathetic connection"),
+        Action(
+            "attainment", mages.attainment, mages.AttainmentOptions, description="Define, use or Shape an Attainment"
+        ),
+        Action("roll", contests.spell_roll, contests.RollOptions, description="A roll a spell boosts, or against it"),
+        Action("odds", odds.odds, odds.OddsOptions, logged=False, description="Exact odds of this ruleset's rolls"),
+        Action(
+            "time round",
+            calendar.end_round,
+            calendar.RoundOptions,
+            gm_only=True,
+            description="End the round: paradox roll",
+        ),
+        Action("time scene", calendar.end_scene, calendar.SceneOptions, gm_only=True, description="End the scene"),
+        Action(
+            "time day",
+            calendar.end_day,
+            calendar.DayOptions,
+            gm_only=True,
+            description="End the day",
+        ),
+        Action("gm adjust", mages.adjust, mages.AdjustOptions, gm_only=True, description="Change any value"),
+        Action("gm damage", mages.damage, mages.DamageOptions, gm_only=True, description="Wounds, with the Damage Cap"),
+        Action("gm hallow", mages.hallow, mages.HallowOptions, gm_only=True, description="Add or change a Hallow"),
+        Action(
+            "gm paradox",
+            insight.paradox,
+            insight.ParadoxOptions,
+            gm_only=True,
+            description="Paradox records",
+        ),
+        Action(
+            "gm roll",
+            upkeep.upkeep_roll,
+            upkeep.UpkeepRollOptions,
+            gm_only=True,
+            description="Which roll",
+        ),
+    )
+
+    def bench_case(self) -> BenchCase:
+        """A vulgar improvised cast paid with free Mana: cost, Gnosis limit, payment, paradox and the card."""
+        return BenchCase(
+            title="awakened spell cast (vulgar, free Mana)",
+            setup=(
+                BenchStep("gm hallow", {"name": "Grove", "rating": 3}, as_gm=True),
+                BenchStep(
+                    "mage create",
+                    {
+                        "name": "Ash",
+                        "path": "Thyrsus",
+                        "ruling": "Life, Spirit",
+                        "inferior": "Matter",
+                        "resistance": "composure",
+                        "gnosis": 3,
+                        "arcana": "Forces 3, Life 3, Spirit 2, Prime 2",
+                        "mana_max": 15,
+                        "high_speech": True,
+                        "health": 8,
+                    },
+                ),
+            ),
+            measured=BenchStep(
+                "spell cast",
+                {
+                    "mage": "Ash",
+                    "spell": "Firestorm",
+                    "arcana": "Forces, Prime",
+                    "aspect": "vulgar",
+                    "targets": 3,
+                    "damage": "aggravated",
+                    "words_of_power": 1,
+                    "scour": 1,
+                    "hallow": "Grove",
+                },
+            ),
+        )
+
+    def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:
+        return list(entries(book))
+
+    def suggest(self, table: Table, action: str, option: str, current: str) -> list[str]:
+        return suggestions(table, action, option, current)
+
+    def character_summary(self, record: CharacterRecord) -> str:
+        sheet: AwakenedSheet = record.sheet
+        return f"{record.name}: {sheet.path}, Gnosis {sheet.gnosis}, Mana {sheet.mana}, Wisdom {sheet.wisdom}"
+
+    def show_character(self, table: Table, record: CharacterRecord) -> Outcome:
+        """The same view as `/awakened mage show`: a mage's secrets stay with its owner and the GM."""
+        shown = mages.mage_show(table, mages.MageShowOptions(mage=record.name))
+        return shown.model_copy(update={"data": {"name": record.name, **shown.data}})
+
+
+RULESET = AwakenedRuleset()

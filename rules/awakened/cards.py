@@ -1,0 +1,120 @@
+"""The mage's sheet as a card: everything the sheet holds, within Discord's embed limits."""
+
+from __future__ import annotations
+
+from rules.awakened.book import AwakenedBook
+from rules.awakened.common import health_text, mana_max, spell_label
+from rules.awakened.shaping import effective_aspect
+from rules.awakened.sheet import ActiveSpell, AwakenedSheet, AwakenedState
+from rules.base import Card, CharacterRecord
+
+FIELD_LIMIT = 1024
+CARD_TOTAL = 5900  # Discord allows 6,000 characters in an embed; keep a margin for the renderer's marks
+
+
+def fit_card(card: Card, total: int = CARD_TOTAL) -> Card:
+    """Trim the longest fields until the whole card fits one embed, marking each cut with an ellipsis."""
+
+    def size() -> int:
+        return (
+            len(card.title)
+            + len(card.description)
+            + len(card.footer)
+            + sum(len(f.name) + len(f.value) for f in card.fields)
+        )
+
+    while size() > total:
+        longest = max(card.fields, key=lambda f: len(f.value))
+        keep = max(40, len(longest.value) - (size() - total) - 1)
+        if keep >= len(longest.value):
+            break
+        longest.value = longest.value[:keep] + "…"
+    return card
+
+
+def _fit(lines: list[str]) -> str:
+    text = "\n".join(lines) or "none"
+    return text if len(text) <= FIELD_LIMIT else text[: FIELD_LIMIT - 1] + "…"
+
+
+def spell_line(book: AwakenedBook, spell: ActiveSpell, state: AwakenedState | None) -> str:
+    """One spell in effect, with its aspect now (a covert-sustain spell is covert after its first turn)."""
+    aspect = book.aspect(effective_aspect(spell, state) if state else spell.design.aspect)  # type: ignore[arg-type]
+    potency = aspect.potency + spell.potency_bonus
+    tenacity = aspect.tenacity + spell.tenacity_bonus + spell.lasting_tenacity
+    status = {
+        "running": "until next turn",
+        "expiring": "expiring: sustain or refresh",
+        "sustained": "sustained",
+        "ritual": f"ritual, potential {spell.potential}",
+    }[spell.status]
+    extra = f", strength {spell.strength}" if spell.strength is not None else ""
+    return f"{spell_label(spell)}: {aspect.name}, cost {spell.cost}, P{potency}/T{tenacity}, {status}{extra}"
+
+
+def sheet_card(record: CharacterRecord, book: AwakenedBook, state: AwakenedState | None) -> Card:
+    sheet: AwakenedSheet = record.sheet
+    legacy = f" · Legacy: {sheet.legacy.name}" if sheet.legacy else ""
+    card = Card(
+        title=f"{record.name}: {sheet.path}, Gnosis {sheet.gnosis}"[:256],
+        description=(
+            f"Ruling {', '.join(sheet.ruling)} · inferior {sheet.inferior} "
+            f"· favors {sheet.resistance.title()}{legacy}\n"
+            f"Mana {sheet.mana}/{mana_max(sheet, book)} · Willpower {sheet.willpower}/{sheet.willpower_dots}"
+            + (f" ({sheet.willpower_dots_lost} dot(s) lost)" if sheet.willpower_dots_lost else "")
+            + f" · Wisdom {sheet.wisdom}/{sheet.wisdom_max}\n"
+            f"Health {health_text(sheet)} · armor {sheet.armor} · {sheet.state}"
+            + (" (scoured: not bleeding out)" if sheet.scoured_out else "")
+        )[:4096],
+    )
+    arcana = [f"{name} {sheet.arcana.get(name, 0)}" for name in book.arcana.names if sheet.arcana.get(name, 0)]
+    card.add("Arcana", _fit([" · ".join(arcana) or "none"]), inline=False)
+    traits = [f"{k.title()} {v}" for k, v in {**sheet.attributes, **sheet.skills}.items()]
+    scrutiny = ", ".join(["Occult", *sheet.scrutiny_skills])
+    card.add(
+        "Traits",
+        _fit(
+            [
+                " · ".join(traits) or "none",
+                f"Scrutiny: {scrutiny}",
+                f"High Speech: {'yes' if sheet.high_speech else 'no'} · Mage Sight: {sheet.sight}",
+            ]
+        ),
+    )
+    if sheet.nimbus:
+        card.add("Nimbus", sheet.nimbus[:FIELD_LIMIT])
+    rotes = [f"{r.name} ({r.aspect}, {', '.join(r.arcana)}, {r.action})" for r in sheet.rotes]
+    card.add("Rotes", _fit(rotes))
+    total = sum(s.cost for s in sheet.spells if s.status == "sustained")
+    spells = [spell_line(book, s, state) for s in sheet.spells]
+    card.add(f"Spells in effect (sustained {total}/{sheet.gnosis})", _fit(spells))
+    extras = []
+    if sheet.contingency:
+        extras.append(f"Contingency: {sheet.contingency.name}")
+    if sheet.stones:
+        extras.append(
+            "Soul stones: "
+            + ", ".join(
+                f"#{s.id}" + (" destroyed" if s.destroyed else f" held by {s.holder}" if s.holder else "")
+                for s in sheet.stones
+            )
+        )
+    if sheet.crisis:
+        extras.append(
+            f"Crisis: pool {sheet.crisis.pool}, {sheet.crisis.failures} failed, {sheet.crisis.successes} succeeded"
+        )
+    if sheet.soul_lost:
+        extras.append(f"Soul lost (Gnosis lost so far: {sheet.gnosis_lost})")
+    elif sheet.gnosis_lost:
+        extras.append(f"Gnosis to regain by oblation: {sheet.gnosis_lost}")
+    if sheet.legacy:
+        extras.append(f"Legacy oblation: {' + '.join(sheet.legacy.oblation_traits)}")
+    for attainment in sheet.attainments:
+        shaped = f" (Shaped: P{1 + attainment.shaped}/T{1 + attainment.shaped})" if attainment.shaped else ""
+        extras.append(f"Attainment {attainment.order}: {attainment.name}{shaped}")
+    if sheet.connections:
+        levels = [*book.factors.sympathy.levels, "Unknown"]
+        extras.append("Sympathy: " + ", ".join(f"{k} {levels[c.level]}" for k, c in sheet.connections.items()))
+    if extras:
+        card.add("Also", _fit(extras))
+    return fit_card(card)

@@ -1,0 +1,143 @@
+"""Paying Mana: the Gnosis limit on one's own Mana (M20) and free Mana (M35).
+
+Free Mana is taken first (a Hallow, Words of Power, pattern scouring), then the
+mage's own Mana, which in one payment may not exceed Gnosis (P-G7). Everything
+is checked before anything changes; scoured wounds land after the spell
+(l.286), as Resistant lethal wounds that don't make the mage bleed out.
+"""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from rules.awakened.book import AwakenedBook
+from rules.awakened.common import add_wound, scourable
+from rules.awakened.sheet import AwakenedSettings, AwakenedSheet, AwakenedState, Hallow
+from rules.base import Model, RuleError
+
+MAX_SCOURING_PER_INSTANT = 5  # the Damage Cap, applied to scouring only by the house rule (P-G47)
+
+
+class FreeManaOptions(Model):
+    words_of_power: int = Field(default=0, ge=0, le=10, description="Words of Power (1 Willpower each)")
+    scour: int = Field(default=0, ge=0, le=30, description="Wounds scoured (1 Mana each)")
+    hallow: str | None = Field(default=None, max_length=60, description="Hallow you are in (pays 1)")
+
+
+class Payment(Model):
+    due: int
+    own: int = 0
+    words_of_power: int = 0
+    scour: int = 0
+    hallow: str | None = None
+    hallow_mana: int = 0
+    mana_before: int = 0
+    mana_after: int = 0
+
+    @property
+    def text(self) -> str:
+        parts = [f"own Mana {self.own} ({self.mana_before} → {self.mana_after})"]
+        if self.hallow_mana:
+            parts.append(f"Hallow {self.hallow}: {self.hallow_mana}")
+        if self.words_of_power:
+            parts.append(f"Words of Power: {self.words_of_power} (Willpower −{self.words_of_power})")
+        if self.scour:
+            parts.append(f"pattern scouring: {self.scour} (Resistant lethal wounds, after the spell)")
+        return f"Paid {self.due}: " + "; ".join(parts)
+
+
+def find_hallow(state: AwakenedState, name: str) -> Hallow:
+    hallow = state.hallows.get(" ".join(name.split()).casefold())
+    if hallow is None:
+        known = ", ".join(h.name for h in state.hallows.values()) or "none yet (the GM adds them with /awakened hallow)"
+        raise RuleError(f"There is no Hallow named {name!r}. Hallows: {known}.")
+    return hallow
+
+
+def plan(
+    book: AwakenedBook,
+    settings: AwakenedSettings,
+    state: AwakenedState,
+    sheet: AwakenedSheet,
+    who: str,
+    due: int,
+    free: FreeManaOptions,
+    *,
+    gnosis_limit: bool = True,
+    hallow_allowed: bool = True,
+    what: str = "the spell",
+) -> Payment:
+    """Check a payment without changing anything; :func:`pay` then carries it out."""
+    words, scour = free.words_of_power, free.scour
+    hallow_mana, hallow_name = 0, None
+    if free.hallow:
+        if not hallow_allowed:
+            raise RuleError(
+                "A Hallow pays toward a spell's cost when it is cast or refreshed, not toward Shaping "
+                "(ruling P-G8; house rule hallow_pays_shaping). Drop `hallow`."
+            )
+        hallow_name = find_hallow(state, free.hallow).name
+        hallow_mana = 1 if due > 0 else 0
+    if words:
+        if not sheet.high_speech:
+            raise RuleError(f"{who} has no High Speech training: Words of Power need it. Drop `words_of_power`.")
+        if words > settings.words_of_power_per_payment:
+            raise RuleError(
+                f"At most {settings.words_of_power_per_payment} Word(s) of Power per payment (ruling P-G9)."
+            )
+        if words > sheet.willpower:
+            raise RuleError(f"{who} has {sheet.willpower} Willpower; Words of Power cost 1 each.")
+    if scour:
+        room = scourable(sheet)
+        if scour > room:
+            raise RuleError(f"{who} has {room} empty or bashing health boxes; pattern scouring can take at most that.")
+        if settings.scouring_damage_cap and scour > MAX_SCOURING_PER_INSTANT:
+            raise RuleError(
+                f"The Damage Cap house rule allows at most {MAX_SCOURING_PER_INSTANT} scoured wounds at once."
+            )
+    free_total = hallow_mana + words + scour
+    if free_total > due:
+        raise RuleError(
+            f"{what.capitalize()} costs {due}; {free_total} free Mana is more than it needs. "
+            "Use less scouring or fewer Words."
+        )
+    own = due - free_total
+    if gnosis_limit and own > sheet.gnosis:
+        short = own - sheet.gnosis
+        raise RuleError(
+            f"{who} can spend at most {sheet.gnosis} of their own Mana at once (Gnosis {sheet.gnosis}); {what} needs "
+            f"{own} after free Mana. Add {short} more free Mana (Words of Power, pattern scouring, a Hallow) "
+            "or reduce the spell."
+        )
+    if own > sheet.mana:
+        raise RuleError(f"{who} has {sheet.mana} Mana; {what} needs {own} of their own after free Mana.")
+    return Payment(
+        due=due,
+        own=own,
+        words_of_power=words,
+        scour=scour,
+        hallow=hallow_name,
+        hallow_mana=hallow_mana,
+        mana_before=sheet.mana,
+        mana_after=sheet.mana - own,
+    )
+
+
+def pay(sheet: AwakenedSheet, payment: Payment) -> None:
+    """Spend the Mana and Willpower now; :func:`scour_after` adds the wounds once the spell is cast."""
+    sheet.mana -= payment.own
+    sheet.willpower -= payment.words_of_power
+
+
+def scour_after(sheet: AwakenedSheet, payment: Payment) -> str | None:
+    """The scoured wounds, after the spell; a full track leaves the mage incapacitated but not bleeding out."""
+    if not payment.scour:
+        return None
+    for _ in range(payment.scour):
+        add_wound(sheet, "lethal", resistant=True)
+    full = len(sheet.wounds) >= sheet.health_max and all(w.kind != "bashing" for w in sheet.wounds)
+    if full and sheet.state == "conscious":
+        sheet.state = "unconscious"
+        sheet.scoured_out = True
+        return "The scouring fills the health track: incapacitated, but not bleeding out (l.286)."
+    return None
