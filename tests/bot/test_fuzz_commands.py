@@ -48,6 +48,17 @@ SETUP = {
         "@gm",
         "/serpent battle round resonance:7 rolloff:Black",
     ],
+    "awakened": [
+        "/campaign start ruleset:awakened name:Boston",
+        '/awakened gm hallow name:"Old Oak" rating:3 potential:3 resonance:green',
+        "@as Pat",
+        '/awakened mage create name:Ash path:Thyrsus ruling:"Life, Spirit" inferior:Matter resistance:composure '
+        'gnosis:3 arcana:"Forces 3, Life 3, Spirit 3, Prime 2" mana_max:15 willpower:5 health:7',
+        '/awakened spell cast mode:rote spell:"Green Ward" arcana:Life aspect:covert action:reflexive',
+        "@as Oz",
+        '/awakened mage create name:Bo path:Mastigos ruling:"Mind, Space" inferior:Forces resistance:resolve '
+        'gnosis:2 arcana:"Mind 3, Space 2" mana_max:12',
+    ],
     "realm": [
         "/campaign start ruleset:realm name:Valley",
         '/realm spell import format:csv text:"name,type,color,target_type,duration,text; Blind,IV,purple,individual,'
@@ -66,6 +77,7 @@ NAMES = st.sampled_from(
     [
         *("Merlin", "White", "Black", "Fireball", "Flam", "In-Flam", "Pat", "  merlin ", "x" * 2100),
         *("Wizard", "Witch", "Blind", "Curse", "MAGIC IV4", "Ruins 5"),
+        *("Ash", "Bo", "Storm", "Old Oak", "Forces", "Life 2"),
     ]
 )
 TEXT = st.one_of(  # names this table knows, half the time: most commands do nothing without one

@@ -21,9 +21,13 @@ class LoopConsole:
         self.table = self.call(ConsoleTable.open(db, seed=seed, registry=registry))
         if tally:
             self.call(self.table.bot.add_cog(TallyCog()))
-        for line in setup:
-            result = self.run(line)
-            assert result.ok, (line, result.text)
+        try:
+            for line in setup:
+                result = self.run(line)
+                assert result.ok, (line, result.text)
+        except BaseException:
+            self.close()  # an open store's thread would keep the test process alive after the failure
+            raise
 
     def call(self, coroutine: Coroutine[Any, Any, T]) -> T:
         return self.loop.run_until_complete(coroutine)

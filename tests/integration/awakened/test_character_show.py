@@ -40,7 +40,8 @@ async def test_a_mages_secrets_stay_with_its_owner_and_the_gm(console: Console) 
 async def test_scrutiny_goes_to_the_gm(console: Console) -> None:
     await _campaign(console)
     result = await console.ok("/awakened scrutinize subject:knife increment:hour")
-    assert result["data"]["secret"] and "gm" in result["data"] and result["secret"]["to"]
+    assert result["data"]["secret"] and "gm" not in result["data"] and result["secret"]["to"]
+    assert "successes" in result["secret"]["data"]["gm"]  # the roll is the GM's alone
     assert "successes" not in result["text"] and "Edge +1" in result["text"]
 
 

@@ -158,7 +158,8 @@ def test_w8_scrutiny_edge_schedule_and_resonance(game: Game) -> None:
     assert out.secret is not None and out.data["secret"] and "roll" not in out.data
     assert "Resonance: not counted" in out.secret.description  # a second roll in the same "day" increment
     first = game.act("scrutinize", subject="a ghost", rolls=[8, 8, 9, 1, 1, 1])
-    assert first.data["gm"]["successes"] == 3 and first.data["gm"]["resonance"].startswith("Known")
+    assert "gm" not in first.data  # the player's data holds nothing of the roll
+    assert first.secret_data["gm"]["successes"] == 3 and first.secret_data["gm"]["resonance"].startswith("Known")
     assert "3 thing" not in first.card.description  # the channel never sees the result
     other_source = game.act("scrutinize", subject="a ghost", via="Ghost Sight", rolls=[1] * 6)
     assert other_source.data["edge"] == 0  # a different Knowing spell starts again (P-G24)
