@@ -10,7 +10,7 @@ from typing import Any
 
 from rules.base import Card
 from rules.saga.area import Ctx, kismet, kismet_labels, source_limit
-from rules.saga.book import CardDef
+from rules.saga.book import COLORS, CardDef
 from rules.saga.harmony import LUCK_WORDS
 from rules.saga.state import Game
 
@@ -115,26 +115,33 @@ def battle_text(game: Game) -> str:
 
 
 def kismet_fields(ctx: Ctx, card: Card) -> None:
-    """Steps 6-7 for each hero: the three cards with glyphs and harmonics, the match, the luck and its reason."""
-    from rules.saga.turn import kismet_order_text
+    """Steps 6-7 for each hero: the three cards as checked, with glyphs and harmonics, the match and the luck."""
+    from rules.saga.area import view
+    from rules.saga.harmony import card_order
 
     labels = kismet_labels(ctx.settings)
     for hero in ctx.game.heroes:
         record = ctx.game.luck.get(hero.name)
         if record is None:
             continue
-        cards = kismet(ctx, hero)
+        live = kismet(ctx, hero)
         lines = []
-        for label, view in zip(labels, cards, strict=True):
-            if view is None:
+        views = []
+        for label, name, now in zip(labels, record.kismet, live, strict=True):
+            if name is None:
                 lines.append(f"{label}: missing")
-            else:
-                colors = "/".join(
-                    c[0].upper() for c in ("blue", "violet", "red", "yellow", "green") if c in view.harmonics
-                )
-                lines.append(f"{label}: {view.name} [{view.glyph or 'no glyph'} · {colors or '—'}]")
+                continue
+            shown = now if now is not None and now.name == name else view(ctx, name)
+            views.append(shown)
+            colors = "/".join(c[0].upper() for c in COLORS if c in shown.harmonics)
+            lines.append(f"{label}: {shown.name} [{shown.glyph or 'no glyph'} · {colors or '—'}]")
         shared = ", ".join(record.shared) or "none"
-        lines.append(f"Harmonics shared by all three: {shared} · order: {kismet_order_text(ctx, hero)}")
+        if len(views) == 3:
+            order = card_order(views)
+            order_text = ("harmonic" if order.harmonic else "discordant") + f" ({order.reason})"
+        else:
+            order_text = "incomplete"
+        lines.append(f"Harmonics shared by all three: {shared} · order: {order_text}")
         lines.append(f"**{LUCK_WORDS[record.result].upper()}**: {record.reason}")
         card.add(f"Kismet: {hero.name}", _clip("\n".join(lines)))
 

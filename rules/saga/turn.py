@@ -25,7 +25,7 @@ from rules.saga.area import (
     source_limit,
 )
 from rules.saga.book import CardDef, fold
-from rules.saga.harmony import LUCK_WORDS, card_order, harmonic_match, luck_check
+from rules.saga.harmony import LUCK_WORDS, harmonic_match, luck_check
 from rules.saga.state import ActionCard, Game, HeroState, ItemState, LuckRecord, SagaState, Spot
 
 EXPECTS = {
@@ -262,14 +262,6 @@ def record_luck(ctx: Ctx) -> None:
             kismet=[c.name if c else None for c in cards],
             shared=sorted(harmonic_match(cards)),
         )
-
-
-def kismet_order_text(ctx: Ctx, hero: HeroState) -> str:
-    cards = kismet(ctx, hero)
-    if any(c is None for c in cards):
-        return "incomplete"
-    order = card_order([c for c in cards if c is not None])
-    return ("harmonic" if order.harmonic else "discordant") + f" ({order.reason})"
 
 
 def continue_turn(ctx: Ctx, spot: str | None) -> list[str]:
