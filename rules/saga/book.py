@@ -28,6 +28,14 @@ def fold(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def _color_value(text: str) -> Color:
+    """``read_color`` inside a validator: a ValueError, so pydantic reports it with every other field's."""
+    try:
+        return read_color(text)
+    except RuleError as exc:
+        raise ValueError(str(exc)) from exc
+
+
 def read_color(text: str) -> Color:
     """``"B"``, ``"blue"`` or ``"Blue"`` → ``"blue"``; anything else is refused, naming the five."""
     word = text.strip().casefold()
@@ -51,7 +59,7 @@ class Bonus(Model):
     @classmethod
     def _colors(cls, value: object) -> object:
         if isinstance(value, list):
-            return [v if not isinstance(v, str) or v.casefold() == "any" else read_color(v) for v in value]
+            return [v if not isinstance(v, str) or v.casefold() == "any" else _color_value(v) for v in value]
         return value
 
 
@@ -88,7 +96,7 @@ class CardDef(Model):
         if isinstance(value, str):
             value = [part for part in value.replace(",", " ").replace("/", " ").split() if part]
         if isinstance(value, list):
-            colors = [read_color(v) if isinstance(v, str) else v for v in value]
+            colors = [_color_value(v) if isinstance(v, str) else v for v in value]
             return list(dict.fromkeys(colors))
         return value
 

@@ -29,7 +29,7 @@ from rules.saga.area import (
     view,
 )
 from rules.saga.book import CardDef, fold
-from rules.saga.harmony import Cost, Match, View, card_order, group_match, run_match, same_harmonic
+from rules.saga.harmony import LUCK_WORDS, Cost, Match, View, card_order, group_match, run_match, same_harmonic
 from rules.saga.state import STACK_LIMIT, ActionCard, HeroState, ItemState
 
 
@@ -324,7 +324,7 @@ def bonus(
         owner = find_hero(ctx, hero)
         luck = game.luck.get(owner.name)
         if luck is None or luck.result != "good":
-            said = f"luck is {luck.result} luck ({luck.reason})" if luck else "no luck check yet this turn"
+            said = f"luck is {LUCK_WORDS[luck.result]} ({luck.reason})" if luck else "no luck check yet this turn"
             raise RuleError(f"The good luck bonus needs good luck; {owner.name}'s {said}.")
         text = card.good_luck_bonus if card else ""
         return [f"Good luck bonus of {card.name if card else 'a card'} claimed for {owner.name}: {text}"], {
