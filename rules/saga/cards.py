@@ -84,6 +84,31 @@ def table_card(ctx: Ctx, title: str, notes: list[str]) -> Card:
     if game.battle:
         card.add("Battle", _clip(battle_text(game)))
     card.footer = _clip(f"Next: {_next(game)}", 2000)
+    return fit(card)
+
+
+EMBED_TOTAL = 5900  # Discord allows 6,000 characters in an embed; keep a margin
+
+
+def _size(card: Card) -> int:
+    return (
+        len(card.title)
+        + len(card.description)
+        + len(card.footer)
+        + sum(len(f.name) + len(f.value) for f in card.fields)
+    )
+
+
+def fit(card: Card) -> Card:
+    """A crowded table still fits one embed: the notes shrink first, then the longest fields, each marked "…"."""
+    excess = _size(card) - EMBED_TOTAL
+    if excess > 0 and len(card.description) > 300:
+        card.description = _clip(card.description, max(300, len(card.description) - excess))
+    while (excess := _size(card) - EMBED_TOTAL) > 0:
+        longest = max(card.fields, key=lambda f: len(f.value))
+        longest.value = _clip(longest.value, max(60, len(longest.value) - excess))
+        if len(longest.value) <= 60:
+            break
     return card
 
 
@@ -144,6 +169,7 @@ def kismet_fields(ctx: Ctx, card: Card) -> None:
         lines.append(f"Harmonics shared by all three: {shared} · order: {order_text}")
         lines.append(f"**{LUCK_WORDS[record.result].upper()}**: {record.reason}")
         card.add(f"Kismet: {hero.name}", _clip("\n".join(lines)))
+    fit(card)
 
 
 def catalog_card(card: CardDef) -> Card:
