@@ -8,7 +8,8 @@ the game's player or a GM).
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+from typing import Any, ClassVar
 
 import discord
 
@@ -29,7 +30,21 @@ def awaits_continue(reply: Reply) -> bool:
 
 
 class NextStep(OwnedView):
-    """One button: `/saga continue`, pressed by the person the post answered."""
+    """One button: `/saga continue`, pressed by the person the post answered.
+
+    It never times out (a play-by-post reply may come hours later); instead only the newest post's
+    button in a channel stays live, so the bot holds at most one such view per channel.
+    """
+
+    live: ClassVar[dict[int, NextStep]] = {}
+
+    def __init__(self, owner_id: int, channel_id: int) -> None:
+        super().__init__(owner_id, timeout=None)
+        previous = NextStep.live.get(channel_id)
+        if previous is not None:
+            with contextlib.suppress(RuntimeError):  # its loop is gone (a restarted bot, a finished test)
+                previous.stop()
+        NextStep.live[channel_id] = self
 
     @discord.ui.button(label="Next step", style=discord.ButtonStyle.primary)
     async def next_step(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
@@ -45,7 +60,7 @@ class NextStep(OwnedView):
 
 
 def _view_for(interaction: discord.Interaction, reply: Reply) -> NextStep | None:
-    return NextStep(interaction.user.id) if awaits_continue(reply) else None
+    return NextStep(interaction.user.id, interaction.channel_id or 0) if awaits_continue(reply) else None
 
 
 def _with_button(command: discord.app_commands.Command, action: str) -> None:

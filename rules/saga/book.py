@@ -8,7 +8,7 @@ is an invented sample for learning the engine, never the demo's cards.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -69,7 +69,9 @@ class CardDef(Model):
     name: str = Field(min_length=1, max_length=80)
     type: CardType
     subtypes: list[Subtype] = Field(default_factory=list)
-    cost: int | Literal["blank", "start"] = Field(description="numerical source cost, blank, or start (source icon)")
+    cost: Annotated[int, Field(ge=0, le=99)] | Literal["blank", "start"] = Field(
+        description="numerical source cost, blank, or start (source icon)"
+    )
     glyph: Glyph | None = None
     harmonics: list[Color] = Field(default_factory=list)
     # hero warning bar: source limit = story pile + source_bonus (F-R15); hero limit; item limit
