@@ -66,11 +66,11 @@ class SagaRuleset(Ruleset):
         )
 
     def bench_case(self) -> BenchCase:
-        """A turn's heaviest post: the move that draws, checks harmonics and luck over the sample deck."""
+        """A turn's heaviest post: steps 4-7 (draws, harmonic check, luck) and the table with its kismet card."""
         return BenchCase(
-            title="saga move (steps 1-7 with the kismet card)",
-            setup=(BenchStep("start", {"deck": "sample", "seed": 3}),),
-            measured=BenchStep("move", {"to": "Sample Cellar"}),
+            title="saga continue (steps 4-7 and the kismet card)",
+            setup=(BenchStep("start", {"deck": "sample", "seed": 168}), BenchStep("move", {"to": "Sample Cellar"})),
+            measured=BenchStep("continue"),
         )
 
 

@@ -155,6 +155,9 @@ def move(ctx: Ctx, to: str | None) -> list[str]:
     notes.append(f"Step 2: flipped face-up: {', '.join(flipped)}." if flipped else "Step 2: no face-down items.")
     game.moved = True
     rules = ctx.card(game.visiting).mandatory
+    others = [(name, r) for name, r in rules_in_force(ctx, "mandatory") if fold(name) != fold(game.visiting)]
+    if others:  # L182: the ~ rules of every card in force are followed, not only the place's (F-R34)
+        notes.append("Also in force: " + " ".join(f"{name}: ~ {r}" for name, r in others))
     if rules:
         game.step = 3
         notes.append(f"Step 3: follow {game.visiting}'s mandatory rules: " + " ".join(f"~ {r}" for r in rules))
@@ -308,14 +311,39 @@ def acknowledge(ctx: Ctx) -> list[str]:
     return notes
 
 
+def rules_in_force(ctx: Ctx, kind: str) -> list[tuple[str, str]]:
+    """(card, rule) for every card whose rules are followed now (L182): the play area, acknowledged hand/action."""
+    from rules.saga.optional import in_force
+
+    game = ctx.game
+    names = list(game.story) + [a.name for a in game.action] + list(game.hand)
+    for hero in game.heroes:
+        names += [hero.name] + [i.name for i in hero.items] + [s for i in hero.items for s in i.songs]
+    for spot in game.places:
+        names += spot.stack[:1] + spot.attached
+    out = []
+    for name in dict.fromkeys(names):
+        card = ctx.state.card(name)
+        if card is not None and in_force(ctx, card):
+            out.extend((card.name, rule) for rule in getattr(card, kind))
+    return out
+
+
 def end_prompt(ctx: Ctx) -> str:
+    """Step 10's prompt, with any "at end of turn" rule in force to resolve first (F-R34)."""
     limit, hand = source_limit(ctx), len(ctx.game.hand)
+    timed = [
+        f"{name}: {rule}"
+        for name, rule in rules_in_force(ctx, "optional") + rules_in_force(ctx, "mandatory")
+        if "end of turn" in rule.casefold()
+    ]
+    first = f" First, rules at end of turn: {' '.join(timed)}" if timed else ""
     if hand > limit:
         return (
             f"Step 10: the hand has {hand} cards, the source limit is {limit}: "
-            f'`/saga end cycle:"…"` naming {hand - limit}.'
+            f'`/saga end cycle:"…"` naming {hand - limit}.{first}'
         )
-    return f"Step 10: the hand has {hand} card(s), within the source limit {limit}: `/saga end`."
+    return f"Step 10: the hand has {hand} card(s), within the source limit {limit}: `/saga end`.{first}"
 
 
 # ---------------------------------------------------------------- reported draws (physical-deck mode)
