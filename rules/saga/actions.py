@@ -469,48 +469,58 @@ def put(table: Table, options: PutOptions) -> Outcome:
 
 
 class HarmonicOptions(Model):
-    cards: str = Field(min_length=1, max_length=600, description="Colors (B V R...) or card names, comma-separated")
+    cards: str | None = Field(
+        default=None, max_length=600, description="Colors (B V R...) or card names, comma-separated"
+    )
+    pile: Literal["story", "luck", "place", "kismet"] | None = Field(default=None, description="Or a pile of the table")
+    hero: str | None = Field(default=None, max_length=80, description="Whose kismet cards (several heroes)")
 
 
 def harmonic(table: Table, options: HarmonicOptions) -> Outcome:
-    """Is a sequence of colors or cards in harmonic or discordant order, and why (RULINGS 19, F-R8)."""
+    """Is a sequence of colors, cards or a pile in harmonic or discordant order, and why (RULINGS 19, F-R8, F-R32)."""
     state: SagaState = table.state
-    parts = _names(options.cards) if "," in options.cards else options.cards.split()
-    colors = []
-    try:
-        colors = [read_color(p) for p in parts]
-    except RuleError:
-        colors = []
-    if colors:
-        order = color_order(colors)
-        shown = [c.upper() for c in colors]
+    if options.pile:
+        if options.cards:
+            raise RuleError("Give cards or a pile, not both.")
+        shown, order = optional.pile_order(game_of(table), options.pile, options.hero)
+    elif not options.cards:
+        raise RuleError('Name colors or cards (cards:"B, V, R") or a pile (pile:place).')
     else:
-        views = []
-        for name in _names(options.cards):
-            card = state.card(name)
-            if card is None:
-                raise RuleError(
-                    f"{name!r} is neither a color (blue, violet, red, yellow, green) nor a card in the catalog."
-                )
-            views.append(View(card.name, frozenset(card.harmonics), card.glyph))
-        order = card_order(views)
-        shown = [v.name for v in views]
+        shown, order = _sequence_order(state, options.cards)
     verdict = "HARMONIC" if order.harmonic else "DISCORDANT"
+    what = f"The {options.pile} pile" if options.pile and options.pile != "kismet" else "The kismet cards"
+    lead = (what + ": ") if options.pile else ""
     out = Card(
         title=f"{verdict} order",
-        description=f"{' → '.join(shown)}\n{order.reason}",
+        description=f"{lead}{' → '.join(shown) or 'no cards'}\n{order.reason}",
         tone="success" if order.harmonic else "neutral",
     )
     if order.collapsed:
         out.add("Read as", " ".join(c[0].upper() for c in order.collapsed), inline=True)
     data = {
-        "order": verdict.lower(),
-        "direction": order.direction,
-        "collapsed": order.collapsed,
-        "first_bad_step": order.first_bad_step,
-        "reason": order.reason,
-    }
+        "order": verdict.lower(), "direction": order.direction, "collapsed": order.collapsed,
+        "first_bad_step": order.first_bad_step, "reason": order.reason, "cards": shown,
+    }  # fmt: skip
     return Outcome(card=out, summary=f"harmonic check: {verdict.lower()}", data=data, ephemeral=True)
+
+
+def _sequence_order(state: SagaState, text: str):
+    parts = _names(text) if "," in text else text.split()
+    try:
+        colors = [read_color(p) for p in parts]
+    except RuleError:
+        colors = []
+    if colors:
+        return [c.upper() for c in colors], color_order(colors)
+    views = []
+    for name in _names(text):
+        card = state.card(name)
+        if card is None:
+            raise RuleError(
+                f"{name!r} is neither a color (blue, violet, red, yellow, green) nor a card in the catalog."
+            )
+        views.append(View(card.name, frozenset(card.harmonics), card.glyph))
+    return [v.name for v in views], card_order(views)
 
 
 class LuckOptions(Model):

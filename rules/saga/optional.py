@@ -29,7 +29,7 @@ from rules.saga.area import (
     view,
 )
 from rules.saga.book import CardDef, fold
-from rules.saga.harmony import LUCK_WORDS, Cost, Match, View, card_order, group_match, run_match, same_harmonic
+from rules.saga.harmony import LUCK_WORDS, Cost, Match, Order, card_order, group_match, run_match, same_harmonic
 from rules.saga.state import STACK_LIMIT, ActionCard, HeroState, ItemState
 
 
@@ -429,7 +429,6 @@ def put(ctx: Ctx, name: str, to: str, hero: str | None, spot: int | None) -> lis
     if location(game, card.name) is None:
         raise RuleError(f"{card.name} is not in this game's deck or play area.")
     if to == "acknowledge":
-        ctx.table.require_gm("Acknowledging a blank-cost card by hand") if card.cost != "blank" else None
         if card.cost != "blank":
             raise RuleError(f"{card.name} has a numerical cost; only a blank-cost card is acknowledged by a rule.")
         game.acknowledged_blank.append(card.name)
@@ -489,6 +488,31 @@ def put(ctx: Ctx, name: str, to: str, hero: str | None, spot: int | None) -> lis
     raise RuleError(f"Put where? One of: {', '.join(AREAS)}.")
 
 
-def harmonic_of(ctx: Ctx, names: list[str]) -> tuple[list[View], object]:
-    views = [view(ctx, n) for n in names]
-    return views, card_order(views)
+def pile_order(ctx: Ctx, pile: str, hero_name: str | None) -> tuple[list[str], Order]:
+    """A pile's order (S16): the story row, the luck tops, a hero's kismet cards, or the place circle (F-R32)."""
+    if pile == "story":
+        views = story_row(ctx)
+    elif pile == "luck":
+        views = luck_row(ctx)
+    elif pile == "kismet":
+        cards = kismet(ctx, find_hero(ctx, hero_name))
+        if any(c is None for c in cards):
+            raise RuleError("A kismet card is missing this turn (F-R18): there is no order to read.")
+        views = [c for c in cards if c is not None]
+    else:
+        return place_circle_order(ctx)
+    return [v.name for v in views], card_order(views)
+
+
+def place_circle_order(ctx: Ctx) -> tuple[list[str], Order]:
+    """F-R32: the stack tops read around the circle from any occupied spot, either way; harmonic if any reading is."""
+    tops = place_row(ctx)
+    best: tuple[list[str], Order] | None = None
+    for start in range(len(tops)):
+        for step in (1, -1):
+            reading = [tops[(start + step * i) % len(tops)] for i in range(len(tops))]
+            order = card_order(reading)
+            if order.harmonic:
+                return [v.name for v in reading], order
+            best = best or ([v.name for v in reading], order)
+    return best or ([], card_order([]))
