@@ -35,6 +35,19 @@ def _turn_outcome(ctx: Ctx, title: str, notes: list[str], summary: str, data: di
     return Outcome(card=card, summary=summary, data={"notes": notes, "table": public_data(ctx), **(data or {})})
 
 
+def _recheck(ctx: Ctx, notes: list[str]) -> list[str]:
+    """S12/L435: at step 8 (checked, not yet acknowledged) a change to the table re-runs the luck check."""
+    game = ctx.game
+    if game.step != 8 or not game.luck:
+        return notes
+    before = {hero: record.result for hero, record in game.luck.items()}
+    turn.record_luck(ctx)
+    for hero, record in game.luck.items():
+        if before.get(hero) != record.result:
+            notes.append(f"Luck checked again: {hero} now has {LUCK_WORDS[record.result]} ({record.reason}).")
+    return notes
+
+
 def _turn_ctx(table: Table) -> Ctx:
     ctx = game_of(table)
     playing(ctx)
@@ -367,7 +380,9 @@ class BuyOptions(Model):
 
 def buy(table: Table, options: BuyOptions) -> Outcome:
     ctx = _turn_ctx(table)
-    notes = optional.buy(ctx, options.card, _names(options.pay), options.hero, options.spot, options.join)
+    notes = _recheck(
+        ctx, optional.buy(ctx, options.card, _names(options.pay), options.hero, options.spot, options.join)
+    )
     return _turn_outcome(ctx, "Purchase", notes, f"purchased {options.card}")
 
 
@@ -378,7 +393,8 @@ class UseOptions(Model):
 
 def use(table: Table, options: UseOptions) -> Outcome:
     ctx = _turn_ctx(table)
-    return _turn_outcome(ctx, "Use an item", optional.use_item(ctx, options.item, options.hero), f"used {options.item}")
+    notes = _recheck(ctx, optional.use_item(ctx, options.item, options.hero))
+    return _turn_outcome(ctx, "Use an item", notes, f"used {options.item}")
 
 
 class SwitchOptions(Model):
@@ -446,7 +462,9 @@ def search(table: Table, options: SearchOptions) -> Outcome:
         and options.type not in ("room", "wanted", "folk-hero", "folk-enemy")
     ):
         raise RuleError(f"Type {options.type!r}: one of {', '.join(CARD_TYPES)}, room, wanted, folk-hero, folk-enemy.")
-    notes = optional.search(ctx, options.top, options.type, options.take, options.to, options.hero, options.in_game)
+    notes = _recheck(
+        ctx, optional.search(ctx, options.top, options.type, options.take, options.to, options.hero, options.in_game)
+    )
     return _turn_outcome(ctx, "Search", notes, "searched" + (f" and took {options.take}" if options.take else ""))
 
 
@@ -460,7 +478,7 @@ class PutOptions(Model):
 
 def put(table: Table, options: PutOptions) -> Outcome:
     ctx = _turn_ctx(table)
-    notes = optional.put(ctx, options.card, options.to, options.hero, options.spot)
+    notes = _recheck(ctx, optional.put(ctx, options.card, options.to, options.hero, options.spot))
     notes.append(f"Reason: {options.reason}")
     return _turn_outcome(ctx, "Card rule", notes, f"put {options.card} to {options.to}: {options.reason}")
 

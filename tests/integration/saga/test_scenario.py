@@ -90,7 +90,8 @@ def test_the_whole_game(results: list[dict]) -> None:
     claimed = s.next('/saga bonus card:"Sample Chapter Three"')["data"]
     assert claimed["where"] == "Sample Wanderer and their items" and sorted(claimed["cards"]) == [
         "Sample Lantern Blade", "Sample Wanderer"]  # fmt: skip
-    s.next('/saga put card:"Sample Iron Spear" to:hand')
+    put = s.next('/saga put card:"Sample Iron Spear" to:hand')["data"]
+    assert any(n.startswith("Luck checked again: Sample Wanderer now has no luck") for n in put["notes"])
     bought = s.next('/saga buy card:"Sample Iron Spear"')["data"]["table"]
     assert [i["name"] for i in bought["heroes"][0]["items"]] == ["Sample Lantern Blade", "Sample Iron Spear"]
     assert "Sample Epilogue" not in bought["hand"]
