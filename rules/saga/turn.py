@@ -45,6 +45,11 @@ def expects(game: Game) -> str:
 
 def at_step(ctx: Ctx, *steps: int, doing: str) -> None:
     """Refuse an action out of order, naming the step the table is at and what it expects."""
+    if ctx.game.wanted_draw is not None:
+        raise RuleError(
+            f"Not now: {doing} waits for the draw you are reporting ({ctx.game.wanted_draw}): "
+            "`/saga report card:<name>`."
+        )
     if ctx.game.step not in steps:
         raise RuleError(
             f"Not now: {doing} comes at step {'/'.join(map(str, steps))}. "

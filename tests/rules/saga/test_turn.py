@@ -217,6 +217,7 @@ def test_reported_draws() -> None:
     game = ctx(table).game
     assert game.wanted_draw == "luck" and game.hand == [] and len(game.deck) == 19
     assert "not in your deck" in refused(table, "report", card="Sample Prologue")
+    assert "waits for the draw you are reporting (luck)" in refused(table, "move", to="Sample Cellar")
     run(table, "report", card="Sample Rations")
     run(table, "report", card="Sample Sling, Sample Lute, Sample Torn Banner, Sample Old Mill, Sample Ferryman")
     assert game.heroes[0].luck == ["Sample Rations"] and len(game.hand) == 5 and game.wanted_draw is None
