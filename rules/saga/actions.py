@@ -347,21 +347,39 @@ class AttackOptions(Model):
     enemy: str | None = Field(default=None, max_length=80, description="The enemy to attack")
     hero: str | None = Field(default=None, max_length=80, description="The hero using the item")
     value: int | None = Field(default=None, ge=0, le=99, description="The attack of an item that prints none (F-R25)")
+    damage: str | None = Field(default=None, max_length=1500, description="GM: the hand cards the damage takes")
+
+
+def _gm_damage(ctx: Ctx, damage: str | None) -> None:
+    """A GM may draw the damage cards at the table instead of the bot's random pick (as runic's `dice:`)."""
+    if damage is not None:
+        ctx.table.require_gm("Choosing the damage cards")
+        ctx.gm_damage = _names(damage)
+
+
+def _damage_used(ctx: Ctx) -> None:
+    if ctx.gm_damage is not None and not ctx.damage_drawn:
+        raise RuleError("No damage is drawn by this action (it comes at the end of the round); leave damage out.")
 
 
 def attack(table: Table, options: AttackOptions) -> Outcome:
     ctx = _turn_ctx(table)
+    _gm_damage(ctx, options.damage)
     notes = battle.attack(ctx, options.hero, options.item, options.enemy, options.value)
+    _damage_used(ctx)
     return _turn_outcome(ctx, "Battle: attack", notes, f"attacked with {options.item}")
 
 
 class PassOptions(Model):
     hero: str | None = Field(default=None, max_length=80, description="The hero who passes this round")
+    damage: str | None = Field(default=None, max_length=1500, description="GM: the hand cards the damage takes")
 
 
 def pass_round(table: Table, options: PassOptions) -> Outcome:
     ctx = _turn_ctx(table)
+    _gm_damage(ctx, options.damage)
     notes = battle.pass_round(ctx, options.hero)
+    _damage_used(ctx)
     return _turn_outcome(ctx, "Battle: pass", notes, "passed a battle round")
 
 

@@ -23,6 +23,8 @@ class Ctx:
     state: SagaState
     game: Game
     settings: SagaSettings
+    gm_damage: list[str] | None = None  # hand cards a GM names for this action's damage, instead of the RNG
+    damage_drawn: bool = False
 
     def card(self, name: str) -> CardDef:
         card = self.state.card(name)

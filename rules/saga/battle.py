@@ -10,7 +10,7 @@ end of the round: hand cards picked by the table's RNG and named.
 from __future__ import annotations
 
 from rules.base import RuleError
-from rules.saga.area import Ctx, cycle, find_hero
+from rules.saga.area import Ctx, cycle, exact, find_hero
 from rules.saga.book import fold
 from rules.saga.state import ActionCard, Battle, EnemyState
 
@@ -72,10 +72,21 @@ def damage(ctx: Ctx, amount: int) -> str:
     """L616: cycle that many hand cards chosen at random (the table's RNG), named; F-R12: no more than the hand."""
     hand = ctx.game.hand
     count = min(amount, len(hand))
-    picked = ctx.table.rng.sample(hand, count) if count else []
-    cycle(ctx.game, picked)
+    ctx.damage_drawn = True
+    if ctx.gm_damage is not None:
+        picked = [exact(hand, name) for name in ctx.gm_damage]
+        if None in picked or len(set(picked)) != len(picked) or len(picked) != count:
+            raise RuleError(
+                f"The damage takes {count} hand card(s): name exactly {count} different ones from the "
+                f"hand ({', '.join(hand) or 'empty'}), or leave damage out for a random pick."
+            )
+        how = "cycled, as the GM drew them"
+    else:
+        picked = ctx.table.rng.sample(hand, count) if count else []
+        how = "cycled at random"
+    cycle(ctx.game, picked)  # type: ignore[arg-type]
     lost = f" ({amount - count} more than the hand holds; the excess is lost, F-R12)" if amount > count else ""
-    return f"cycled at random: {', '.join(picked)}{lost}." if picked else f"the hand is empty{lost}."
+    return f"{how}: {', '.join(picked)}{lost}." if picked else f"the hand is empty{lost}."  # type: ignore[arg-type]
 
 
 def _enemy(battle: Battle, name: str | None) -> EnemyState:

@@ -28,7 +28,7 @@ def suggestions(table: Table, action: str, option: str, current: str) -> list[st
         return items
     if option == "enemy":
         return [e.name for e in game.battle.enemies if not e.defeated] if game.battle else []
-    if option in ("pay", "cycle"):
+    if option in ("pay", "cycle", "damage"):
         return list(game.hand)
     if option == "song":
         return [

@@ -183,6 +183,20 @@ def test_a_battle_won_in_its_second_round() -> None:
     assert game.battle is None and "Sample Marsh Wisp" in game.hand and game.step == 10
 
 
+def test_the_gm_may_draw_the_damage_cards() -> None:
+    table, game = battle_table("Sample Marsh Wisp", luck="bad")
+    chosen = game.hand[2]
+    assert "needs the GM" in refused(table, "pass", damage=chosen)
+    table.actor = GM
+    result = run(table, "pass", damage=chosen)
+    assert chosen not in game.hand and game.deck[-1] == chosen
+    assert any("as the GM drew them" in n for n in result.data["notes"])
+    table, game = battle_table("Sample Marsh Wisp", luck="bad")
+    table.actor = GM
+    with pytest.raises(RuleError, match="name exactly 1 different"):  # raised mid-action: the service rolls back
+        run(table, "pass", damage=f"{game.hand[0]}, {game.hand[1]}")
+
+
 def test_item_lock_and_strictly_greater_than_armor() -> None:
     table, game = battle_table("Sample Tin Brigand")  # armor 2
     hero = game.heroes[0]
