@@ -460,7 +460,9 @@ def bonus(table: Table, options: BonusOptions) -> Outcome:
     return _turn_outcome(ctx, "Bonus", notes, f"claimed {options.kind} bonus of {options.card}", data)
 
 
-AreaName = Literal["hand", "cycle", "luck", "story", "hero-pile", "item", "place", "attach", "action", "acknowledge"]
+AreaName = Literal[
+    "hand", "cycle", "luck", "story", "hero-pile", "item", "place", "attach", "action", "acknowledge", "token"
+]
 
 
 class SearchOptions(Model):

@@ -64,6 +64,8 @@ def table_card(ctx: Ctx, title: str, notes: list[str]) -> Card:
     spots = []
     for i, spot in enumerate(game.places):
         if not spot.stack:
+            if spot.attached:  # a card rule took the stack away: its attachments wait for a new place
+                spots.append(f"{i + 1}. (empty); attached: {', '.join(spot.attached)}")
             continue
         token = " ◀ token" if i == game.token_spot and not game.token_room else ""
         below = f" (+{len(spot.stack) - 1} below)" if len(spot.stack) > 1 else ""

@@ -419,7 +419,7 @@ def _is_type(card: CardDef, wanted: str) -> bool:
     return card.type == wanted or wanted in card.subtypes
 
 
-AREAS = ("hand", "cycle", "luck", "story", "hero-pile", "item", "place", "attach", "action", "acknowledge")
+AREAS = ("hand", "cycle", "luck", "story", "hero-pile", "item", "place", "attach", "action", "acknowledge", "token")
 
 
 def put(ctx: Ctx, name: str, to: str, hero: str | None, spot: int | None) -> list[str]:
@@ -485,7 +485,37 @@ def put(ctx: Ctx, name: str, to: str, hero: str | None, spot: int | None) -> lis
         remove(game, card.name)
         game.action.append(ActionCard(name=card.name, hero=owner.name))
         return [f"{card.name} goes into the action pile ({owner.name}'s spot)."]
+    if to == "token":
+        optional_window(ctx, "moving the token by a card rule")
+        return move_token_by_rule(ctx, card)
     raise RuleError(f"Put where? One of: {', '.join(AREAS)}.")
+
+
+def move_token_by_rule(ctx: Ctx, card: CardDef) -> list[str]:
+    """W11: a card rule moves the hero token to a place anywhere in the place pile, even a buried one.
+
+    The buried card is brought to the top of its stack (the spec's "unsure" reading); the card rule itself
+    says what happens to the place left (W11's item moves it into hand: a further `put`).
+    """
+    game = ctx.game
+    where = location(game, card.name)
+    if card.type != "place" or where is None or not where.startswith(("place:", "attached:")):
+        raise RuleError(f"{card.name} is not a place card in the place pile.")
+    if fold(card.name) == fold(game.visiting):
+        raise RuleError(f"The token is already on {card.name}.")
+    index = int(where.split(":")[1]) - 1
+    spot = game.places[index]
+    notes = []
+    if where.startswith("place:"):
+        found = exact(spot.stack, card.name)
+        if found and spot.stack[0] != found:
+            spot.stack.remove(found)
+            spot.stack.insert(0, found)
+            notes.append(f"{found} comes to the top of its stack.")
+        game.token_spot, game.token_room = index, None
+    else:
+        game.token_spot, game.token_room = index, exact(spot.attached, card.name)
+    return [f"A card rule moves the hero token to {card.name}.", *notes]
 
 
 def pile_order(ctx: Ctx, pile: str, hero_name: str | None) -> tuple[list[str], Order]:

@@ -303,3 +303,23 @@ def test_the_deck_order_is_for_the_gm_only() -> None:
     shown = run(table, "deck")
     assert shown.secret is not None and ctx(table).game.deck[0] in shown.secret.description
     assert ctx(table).game.deck[0] not in shown.card.description and shown.data == {"deck_count": 13}
+
+
+def test_w11_a_card_rule_moves_the_token_to_a_buried_place() -> None:
+    table = sample()
+    game = ctx(table).game
+    from rules.saga.area import remove
+
+    remove(game, "Sample Old Mill")
+    game.places[2].stack = (
+        ["Sample Quiet Ford", "Sample Old Mill"] if "Sample Quiet Ford" not in game.hand else ["Sample Old Mill"]
+    )
+    if "Sample Quiet Ford" in game.deck:
+        game.deck.remove("Sample Quiet Ford")
+    assert "after step 1" in refused(table, "put", card="Sample Old Mill", to="token", reason="W11")
+    run(table, "move", to="Sample Cellar")
+    run(table, "put", card="Sample Old Mill", to="token", reason="the move-by-harmonic item (W11)")
+    assert game.visiting == "Sample Old Mill" and game.places[2].stack[0] == "Sample Old Mill"
+    run(table, "put", card="Sample Crossroads", to="hand", reason="W11: the place left goes into hand")
+    assert "Sample Crossroads" in game.hand and game.places[0].stack == []
+    assert "not a place card in the place pile" in refused(table, "put", card="Sample Sling", to="token", reason="x")
