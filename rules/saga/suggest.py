@@ -7,18 +7,28 @@ from rules.saga.area import destinations
 from rules.saga.book import CARD_TYPES
 from rules.saga.state import SagaState
 
+FIXED = {
+    "cost": ("0", "1", "2", "3", "4", "5", "blank", "start"),
+    "harmonics": ("B", "V", "R", "Y", "G", "B V", "R G"),
+    "subtypes": ("room", "wanted", "folk-hero", "folk-enemy"),
+}
+
 
 def suggestions(table: Table, action: str, option: str, current: str) -> list[str]:
     state: SagaState = table.state
     game = state.game
     catalog = sorted(c.name for c in state.catalog.values())
+    if action == "bonus" and option == "cost":
+        return ["R, Y", "V, Y, G", "any, G", "B, V, R"]
+    if option in FIXED:
+        return list(FIXED[option])
     if action.startswith("card") or action in ("harmonic", "luck"):
         return catalog if option in ("card", "cards", "name") else []
     if game is None:
         return []
     heroes = [h.name for h in game.heroes]
     items = [i.name for h in game.heroes for i in h.items]
-    if option in ("hero", "spot") and isinstance(option, str):
+    if option in ("hero", "spot"):
         return heroes
     if action == "move" and option == "to":
         from rules.saga.area import Ctx

@@ -163,3 +163,17 @@ def test_the_largest_cards_fit_in_an_embed() -> None:
                   end_of_demo=True)  # fmt: skip
     assert card_problems(catalog_card(big)) == []
     assert isinstance(card, Card)
+
+
+async def test_autocomplete_for_every_kind_of_option(stars: ConsoleTable) -> None:
+    async def offered(path: str, option: str, typed: str = "") -> list[str]:
+        data = command_data(stars.virtual.tree, path.split(), {option: typed}, focused=option,
+                            guild_id=stars.virtual.guild_id)  # fmt: skip
+        return [c["name"] for c in await stars.virtual.autocomplete(VirtualUser(PAT), data)]
+
+    assert "blank" in await offered("saga card define", "cost")
+    assert "folk-hero" in await offered("saga card define", "subtypes")
+    assert "R, Y" in await offered("saga bonus", "cost")
+    assert await offered("saga attack", "item") == ["Sample Lantern Blade"]
+    assert await offered("saga switch", "hero") == ["Sample Wanderer"]
+    assert "Sample Prologue" in await offered("saga luck", "cards", "Pro")
