@@ -6,7 +6,8 @@ step pointer of the ten mandatory steps. Modules, in reading order: ``book`` (th
 data and the card model), ``harmony`` (order, bonus costs, luck), ``state``,
 ``area`` (piles and primitives), ``turn`` (setup and the steps), ``battle``,
 ``optional`` (purchases, items, bonuses, search, put), ``odds``, ``catalog``,
-``cards`` (what the channel reads), ``actions`` (the commands).
+``cards`` (what the channel reads), then the commands: ``posts`` (what every turn post shares),
+``catalog_actions``, ``turn_actions``, ``optional_actions``, ``checks``, and ``actions`` (the registry).
 """
 
 from __future__ import annotations
