@@ -5,7 +5,7 @@ its secret order, five piles with their stacks, the hand, the hero token and the
 step pointer of the ten mandatory steps. Modules, in reading order: ``book`` (the
 data and the card model), ``harmony`` (order, bonus costs, luck), ``state``,
 ``area`` (piles and primitives), ``turn`` (setup and the steps), ``battle``,
-``optional`` (purchases, items, bonuses, search, put), ``odds``, ``catalog``,
+``optional`` (purchases, items), ``bonus``, ``primitives`` (search, put), ``odds``, ``catalog``,
 ``cards`` (what the channel reads), then the commands: ``posts`` (what every turn post shares),
 ``catalog_actions``, ``turn_actions``, ``optional_actions``, ``checks``, and ``actions`` (the registry).
 """

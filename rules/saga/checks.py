@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import Field
 
 from rules.base import Card, Model, Outcome, RuleError, Table
-from rules.saga import optional, turn
+from rules.saga import bonus, turn
 from rules.saga.area import game_of, source_limit
 from rules.saga.book import read_color
 from rules.saga.cards import kismet_fields, public_data, table_card
@@ -33,7 +33,7 @@ def harmonic(table: Table, options: HarmonicOptions) -> Outcome:
     if options.pile:
         if options.cards:
             raise RuleError("Give cards or a pile, not both.")
-        shown, order = optional.pile_order(game_of(table), options.pile, options.hero)
+        shown, order = bonus.pile_order(game_of(table), options.pile, options.hero)
     elif not options.cards:
         raise RuleError('Name colors or cards (cards:"B, V, R") or a pile (pile:place).')
     else:

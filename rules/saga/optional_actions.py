@@ -7,7 +7,8 @@ from typing import Literal
 from pydantic import Field
 
 from rules.base import Card, Model, Outcome, RuleError, Table
-from rules.saga import catalog, optional
+from rules.saga import bonus as bonus_rules
+from rules.saga import catalog, optional, primitives
 from rules.saga.area import game_of
 from rules.saga.book import CARD_TYPES
 from rules.saga.posts import names, recheck, turn_ctx, turn_outcome
@@ -80,7 +81,7 @@ class BonusOptions(Model):
 def bonus(table: Table, options: BonusOptions) -> Outcome:
     ctx = turn_ctx(table) if options.card else game_of(table)
     cost = catalog.read_cost_list(options.cost) if options.cost else None
-    notes, data = optional.bonus(ctx, options.card, options.kind, cost, options.where, options.hero)  # type: ignore[arg-type]
+    notes, data = bonus_rules.bonus(ctx, options.card, options.kind, cost, options.where, options.hero)  # type: ignore[arg-type]
     if options.card is None:  # a check only: nothing claimed, nothing changed
         out = Card(title="Bonus cost", description="\n".join(notes), tone="success")
         return Outcome(card=out, summary="checked a bonus cost", data=data, ephemeral=True)
@@ -110,7 +111,7 @@ def search(table: Table, options: SearchOptions) -> Outcome:
     ):
         raise RuleError(f"Type {options.type!r}: one of {', '.join(CARD_TYPES)}, room, wanted, folk-hero, folk-enemy.")
     notes = recheck(
-        ctx, optional.search(ctx, options.top, options.type, options.take, options.to, options.hero, options.in_game)
+        ctx, primitives.search(ctx, options.top, options.type, options.take, options.to, options.hero, options.in_game)
     )
     return turn_outcome(ctx, "Search", notes, "searched" + (f" and took {options.take}" if options.take else ""))
 
@@ -125,6 +126,6 @@ class PutOptions(Model):
 
 def put(table: Table, options: PutOptions) -> Outcome:
     ctx = turn_ctx(table)
-    notes = recheck(ctx, optional.put(ctx, options.card, options.to, options.hero, options.spot))
+    notes = recheck(ctx, primitives.put(ctx, options.card, options.to, options.hero, options.spot))
     notes.append(f"Reason: {options.reason}")
     return turn_outcome(ctx, "Card rule", notes, f"put {options.card} to {options.to}: {options.reason}")

@@ -318,7 +318,7 @@ def acknowledge(ctx: Ctx) -> list[str]:
 
 def rules_in_force(ctx: Ctx, kind: str) -> list[tuple[str, str]]:
     """(card, rule) for every card whose rules are followed now (L182): the play area, acknowledged hand/action."""
-    from rules.saga.optional import in_force
+    from rules.saga.bonus import in_force
 
     game = ctx.game
     names = list(game.story) + [a.name for a in game.action] + list(game.hand)
