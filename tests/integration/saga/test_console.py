@@ -107,3 +107,27 @@ async def test_primitives_for_card_rules(console: Console) -> None:
     await console.ok(f"@as {GM}")
     log = await console.ok("/campaign log")
     assert log["data"]["events"][0]["summary"].endswith("a card rule")
+
+
+async def test_lookup_finds_the_rules_tables_and_glossary(console: Console) -> None:
+    await started(console)
+    for term, needle in (
+        ("kismet cards", "The current place card + action card"),
+        ("glossary harmonic order", "Erratum"),
+        ("luck table", "some matching"),
+        ("harmonic cycle", "BLUE → VIOLET → RED → YELLOW → GREEN"),
+        ("step 10", "source limit"),
+        ("battle step 4", "armor is reset"),
+        ("card type folk", "free"),
+        ("glyph new-winter", "end-winter"),
+    ):
+        found = await console.ok(f'/lookup term:"{term}"')
+        assert needle.casefold() in found["text"].casefold(), (term, found["text"][:300])
+
+
+async def test_undo_of_start_removes_the_game_and_its_character(console: Console) -> None:
+    await started(console)
+    await console.ok(f"@as {GM}")
+    await console.ok("/campaign undo")
+    assert "No characters yet" in (await console.ok("/character list"))["text"]
+    assert "No Spell Saga game" in (await console.fails("/saga table"))["text"]
