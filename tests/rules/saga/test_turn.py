@@ -323,3 +323,54 @@ def test_w11_a_card_rule_moves_the_token_to_a_buried_place() -> None:
     run(table, "put", card="Sample Crossroads", to="hand", reason="W11: the place left goes into hand")
     assert "Sample Crossroads" in game.hand and game.places[0].stack == []
     assert "not a place card in the place pile" in refused(table, "put", card="Sample Sling", to="token", reason="x")
+
+
+def test_two_heroes_add_their_attacks_and_each_enemy_uses_its_heros_luck() -> None:
+    from rules.saga.area import remove
+    from rules.saga.state import HeroState, ItemState
+
+    table = sample()
+    game = ctx(table).game
+    for name in ("Sample Lost Sister", "Sample Sling", "Sample Marsh Wisp", "Sample Tin Brigand"):
+        remove(game, name)
+    game.heroes.append(HeroState(name="Sample Lost Sister", items=[ItemState(name="Sample Sling")]))
+    run(table, "move", to="Sample Cellar")
+    game.step = 4
+    game.deck[2:2] = ["Sample Marsh Wisp", "Sample Tin Brigand"]  # after the two hand draws
+    from rules.saga.turn import advance
+
+    advance(ctx(table))
+    run(table, "continue", spot="Sample Wanderer")  # the Wisp
+    run(table, "continue", spot="Sample Lost Sister")  # the Brigand
+    game.luck["Sample Wanderer"].result = "bad"
+    game.luck["Sample Lost Sister"].result = "none"
+    run(table, "continue")
+    battle = game.battle
+    assert battle.rounds_total == 2  # the highest battle round number is shared (L642)
+    assert battle.pending_damage == 1  # only the Wisp (bad luck for its hero) attacked first (F-R17)
+    run(table, "attack", item="Sample Lantern Blade", enemy="Sample Marsh Wisp", hero="Sample Wanderer")
+    assert "one item per hero" in refused(table, "attack", item="Sample Lantern Blade", hero="Sample Wanderer")
+    run(table, "attack", item="Sample Sling", enemy="Sample Marsh Wisp", hero="Sample Lost Sister")
+    wisp, brigand = battle.enemies if game.battle else (None, None)
+    assert wisp is not None and wisp.defeated  # 3 + 2 = 5 > armor 4: attacks add up (L622)
+    assert not brigand.defeated and battle.round == 2  # the Brigand attacked after the heroes, damage dealt
+
+
+def test_immediate_damage_timing() -> None:
+    from rules.saga.state import SagaSettings
+
+    table = make_table(7, SagaSettings(damage_timing="immediate"))
+    run(table, "start", deck="sample", seed=SAMPLE_SEED)
+    run(table, "move", to="Sample Cellar")
+    game = ctx(table).game
+    game.step = 4
+    from rules.saga.area import remove
+    from rules.saga.turn import advance
+
+    remove(game, "Sample Marsh Wisp")
+    game.deck.insert(1, "Sample Marsh Wisp")
+    advance(ctx(table))
+    game.luck["Sample Wanderer"].result = "bad"
+    hand = len(game.hand)
+    run(table, "continue")
+    assert len(game.hand) == hand - 1 and game.battle.pending_damage == 0  # cycled when the Wisp attacked
