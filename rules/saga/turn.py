@@ -182,6 +182,10 @@ def advance(ctx: Ctx) -> list[str]:
     game = ctx.game
     notes: list[str] = []
     while True:
+        if game.step in (4, 5) and game.draws == "reported" and not game.deck:
+            notes.append(f"Step {game.step}: the deck is empty; nothing to draw (F-R19).")
+            game.step += 1
+            continue
         if game.step == 4:
             if game.draws == "reported":
                 game.wanted_draw = "hand"
@@ -449,13 +453,13 @@ def end_turn(ctx: Ctx, names: list[str]) -> list[str]:
 def win(ctx: Ctx, name: str) -> list[str]:
     """S1: the End of Demo card wins when its rules are in force (play area, or acknowledged in hand/action)."""
     from rules.saga.area import location
+    from rules.saga.bonus import in_force
 
     card = ctx.card(name)
     if not card.end_of_demo:
         raise RuleError(f'{card.name} does not say "End of Demo"; only that card wins the game.')
-    where = location(ctx.game, card.name)
-    in_force = where is not None and where != "deck" and (where not in ("hand", "action") or acknowledged(ctx, card))
-    if not in_force:
+    if not in_force(ctx, card):
+        where = location(ctx.game, card.name)
         raise RuleError(
             f"{card.name}'s rules are not in force: it must be in the play area, or acknowledged in hand "
             f"or the action pile (it is {where or 'not in this game'})."
