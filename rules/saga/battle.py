@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from rules.base import RuleError
 from rules.saga.area import Ctx, cycle, exact, find_hero
-from rules.saga.book import fold
-from rules.saga.state import ActionCard, Battle, EnemyState
+from rules.saga.book import CardDef, fold
+from rules.saga.state import ActionCard, Battle, EnemyState, HeroState, ItemState
 
 
 def open_battle(ctx: Ctx, enemies: list[ActionCard]) -> list[str]:
@@ -124,38 +124,79 @@ def _hero_can_act(ctx: Ctx, battle: Battle, hero_name: str | None):
     return hero
 
 
-def attack(ctx: Ctx, hero_name: str | None, item_name: str, enemy_name: str | None, value: int | None) -> list[str]:
-    """One hero uses one attached, face-up item against one enemy; attacks add up against its armor (L622)."""
+def attack(
+    ctx: Ctx,
+    hero_name: str | None,
+    item_name: str | None,
+    enemy_name: str | None,
+    value: int | None,
+    song_name: str | None = None,
+) -> list[str]:
+    """One hero uses one attached, face-up item (or a spell-song) on one enemy; attacks add up (L622)."""
     battle = _in_battle(ctx)
     hero = _hero_can_act(ctx, battle, hero_name)
-    item = next((i for i in hero.items if fold(i.name) == fold(item_name)), None)
-    if item is None:
-        held = ", ".join(i.name for i in hero.items) or "none"
-        raise RuleError(f"{item_name!r} is not attached to {hero.name}. Items: {held}.")
-    if not item.face_up:
+    if not item_name and not song_name:
+        raise RuleError("Name the item (item:<item>) or the spell-song (song:<song>) the hero attacks with.")
+    item = None
+    if item_name:
+        item = next((i for i in hero.items if fold(i.name) == fold(item_name)), None)
+        if item is None:
+            held = ", ".join(i.name for i in hero.items) or "none"
+            raise RuleError(f"{item_name!r} is not attached to {hero.name}. Items: {held}.")
+    song = _song(ctx, hero, item, song_name) if song_name else None
+    if song is not None and item is None:
+        item = next((i for i in hero.items if song.name in i.songs), None)
+    if item is not None and not item.face_up:
         raise RuleError(f"{item.name} is face-down (already used); it resets at the end of the round.")
-    card = ctx.card(item.name)
+    card = song or ctx.card(item.name)  # type: ignore[union-attr]
     if card.attack is not None and value is not None and value != card.attack:
         raise RuleError(f"{card.name} prints attack {card.attack}; leave value out (a GM corrects the catalog).")
     number = card.attack if card.attack is not None else value
     if number is None:
         raise RuleError(f"{card.name} prints no attack number: declare it with value:<n> (F-R25); a GM may correct it.")
     enemy = _enemy(battle, enemy_name)
-    item.face_up = False
-    battle.used[hero.name] = item.name
+    used = card.name
+    if item is not None:
+        item.face_up = False
+        used = item.name + (f" with {song.name}" if song else "")
+    battle.used[hero.name] = used
     enemy.hits += number
     declared = "" if card.attack is not None else " (declared, F-R25)"
     note = (
-        f"{hero.name} uses {item.name}: attack {number}{declared} on {enemy.name}, "
-        f"total {enemy.hits} vs armor {enemy.armor}"
+        f"{hero.name} uses {used}: attack {number}{declared} on {enemy.name}, total {enemy.hits} vs armor {enemy.armor}"
     )
     if enemy.hits > enemy.armor:
         enemy.defeated = True
         note += f": {enemy.name} is DEFEATED."
     else:
         note += ": not greater than the armor."
+    if song is not None and item is None:  # played for free from hand or action pile, then cycled (F-R16)
+        cycle(ctx.game, [song.name])
+        note += f" {song.name} is cycled."
     battle.history.append(note)
     return [note, *_after_hero(ctx)]
+
+
+def _song(ctx: Ctx, hero: HeroState, item: ItemState | None, name: str) -> CardDef:
+    """A spell-song attached to one of the hero's items, or acknowledged in hand or the action pile (F-R16)."""
+    from rules.saga.area import ack_text, acknowledged
+
+    card = ctx.card(name)
+    if card.type != "spell-song":
+        raise RuleError(f"{card.name} is a {card.type}, not a spell-song.")
+    holders = [i for i in hero.items if card.name in i.songs]
+    if item is not None:
+        if item not in holders:
+            raise RuleError(f"{card.name} is not attached to {item.name}.")
+        return card
+    if holders:
+        return card
+    in_reach = exact(ctx.game.hand, card.name) or any(fold(a.name) == fold(card.name) for a in ctx.game.action)
+    if not in_reach:
+        raise RuleError(f"{card.name} is not in hand, the action pile, or attached to {hero.name}'s items.")
+    if not acknowledged(ctx, card):
+        raise RuleError(f"{card.name} is ignored ({ack_text(ctx, card)}): a spell-song must be acknowledged.")
+    return card
 
 
 def pass_round(ctx: Ctx, hero_name: str | None) -> list[str]:

@@ -122,10 +122,16 @@ class PutOptions(Model):
     hero: str | None = Field(default=None, max_length=80, description="The hero (for luck, item, action)")
     spot: int | None = Field(default=None, ge=1, le=5, description="The place-pile spot (for place, attach)")
     reason: str = Field(min_length=1, max_length=200, description="The card rule (or correction) this follows")
+    if_harmonic: bool = Field(default=False, description="A place: only if the stack tops end in harmonic order (W9)")
 
 
 def put(table: Table, options: PutOptions) -> Outcome:
     ctx = turn_ctx(table)
-    notes = recheck(ctx, primitives.put(ctx, options.card, options.to, options.hero, options.spot))
+    if options.if_harmonic:
+        if options.to != "place":
+            raise RuleError("if_harmonic applies to a place put into the place pile (to:place).")
+        notes = recheck(ctx, primitives.put_if_harmonic(ctx, options.card, options.spot))
+    else:
+        notes = recheck(ctx, primitives.put(ctx, options.card, options.to, options.hero, options.spot))
     notes.append(f"Reason: {options.reason}")
     return turn_outcome(ctx, "Card rule", notes, f"put {options.card} to {options.to}: {options.reason}")

@@ -69,6 +69,26 @@ def _is_type(card: CardDef, wanted: str) -> bool:
 AREAS = ("hand", "cycle", "luck", "story", "hero-pile", "item", "place", "attach", "action", "acknowledge", "token")
 
 
+def put_if_harmonic(ctx: Ctx, name: str, spot: int | None) -> list[str]:
+    """W9: "may be moved to [the place pile] if doing so would put the top cards of each stack in harmonic order".
+
+    Tried on a copy of the table first (F-R32 reads the circle), so a refusal changes nothing.
+    """
+    from dataclasses import replace
+
+    from rules.saga.bonus import place_circle_order
+
+    trial = replace(ctx, game=ctx.game.model_copy(deep=True))
+    put(trial, name, "place", None, spot)
+    tops, order = place_circle_order(trial)
+    if not order.harmonic:
+        raise RuleError(
+            f"Not allowed: with {ctx.card(name).name} the stack tops ({', '.join(tops)}) would not be in "
+            f"harmonic order ({order.reason})."
+        )
+    return [*put(ctx, name, "place", None, spot), f"The stack tops are in harmonic order: {order.reason}."]
+
+
 def put(ctx: Ctx, name: str, to: str, hero: str | None, spot: int | None) -> list[str]:
     """Move one card as a card rule says (S4's primitives); the GM may also use it to correct the table."""
     game = ctx.game

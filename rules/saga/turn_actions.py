@@ -134,7 +134,8 @@ def win(table: Table, options: WinOptions) -> Outcome:
 
 
 class AttackOptions(Model):
-    item: str = Field(min_length=1, max_length=80, description="The attached item to use")
+    item: str | None = Field(default=None, max_length=80, description="The attached item to use")
+    song: str | None = Field(default=None, max_length=80, description="Or a spell-song (hand, action pile, attached)")
     enemy: str | None = Field(default=None, max_length=80, description="The enemy to attack")
     hero: str | None = Field(default=None, max_length=80, description="The hero using the item")
     value: int | None = Field(default=None, ge=0, le=99, description="The attack of an item that prints none (F-R25)")
@@ -156,9 +157,9 @@ def _damage_used(ctx: Ctx) -> None:
 def attack(table: Table, options: AttackOptions) -> Outcome:
     ctx = turn_ctx(table)
     _gm_damage(ctx, options.damage)
-    notes = battle.attack(ctx, options.hero, options.item, options.enemy, options.value)
+    notes = battle.attack(ctx, options.hero, options.item, options.enemy, options.value, options.song)
     _damage_used(ctx)
-    return turn_outcome(ctx, "Battle: attack", notes, f"attacked with {options.item}")
+    return turn_outcome(ctx, "Battle: attack", notes, f"attacked with {options.item or options.song}")
 
 
 class PassOptions(Model):

@@ -374,3 +374,41 @@ def test_immediate_damage_timing() -> None:
     hand = len(game.hand)
     run(table, "continue")
     assert len(game.hand) == hand - 1 and game.battle.pending_damage == 0  # cycled when the Wisp attacked
+
+
+def test_spell_songs_attack_too() -> None:
+    from rules.saga.area import remove
+    from rules.saga.state import ItemState
+
+    table, game = battle_table("Sample Marsh Wisp")  # armor 4, two rounds, heroes first
+    remove(game, "Sample Song of Dusk")
+    game.hand.append("Sample Song of Dusk")  # cost 0, prints no attack
+    assert "declare it with value" in refused(table, "attack", song="Sample Song of Dusk")
+    run(table, "attack", song="Sample Song of Dusk", value=3)
+    assert "Sample Song of Dusk" not in game.hand and "Sample Song of Dusk" in game.deck[-2:]  # played, cycled
+    assert game.battle.round == 2
+    remove(game, "Sample Song of Dawn")
+    game.heroes[0].items.append(ItemState(name="Sample Lute", songs=["Sample Song of Dawn"]))
+    run(table, "attack", song="Sample Song of Dawn", value=5)  # attached to the Lute: the Lute is the item used
+    assert game.battle is None and "Sample Marsh Wisp" in game.hand
+
+
+def test_w9_a_place_enters_only_if_the_stack_tops_end_in_harmonic_order() -> None:
+    table = sample()
+    run(table, "move", to="Sample Cellar")
+    game = ctx(table).game
+    # Crossroads (B/V, sharing the Cellar's G) and the Quiet Ford (Y): G→Y reads backwards, harmonic
+    message = refused(table, "put", card="Sample Torn Banner", to="place", if_harmonic=True, reason="W9")
+    assert "not a place card" in message
+    run(table, "put", card="Sample Quiet Ford", to="place", if_harmonic=True, reason="W9")
+    assert game.places[1].stack == ["Sample Quiet Ford"]
+    message = refused(table, "put", card="Sample Watchtower", to="place", if_harmonic=True, reason="W9")
+    assert "not in this campaign's card catalog" in message
+    table.actor = GM
+    run(table, "card define", name="Test Bluff", type="place", cost="1", harmonics="V")
+    game.deck.append("Test Bluff")
+    # around the circle: Crossroads (B/V/G), Quiet Ford (Y), Bluff (V): no reading is harmonic
+    message = refused(table, "put", card="Test Bluff", to="place", if_harmonic=True, reason="W9")
+    assert "would not be in harmonic order" in message and game.places[2].stack == []
+    run(table, "put", card="Sample Old Mill", to="place", if_harmonic=True, reason="W9")  # G Y R: backwards
+    assert game.places[2].stack == ["Sample Old Mill"]
