@@ -24,11 +24,13 @@ from rules.saga.checks import (
     DeckOptions,
     HarmonicOptions,
     LuckOptions,
+    NudgeOptions,
     OddsOptions,
     TableOptions,
     deck,
     harmonic,
     luck,
+    nudge,
     odds,
     show_table,
 )
@@ -100,5 +102,6 @@ ACTIONS: dict[str, Action] = {
         _a("odds", odds, OddsOptions, "Exact odds of good luck and harmonic order for the next draw", logged=False),
         _a("table", show_table, TableOptions, "Show the table", logged=False),
         _a("deck", deck, DeckOptions, "GM: the deck's order (secret)", gm_only=True, logged=False),
+        _a("nudge", nudge, NudgeOptions, "GM: remind the player that the table waits", gm_only=True),
     )
 }

@@ -199,3 +199,22 @@ def deck(table: Table, options: DeckOptions) -> Outcome:
         secret=secret,
         ephemeral=True,
     )
+
+
+class NudgeOptions(Model):
+    pass
+
+
+def nudge(table: Table, options: NudgeOptions) -> Outcome:
+    """A reminder that a battle round or step 10 waits for the player (`nudge_hours`; the cog's sweep sends it)."""
+    ctx = game_of(table)
+    game = ctx.game
+    if not game.waits_for_player():
+        raise RuleError(f"Nothing to nudge: turn {game.turn} is at step {game.step}.")
+    game.nudged = True
+    card = Card(
+        title="⏰ Your Spell Saga table is waiting",
+        description=f"Turn {game.turn} waits at step {game.step}: {turn.expects(game)}.",
+        tone="warning",
+    )
+    return Outcome(card=card, summary=f"nudged: turn {game.turn} step {game.step}", data={"step": game.step})

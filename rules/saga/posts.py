@@ -10,6 +10,7 @@ from rules.saga.harmony import LUCK_WORDS
 
 
 def turn_outcome(ctx: Ctx, title: str, notes: list[str], summary: str, data: dict | None = None) -> Outcome:
+    ctx.game.waiting_since, ctx.game.nudged = ctx.table.now, False  # the table waits for the player from now
     card = table_card(ctx, title, notes)
     if (
         ctx.game.luck

@@ -28,6 +28,8 @@ class SagaSettings(Model):
     attached_sharing: bool = True
     damage_timing: Literal["end_of_round", "immediate"] = "end_of_round"
     source_limit: Literal["story_plus_bonus", "fixed"] = "story_plus_bonus"
+    # play-by-post: remind the channel once when a battle round or step 10 waits this long (0: never)
+    nudge_hours: int = Field(default=0, ge=0, le=720)
 
 
 class SagaSheet(Model):
@@ -114,7 +116,12 @@ class Game(Model):
     wanted_draw: Literal["hand", "action", "luck"] | None = None  # draws:reported: what the next report fills
     pending_reports: int = 0  # draws:reported: how many cards the current draw still needs
     pending: str | None = None  # kismetic order: the drawn card waiting for a hero's spot
-    notes: list[str] = Field(default_factory=list)  # what the last step told the player
+    waiting_since: str = ""  # Table.now of the last turn post: when the table started waiting for the player
+    nudged: bool = False  # the reminder for this wait went out
+
+    def waits_for_player(self) -> bool:
+        """A battle round or step 10 waiting for the player: what a GM's nudge reminds them of."""
+        return self.outcome == "playing" and self.step in (9, 10)
 
     def hero(self, name: str) -> HeroState | None:
         return next((h for h in self.heroes if fold(h.name) == fold(name)), None)
