@@ -1,0 +1,231 @@
+"""What the channel reads: the table, the kismet card, the battle board and a catalog card.
+
+The deck appears only as a count: its order is the table's secret (the GM may
+look with ``/saga deck``). Everything else on a Spell Saga table lies face-up.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.base import Card
+from rules.saga.area import Ctx, kismet, kismet_labels, source_limit
+from rules.saga.book import COLORS, CardDef
+from rules.saga.harmony import LUCK_WORDS
+from rules.saga.state import Game
+
+TONE = {"good": "success", "bad": "failure", "none": "neutral"}
+
+
+def _colors(card: CardDef) -> str:
+    return "/".join(c[0].upper() for c in card.harmonics) or "—"
+
+
+def short(ctx: Ctx, name: str) -> str:
+    card = ctx.state.card(name)
+    if card is None:
+        return name
+    return f"{card.name} [{card.glyph or 'no glyph'} · {_colors(card)}]"
+
+
+def _list(ctx: Ctx, names: list[str]) -> str:
+    return ", ".join(short(ctx, n) for n in names) or "empty"
+
+
+def _clip(text: str, limit: int = 1024) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def table_card(ctx: Ctx, title: str, notes: list[str]) -> Card:
+    """The whole table after an action: what happened, then every pile (the deck as a count)."""
+    game = ctx.game
+    description = "\n".join(notes)
+    card = Card(title=title, description=_clip(description, 4000), tone=_tone(game))
+    card.add(
+        "Turn",
+        f"{game.turn} · step {game.step}" + (f" · {game.outcome.upper()}" if game.outcome != "playing" else ""),
+        inline=True,
+    )
+    card.add("Visiting", short(ctx, game.visiting) if game.visiting else "—", inline=True)
+    card.add("Deck", f"{len(game.deck)} card(s)" + (" (reported)" if game.draws == "reported" else ""), inline=True)
+    card.add(f"Hand ({len(game.hand)}, source limit {source_limit(ctx)})", _clip(_list(ctx, game.hand)))
+    card.add(f"Story pile ({len(game.story)})", _clip(_list(ctx, game.story)))
+    heroes = []
+    for hero in game.heroes:
+        items = ", ".join(
+            f"{i.name}{'' if i.face_up else ' (face-down)'}" + (f" + {', '.join(i.songs)}" if i.songs else "")
+            for i in hero.items
+        )
+        heroes.append(
+            f"{short(ctx, hero.name)}: items {items or 'none'}; luck stack {_list(ctx, hero.luck[:1])}"
+            + (f" (+{len(hero.luck) - 1} below)" if len(hero.luck) > 1 else "")
+        )
+    card.add("Hero & luck piles", _clip("\n".join(heroes) or "empty"))
+    spots = []
+    for i, spot in enumerate(game.places):
+        if not spot.stack:
+            if spot.attached:  # a card rule took the stack away: its attachments wait for a new place
+                spots.append(f"{i + 1}. (empty); attached: {', '.join(spot.attached)}")
+            continue
+        token = " ◀ token" if i == game.token_spot and not game.token_room else ""
+        below = f" (+{len(spot.stack) - 1} below)" if len(spot.stack) > 1 else ""
+        attached = ""
+        if spot.attached:
+            marks = [f"{a}{' ◀ token' if game.token_room == a else ''}" for a in spot.attached]
+            attached = f"; attached: {', '.join(marks)}"
+        spots.append(f"{i + 1}. {short(ctx, spot.stack[0])}{below}{token}{attached}")
+    card.add("Place pile", _clip("\n".join(spots) or "empty"))
+    if game.action:
+        rows = [
+            f"{short(ctx, a.name)} ({a.hero}"
+            + ("" if a.acknowledged is None else f", {'acknowledged' if a.acknowledged else 'ignored'}")
+            + ")"
+            for a in game.action
+        ]
+        card.add("Action pile", _clip("\n".join(rows)))
+    if game.battle:
+        card.add("Battle", _clip(battle_text(game)))
+    card.footer = _clip(f"Next: {_next(game)}", 2000)
+    return fit(card)
+
+
+EMBED_TOTAL = 5900  # Discord allows 6,000 characters in an embed; keep a margin
+
+
+def _size(card: Card) -> int:
+    return (
+        len(card.title)
+        + len(card.description)
+        + len(card.footer)
+        + sum(len(f.name) + len(f.value) for f in card.fields)
+    )
+
+
+def fit(card: Card) -> Card:
+    """A crowded table still fits one embed: the notes shrink first, then the longest fields, each marked "…"."""
+    excess = _size(card) - EMBED_TOTAL
+    if excess > 0 and len(card.description) > 300:
+        card.description = _clip(card.description, max(300, len(card.description) - excess))
+    while (excess := _size(card) - EMBED_TOTAL) > 0:
+        longest = max(card.fields, key=lambda f: len(f.value))
+        longest.value = _clip(longest.value, max(60, len(longest.value) - excess))
+        if len(longest.value) <= 60:
+            break
+    return card
+
+
+def _tone(game: Game) -> str:
+    if game.outcome == "won":
+        return "success"
+    if game.outcome == "lost":
+        return "failure"
+    return "warning" if game.battle else "neutral"
+
+
+def _next(game: Game) -> str:
+    from rules.saga.turn import expects
+
+    if game.outcome != "playing":
+        return "the game is over; `/saga start` begins another"
+    return expects(game)
+
+
+def battle_text(game: Game) -> str:
+    battle = game.battle
+    if battle is None:
+        return ""
+    lines = [f"Round {battle.round} of {battle.rounds_total}; damage waiting: {battle.pending_damage}"]
+    for enemy in battle.enemies:
+        state = "defeated" if enemy.defeated else f"{enemy.hits} vs armor {enemy.armor}"
+        lines.append(f"{enemy.name}: armor {enemy.armor}, attack {enemy.attack}, rounds {enemy.rounds} · {state}")
+    return "\n".join(lines)
+
+
+def kismet_fields(ctx: Ctx, card: Card) -> None:
+    """Steps 6-7 for each hero: the three cards as checked, with glyphs and harmonics, the match and the luck."""
+    from rules.saga.area import view
+    from rules.saga.harmony import card_order
+
+    labels = kismet_labels(ctx.settings)
+    for hero in ctx.game.heroes:
+        record = ctx.game.luck.get(hero.name)
+        if record is None:
+            continue
+        live = kismet(ctx, hero)
+        lines = []
+        views = []
+        for label, name, now in zip(labels, record.kismet, live, strict=True):
+            if name is None:
+                lines.append(f"{label}: missing")
+                continue
+            shown = now if now is not None and now.name == name else view(ctx, name)
+            views.append(shown)
+            colors = "/".join(c[0].upper() for c in COLORS if c in shown.harmonics)
+            lines.append(f"{label}: {shown.name} [{shown.glyph or 'no glyph'} · {colors or '—'}]")
+        shared = ", ".join(record.shared) or "none"
+        if len(views) == 3:
+            order = card_order(views)
+            order_text = ("harmonic" if order.harmonic else "discordant") + f" ({order.reason})"
+        else:
+            order_text = "incomplete"
+        lines.append(f"Harmonics shared by all three: {shared} · order: {order_text}")
+        lines.append(f"**{LUCK_WORDS[record.result].upper()}**: {record.reason}")
+        card.add(f"Kismet: {hero.name}", _clip("\n".join(lines)))
+    fit(card)
+
+
+def catalog_card(card: CardDef) -> Card:
+    out = Card(title=card.name + (" (sample)" if card.sample else ""), description=card.line())
+    stats = {
+        "source bonus": card.source_bonus,
+        "hero limit": card.hero_limit,
+        "item limit": card.item_limit,
+        "armor": card.armor,
+        "attack": card.attack,
+        "battle rounds": card.rounds,
+    }
+    shown = ", ".join(f"{k} {v}" for k, v in stats.items() if v is not None)
+    if shown:
+        out.add("Warning bar", shown)
+    for label, rules in (("~ Mandatory", card.mandatory), ("(&) Optional", card.optional)):
+        if rules:
+            out.add(label, _clip("\n".join(rules)))
+    if card.good_luck_bonus:
+        out.add("Good luck bonus", _clip(card.good_luck_bonus))
+    for label, bonus in (("Harmonic bonus", card.harmonic_bonus), ("Discordant bonus", card.discordant_bonus)):
+        if bonus is not None:
+            cost = (
+                "all hand cards share a harmonic"
+                if bonus.hand_same_harmonic
+                else ", ".join(c.upper() for c in bonus.cost)
+            )
+            out.add(label, _clip(f"({cost}) {bonus.text}"))
+    for label, text in (("Prize", card.prize), ("Penalty", card.penalty)):
+        if text:
+            out.add(label, _clip(text))
+    if card.end_of_demo:
+        out.add("End of Demo", "Following this card's rules wins the game.")
+    return out
+
+
+def public_data(ctx: Ctx) -> dict[str, Any]:
+    """The table as JSON, without the deck's order (a count only)."""
+    game = ctx.game
+    return {
+        "turn": game.turn,
+        "step": game.step,
+        "outcome": game.outcome,
+        "draws": game.draws,
+        "visiting": game.visiting,
+        "deck_count": len(game.deck),
+        "hand": list(game.hand),
+        "story": list(game.story),
+        "source_limit": source_limit(ctx),
+        "heroes": [
+            {"name": h.name, "items": [i.model_dump() for i in h.items], "luck": list(h.luck)} for h in game.heroes
+        ],
+        "places": [s.model_dump() for s in game.places],
+        "action": [a.model_dump() for a in game.action],
+        "luck": {k: v.model_dump() for k, v in game.luck.items()},
+        "battle": game.battle.model_dump() if game.battle else None,
+    }

@@ -1,0 +1,185 @@
+"""The primitives card rules are made of (spec S4): search the deck or In Game (F-R33), and put a card anywhere.
+
+The bot cannot read a card's free text; these moves carry it out, each logged with its reason.
+"""
+
+from __future__ import annotations
+
+from rules.base import RuleError
+from rules.saga.area import (
+    Ctx,
+    cycle,
+    exact,
+    find_hero,
+    location,
+    remove,
+)
+from rules.saga.book import CardDef, fold
+from rules.saga.optional import optional_window, place_spot, room_for_hero, room_for_item
+from rules.saga.state import ActionCard, HeroState, ItemState
+
+# ---------------------------------------------------------------- search (F-R33) and put
+
+
+def search(
+    ctx: Ctx, top: int | None, card_type: str | None, take: str | None, to: str, hero: str | None, in_game: bool
+) -> list[str]:
+    optional_window(ctx, "searching")
+    game = ctx.game
+    notes = []
+    if in_game:
+        if not take:
+            raise RuleError("Name the card to find In Game (hand, play area and deck): take:<card>.")
+        where = location(game, take)
+        if where is None:
+            raise RuleError(f"{take!r} is not in this game.")
+        return [f"Found {ctx.card(take).name} In Game ({where}).", *put(ctx, take, to, hero, None)]
+    if top is not None:
+        if game.draws == "reported":
+            raise RuleError("With draws:reported, search your own deck and name the card found: take:<card>.")
+        revealed = game.deck[:top]
+        found = [n for n in revealed if card_type is None or _is_type(ctx.card(n), card_type)]
+        game.last_search = found
+        notes.append(
+            f"Searched the top {len(revealed)} card(s): {', '.join(revealed) or 'the deck is empty'}. "
+            f"Found{f' ({card_type})' if card_type else ''}: {', '.join(found) or 'none'}."
+        )
+    if take:
+        if game.draws == "bot":
+            chosen = exact(game.last_search, take)
+            if chosen is None or exact(game.deck, chosen) is None:
+                raise RuleError(
+                    f"{take!r} was not found by this turn's search: "
+                    f"{', '.join(game.last_search) or 'search first with top:<n>'}."
+                )
+        elif exact(game.deck, take) is None:
+            raise RuleError(f"{take!r} is not in your deck as the table knows it.")
+        game.last_search = [n for n in game.last_search if fold(n) != fold(take)]
+        notes.extend(put(ctx, take, to, hero, None))
+        notes.append("The other cards stay in the deck in their order (F-R33).")
+    elif top is None:
+        raise RuleError("Say what to search: top:<n> [type:<type>], then take:<card>; or in_game:true take:<card>.")
+    return notes
+
+
+def _is_type(card: CardDef, wanted: str) -> bool:
+    return card.type == wanted or wanted in card.subtypes
+
+
+AREAS = ("hand", "cycle", "luck", "story", "hero-pile", "item", "place", "attach", "action", "acknowledge", "token")
+
+
+def put_if_harmonic(ctx: Ctx, name: str, spot: int | None) -> list[str]:
+    """W9: "may be moved to [the place pile] if doing so would put the top cards of each stack in harmonic order".
+
+    Tried on a copy of the table first (F-R32 reads the circle), so a refusal changes nothing.
+    """
+    from dataclasses import replace
+
+    from rules.saga.bonus import place_circle_order
+
+    trial = replace(ctx, game=ctx.game.model_copy(deep=True))
+    put(trial, name, "place", None, spot)
+    tops, order = place_circle_order(trial)
+    if not order.harmonic:
+        raise RuleError(
+            f"Not allowed: with {ctx.card(name).name} the stack tops ({', '.join(tops)}) would not be in "
+            f"harmonic order ({order.reason})."
+        )
+    return [*put(ctx, name, "place", None, spot), f"The stack tops are in harmonic order: {order.reason}."]
+
+
+def put(ctx: Ctx, name: str, to: str, hero: str | None, spot: int | None) -> list[str]:
+    """Move one card as a card rule says (S4's primitives); the GM may also use it to correct the table."""
+    game = ctx.game
+    card = ctx.card(name)
+    if location(game, card.name) is None:
+        raise RuleError(f"{card.name} is not in this game's deck or play area.")
+    if to == "acknowledge":
+        if card.cost != "blank":
+            raise RuleError(f"{card.name} has a numerical cost; only a blank-cost card is acknowledged by a rule.")
+        game.acknowledged_blank.append(card.name)
+        return [f"{card.name} is acknowledged this turn (a card rule met its conditions)."]
+    if to == "cycle":
+        cycle(game, [card.name])
+        return [f"{card.name} is cycled (beneath the deck)."]
+    if to == "hand":
+        remove(game, card.name)
+        game.hand.append(card.name)
+        return [f"{card.name} moves into hand."]
+    if to == "luck":
+        owner = find_hero(ctx, hero)
+        remove(game, card.name)
+        owner.luck.insert(0, card.name)
+        return [f"{card.name} goes on top of {owner.name}'s luck stack."]
+    if to == "story":
+        remove(game, card.name)
+        game.story.append(card.name)
+        return [f"{card.name} goes to the story pile."]
+    if to == "hero-pile":
+        if card.type != "hero" and "folk-hero" not in card.subtypes:
+            raise RuleError(f"{card.name} is not a hero or folk-hero.")
+        room_for_hero(ctx)
+        remove(game, card.name)
+        game.heroes.append(HeroState(name=card.name))
+        return [f"{card.name} joins the hero pile."]
+    if to == "item":
+        owner = find_hero(ctx, hero)
+        if card.type != "item":
+            raise RuleError(f"{card.name} is not an item.")
+        room_for_item(ctx, owner)
+        remove(game, card.name)
+        owner.items.append(ItemState(name=card.name))
+        return [f"{card.name} is attached to {owner.name}."]
+    if to == "place":
+        if card.type != "place":
+            raise RuleError(f"{card.name} is not a place card.")
+        index = place_spot(ctx, spot)
+        remove(game, card.name)
+        game.places[index].stack.insert(0, card.name)
+        return [f"{card.name} goes to the place pile, spot {index + 1}."]
+    if to == "attach":
+        index = (spot - 1) if spot else game.token_spot
+        if not game.places[index].stack:
+            raise RuleError(f"Spot {index + 1} is empty; attach to a place stack.")
+        if card.type not in ("place", "folk"):
+            raise RuleError("Only folk and place (room) cards attach to a place stack.")
+        remove(game, card.name)
+        game.places[index].attached.append(card.name)
+        return [f"{card.name} is attached to the stack topped by {game.places[index].stack[0]}."]
+    if to == "action":
+        owner = find_hero(ctx, hero)
+        remove(game, card.name)
+        game.action.append(ActionCard(name=card.name, hero=owner.name))
+        return [f"{card.name} goes into the action pile ({owner.name}'s spot)."]
+    if to == "token":
+        optional_window(ctx, "moving the token by a card rule")
+        return move_token_by_rule(ctx, card)
+    raise RuleError(f"Put where? One of: {', '.join(AREAS)}.")
+
+
+def move_token_by_rule(ctx: Ctx, card: CardDef) -> list[str]:
+    """W11: a card rule moves the hero token to a place anywhere in the place pile, even a buried one.
+
+    The buried card is brought to the top of its stack (the spec's "unsure" reading); the card rule itself
+    says what happens to the place left (W11's item moves it into hand: a further `put`).
+    """
+    game = ctx.game
+    where = location(game, card.name)
+    if card.type != "place" or where is None or not where.startswith(("place:", "attached:")):
+        raise RuleError(f"{card.name} is not a place card in the place pile.")
+    if fold(card.name) == fold(game.visiting):
+        raise RuleError(f"The token is already on {card.name}.")
+    index = int(where.split(":")[1]) - 1
+    spot = game.places[index]
+    notes = []
+    if where.startswith("place:"):
+        found = exact(spot.stack, card.name)
+        if found and spot.stack[0] != found:
+            spot.stack.remove(found)
+            spot.stack.insert(0, found)
+            notes.append(f"{found} comes to the top of its stack.")
+        game.token_spot, game.token_room = index, None
+    else:
+        game.token_spot, game.token_room = index, exact(spot.attached, card.name)
+    return [f"A card rule moves the hero token to {card.name}.", *notes]
