@@ -533,6 +533,7 @@ class ManaNumbers(Model):
     fp_per_energy: int
     hp_per_energy: int
     sacrifice_skill: int
+    ritual_energy_per_hp: int
     spell_limit_per_magery: int
     strain_fp_per_mp: int
 

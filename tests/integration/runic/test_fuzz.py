@@ -30,7 +30,7 @@ SETUP = (
     f"@as {PAT}",
     "/runic mage create name:Merlin magery:3 iq:15 ht:11 thaumatology:15",
     "/runic mage word word:Flam skill:13",
-    '/runic spell define name:Fireball words:In-Flam type:missile parameters:"damage: 12d burning" known:true',
+    '/runic spell define name:Fireball words:In-Flam type:regular parameters:"damage: 10d burning" known:true',
     "/runic spell define name:Charm words:Ex-Wor type:regular resisted:Will known:true",
     '/runic mage learn spell:"Ward of Flame"',
     f"@as {GM}",

@@ -28,8 +28,8 @@ def run(table: Table, action_name: str, /, **options: object) -> Outcome:
 
 def fireball(book: RunicBook, **fields: object):
     sheet = mage_sheet(book, magery=3, words={"In": 13, "Flam": 13}, **fields)
-    sheet.spells["fireball"] = SpellDef(name="Fireball", words=["In", "Flam"], type="missile",
-                                        parameters=["damage: 12d burning"])  # fmt: skip
+    sheet.spells["fireball"] = SpellDef(name="Fireball", words=["In", "Flam"], type="regular",
+                                        parameters=["damage: 10d burning"])  # fmt: skip
     sheet.known.append("fireball")
     return sheet
 
