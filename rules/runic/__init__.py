@@ -25,7 +25,7 @@ from rules.base import (
     Ruleset,
     Table,
 )
-from rules.runic import lookup, mages, spellbook, upkeep
+from rules.runic import combat, lookup, mages, spellbook, upkeep
 from rules.runic.book import RunicBook
 from rules.runic.cards import sheet_card
 from rules.runic.casting import CastOptions, cast
@@ -73,6 +73,15 @@ class RunicRuleset(Ruleset):
         Action("drop", upkeep.drop, upkeep.DropOptions, description="End a spell you have on"),
         Action("sunrise", upkeep.sunrise, upkeep.SunriseOptions, gm_only=True, description="Recover MP at sunrise"),
         Action("adjust", mages.adjust, mages.AdjustOptions, gm_only=True, description="GM: change any value"),
+        Action("held launch", combat.held_launch, combat.HeldLaunchOptions, description="Launch a held spell"),
+        Action("held drop", combat.held_drop, combat.HeldDropOptions, description="Dissipate or drop a held spell"),
+        Action("turn", combat.turn, combat.TurnOptions, gm_only=True, description="GM: next combat turn, or end it"),
+        Action(
+            "concentration",
+            combat.concentration,
+            combat.ConcentrationOptions,
+            description="Distracted, injured or stunned: keep the casting and spells?",
+        ),
     )
 
     def bench_case(self) -> BenchCase:

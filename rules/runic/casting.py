@@ -16,11 +16,12 @@ from pydantic import Field
 
 from rules.base import CharacterRecord, Model, RuleError, Table
 from rules.dice import ResistedRoll, RollOutcome, SuccessRoll, resisted_roll, roll_success
+from rules.dice.gurps_damage import DamageRoll, minimum_for, roll_damage
 from rules.runic import mana
 from rules.runic.book import RunicBook
 from rules.runic.calamity import Applied, CalamityResult, apply_effects, calamity_check, companions
 from rules.runic.rolls import parse_faces
-from rules.runic.sheet import MageSheet, RunicSettings, SpellDef, SpellOn, SpellType
+from rules.runic.sheet import HeldSpell, MageSheet, RunicSettings, SpellDef, SpellOn, SpellType
 from rules.runic.skill import BaseSkill, base_skill
 from rules.runic.spells import EnergyLine, SpellPlan, inline_spell, plan_spell, spell_words
 
@@ -61,6 +62,7 @@ class CastOptions(Model):
     calamity_dice: str | None = Field(
         default=None, max_length=40, description="GM: the 3d6 rolled at the table for a Calamity check"
     )
+    critical_hit: bool = Field(default=False, description="A Blocking spell against a critical hit (not allowed)")
 
 
 class SkillModifier(Model):
@@ -117,6 +119,9 @@ class CastResult(Model):
     mp_after: int  # after everything the casting did (a Calamity 3-4 recovers MP after paying)
     calamity: CalamityResult | None
     critical: CriticalResult | None
+    damage: DamageRoll | None = None  # a worked Regular or Area spell's damage; Melee and Missile roll on the hit
+    damage_type: str | None = None
+    held: HeldSpell | None = None  # a worked Melee or Missile spell, charged in hand
     worked: bool
     verdict: str
     spell_on: SpellOn | None
@@ -340,6 +345,27 @@ def sacrifice_donor(table: Table, caster: str, options: CastOptions) -> tuple[Ch
     return record, record.name, 0
 
 
+def check_hands_and_turn(table: Table, sheet: MageSheet, spell: SpellDef, options: CastOptions) -> None:
+    """A held Melee or Missile spell bars other castings; Blocking spells: one per turn, none on a critical hit."""
+    if options.critical_hit and spell.type != "blocking":
+        raise RuleError("`critical_hit` is for Blocking spells (you cannot attempt one against a critical hit).")
+    if spell.type == "blocking":
+        if options.critical_hit:
+            raise RuleError("You cannot attempt a Blocking spell against a critical hit (the seed's Blocking Spells).")
+        turn = table.state.turn
+        if turn is not None and sheet.blocked_on_turn == turn:
+            raise RuleError(
+                f"You may cast only one Blocking spell per turn, and this mage already did on turn {turn}. "
+                "The GM moves on with `/runic turn`."
+            )
+        return  # "If you are holding (not casting) a Melee or Missile spell, it is unaffected."
+    if sheet.held is not None:
+        raise RuleError(
+            f"{sheet.held.name} is held in hand ({sheet.held.type}): you cannot cast another spell. "
+            "Launch it with `/runic held launch`, or dissipate it with `/runic held drop`."
+        )
+
+
 def check_missile_energy(spell: SpellDef, plan: SpellPlan, sheet: MageSheet) -> None:
     """Missile spells: "invest one or more points of energy … to a maximum of … your Magery level"."""
     if spell.type != "missile":
@@ -401,6 +427,7 @@ def cast(table: Table, options: CastOptions) -> CastResult:
     if spell.type == "area" and not plan.area:
         raise RuleError("An Area spell needs its area: add `area: radius 5 yd` (or cone, wall) to the Parameters.")
     check_missile_energy(spell, plan, sheet)
+    check_hands_and_turn(table, sheet, spell, options)
     base = base_skill(sheet, spell_words(spell, book), book, inscription=spell.inscription)
     time, time_lines, time_mods = _time(plan, spell, options, sheet, book)
     mods, notes = _skill_modifiers(table, sheet, spell, plan, options)
@@ -506,7 +533,21 @@ def cast(table: Table, options: CastOptions) -> CastResult:
         )
         sheet.spells_on.append(spell_on)
 
+    if spell.type == "blocking" and table.state.turn is not None:
+        sheet.blocked_on_turn = table.state.turn
+    damage = None
+    held = None
+    if worked and spell.type in ("melee", "missile"):
+        held = HeldSpell(
+            name=spell.name, type=spell.type, energy=plan.energy, damage_dice=plan.damage_dice,
+            damage_type=plan.damage_type, effect=spell.effect,
+        )  # fmt: skip
+        sheet.held = held
+    elif worked and plan.damage_dice:
+        damage = roll_damage(table.rng, plan.damage_dice, minimum=minimum_for(plan.damage_type))
+
     return CastResult(
+        damage=damage, damage_type=plan.damage_type, held=held,
         mage=record.name, spell=spell, saved=saved, plan=plan, source=options.source,
         unit="minute" if options.source != "memory" else "second", time=time, time_lines=time_lines,
         base=base, modifiers=mods, effective=effective, cost_lines=cost_lines, cost=cost, payment=payment,

@@ -58,6 +58,8 @@ class ParameterLine(Model):
     range_mode: RangeMode | None = None
     max_range_yards: float | None = None
     area: bool = False
+    damage_dice: str | None = None  # GURPS notation, rolled when the spell lands ("3d-1")
+    damage_type: str | None = None
 
 
 # ---------------------------------------------------------------- small readers
@@ -289,8 +291,9 @@ def _damage(value: str, p: ParameterTables) -> ParameterLine:
     if multiplier != 1:
         detail += f", ×{multiplier:g} for {type_name}, rounded up"
     return ParameterLine(
-        kind="damage", text=f"damage: {wanted.text} {column} {type_name}", energy=energy, detail=detail
-    )
+        kind="damage", text=f"damage: {wanted.text} {column} {type_name}", energy=energy, detail=detail,
+        damage_dice=wanted.text, damage_type=type_name if column == "standard" else f"{column} {type_name}",
+    )  # fmt: skip
 
 
 def _duration(value: str, p: ParameterTables, kind: Literal["duration", "persistence"]) -> ParameterLine:

@@ -104,6 +104,17 @@ def _common_fields(card: Card, result: CastResult, *, reveal: bool = False) -> N
             add(card, name, value)
     if result.ended:
         add(card, "Spells ended", ", ".join(result.ended))
+    if result.damage is not None:
+        add(card, "Damage", f"{result.damage.text} {result.damage_type or ''}".strip())
+    if result.held is not None:
+        held = result.held
+        add(
+            card,
+            f"Held: {held.name}",
+            f"Charged in hand with {held.energy} energy" + (f", {held.damage_dice} {held.damage_type}" if
+            held.damage_dice else "") + ". No other spell (but a Blocking one) until it is launched (`/runic held "
+            "launch`) or dissipated (`/runic held drop`).",
+        )  # fmt: skip
     if result.spell_on is not None:
         on = result.spell_on
         add(card, "Spell on", f"{on.name}: {on.maintenance} MP per {on.interval} (`/runic maintain`, `/runic drop`)")
@@ -184,6 +195,8 @@ def _data(result: CastResult) -> dict[str, Any]:
         "calamity": calamity_data(result.calamity),
         "spell_on": result.spell_on.model_dump() if result.spell_on else None,
         "ended": result.ended,
+        "damage": ({**result.damage.model_dump(), "type": result.damage_type} if result.damage is not None else None),
+        "held": result.held.model_dump() if result.held else None,
     }
     if result.secret:
         data["gm"] = rolled

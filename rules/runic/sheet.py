@@ -68,6 +68,22 @@ class SpellOn(Model):
     maintenance: int = Field(ge=0)
     interval: str  # the Duration (or Persistence) that each payment buys
     concentrating: bool = False
+    frozen: bool = False  # a concentrated spell after a failed Will-3: it stays as it was until resumed
+
+
+class HeldSpell(Model):
+    """A Melee or Missile spell charged in hand: "You do not have to launch the missile until you want to." """
+
+    name: str = Name
+    type: Literal["melee", "missile"]
+    energy: int = Field(ge=0)
+    damage_dice: str | None = None
+    damage_type: str | None = None
+    effect: str = ""
+
+    @property
+    def explosive(self) -> bool:
+        return "explosive" in (self.damage_type or "")
 
 
 class Condition(Model):
@@ -113,6 +129,8 @@ class MageSheet(Model):
     implement: PowerItem | None = None
     items: dict[str, MagicItem] = Field(default_factory=dict)
     spells_on: list[SpellOn] = Field(default_factory=list)
+    held: HeldSpell | None = None  # a charged Melee or Missile spell: no other spell until it is gone
+    blocked_on_turn: int | None = None  # the combat turn of this mage's last Blocking spell
     conditions: list[Condition] = Field(default_factory=list)
 
     @property
@@ -130,6 +148,7 @@ class RunicState(Model):
 
     spells: dict[str, SpellDef] = Field(default_factory=dict)
     day: int = Field(default=0, ge=0)
+    turn: int | None = Field(default=None, ge=1)  # the combat turn the GM counts with /runic turn; None: no combat
 
 
 class RunicSettings(Model):

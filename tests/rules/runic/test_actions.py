@@ -23,7 +23,7 @@ from .conftest import GM, OTHER, PLAYER, Rigged, TableMaker, assert_fits, mage_s
 ACTIONS = RULESET.actions
 CAST_KEYS = {  # docs/runic.md, "data keys": the console's JSON contract
     "mage", "spell", "words", "type", "saved", "source", "secret", "energy", "cost", "time", "time_unit", "paid",
-    "mp", "mp_steps", "calamity", "spell_on", "ended",
+    "mp", "mp_steps", "calamity", "spell_on", "ended", "damage", "held",
 }  # fmt: skip
 ROLLED_KEYS = {"skill", "roll", "outcome", "worked", "contests", "critical_failure"}
 CALAMITY_KEYS = {
@@ -63,8 +63,9 @@ def test_declared_actions() -> None:
     assert set(ACTIONS) == {
         "mage create", "mage show", "mage set", "mage word", "mage learn", "mage grimoire", "mage implement",
         "mage item", "spell define", "spell show", "spell forget", "cast", "maintain", "drop", "sunrise", "adjust",
+        "held launch", "held drop", "turn", "concentration",
     }  # fmt: skip
-    assert {name for name, action in ACTIONS.items() if action.gm_only} == {"sunrise", "adjust"}
+    assert {name for name, action in ACTIONS.items() if action.gm_only} == {"sunrise", "adjust", "turn"}
     assert RULESET.id == "runic"
     for name, action in ACTIONS.items():
         assert action.name == name
