@@ -25,7 +25,7 @@ from rules.base import (
     Ruleset,
     Table,
 )
-from rules.runic import combat, lookup, mages, spellbook, upkeep
+from rules.runic import combat, energy, information, lasting, learning, lookup, mages, spellbook, upkeep
 from rules.runic.book import RunicBook
 from rules.runic.cards import sheet_card
 from rules.runic.casting import CastOptions, cast
@@ -59,6 +59,7 @@ class RunicRuleset(Ruleset):
         Action("mage grimoire", mages.mage_grimoire, mages.MageGrimoireOptions, description="Inscribe in a grimoire"),
         Action("mage implement", mages.mage_implement, mages.MageImplementOptions, description="Bond an implement"),
         Action("mage item", mages.mage_item, mages.MageItemOptions, description="Add or use a magic item"),
+        Action("mage points", learning.mage_points, learning.MagePointsOptions, description="Check Word points"),
         Action("spell define", spellbook.spell_define, spellbook.SpellDefineOptions, description="Define a spell"),
         Action(
             "spell show",
@@ -82,6 +83,24 @@ class RunicRuleset(Ruleset):
             combat.ConcentrationOptions,
             description="Distracted, injured or stunned: keep the casting and spells?",
         ),
+        Action("info ask", information.info_ask, information.InfoAskOptions, description="Ask an Information spell"),
+        Action(
+            "info answer",
+            information.info_answer,
+            information.InfoAnswerOptions,
+            gm_only=True,
+            description="GM: record today's answer to a question",
+        ),
+        Action("energy give", energy.energy_give, energy.EnergyGiveOptions, description="Give MP to another mage"),
+        Action("energy paut", energy.energy_paut, energy.EnergyPautOptions, description="Restore MP with Paut"),
+        Action(
+            "lasting inscribe",
+            lasting.lasting_inscribe,
+            lasting.LastingInscribeOptions,
+            description="Inscribe a ward, sigil or lasting spell",
+        ),
+        Action("lasting trigger", lasting.lasting_trigger, lasting.LastingTriggerOptions, description="Set one off"),
+        Action("lasting end", lasting.lasting_end, lasting.LastingEndOptions, description="Dispel or destroy one"),
     )
 
     def bench_case(self) -> BenchCase:

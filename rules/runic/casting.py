@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import Field
@@ -415,14 +416,19 @@ def gm_dice(table: Table, dice: str | None, calamity: str | None) -> tuple[list[
     )
 
 
-def cast(table: Table, options: CastOptions) -> CastResult:
-    """Run one casting and change the sheets; raise RuleError (changing nothing) for anything impossible."""
+def cast(table: Table, options: CastOptions, *, spell_as: Callable[[SpellDef], SpellDef] | None = None) -> CastResult:
+    """Run one casting and change the sheets; raise RuleError (changing nothing) for anything impossible.
+
+    ``spell_as`` lets a caller cast the found spell in another form (a Runic Inscription of it).
+    """
     book: RunicBook = table.book
     settings: RunicSettings = table.settings
     record = table.default_character(options.mage)
     sheet: MageSheet = record.sheet
     roll_dice, calamity_dice = gm_dice(table, options.dice, options.calamity_dice)
     spell, saved = resolve_spell(table, sheet, options)
+    if spell_as is not None:
+        spell = spell_as(spell)
     plan = plan_spell(spell, book, settings, overrides=options.parameters)
     if spell.type == "area" and not plan.area:
         raise RuleError("An Area spell needs its area: add `area: radius 5 yd` (or cone, wall) to the Parameters.")
@@ -543,7 +549,7 @@ def cast(table: Table, options: CastOptions) -> CastResult:
             damage_type=plan.damage_type, effect=spell.effect,
         )  # fmt: skip
         sheet.held = held
-    elif worked and plan.damage_dice:
+    elif worked and plan.damage_dice and not spell.inscription:  # an inscription's damage waits for its trigger
         damage = roll_damage(table.rng, plan.damage_dice, minimum=minimum_for(plan.damage_type))
 
     return CastResult(

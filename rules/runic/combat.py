@@ -20,7 +20,7 @@ from rules.runic.cards import add, fit
 from rules.runic.rolls import parse_faces
 from rules.runic.sheet import HeldSpell, MageSheet
 
-MageName = Field(default=None, max_length=60, description="Your mage, if you have several")
+MageName = Field(default=None, max_length=60, description="Your mage")
 DISTRACTION_PENALTY = -3  # "make a Will roll at -3 to continue casting your spell" (and to keep concentrating)
 SHOCK_CAP = 4  # Basic Set p. B419 (the seed points there): -1 per HP of injury, at most -4
 
@@ -81,13 +81,11 @@ def _damage_data(roll: DamageRoll | None, held: HeldSpell) -> dict[str, Any] | N
 
 class HeldLaunchOptions(Model):
     mage: str | None = MageName
-    attack_skill: int | None = Field(
-        default=None, ge=3, le=40, description="Innate Attack (missile) or DX/weapon skill (melee) to roll"
-    )
-    modifier: int = Field(default=0, ge=-50, le=50, description="Size, speed, range and other to-hit modifiers")
-    missed: bool = Field(default=False, description="The attack, rolled at the table, missed")
-    defended: bool = Field(default=False, description="The target blocked or dodged (or parried a melee attack)")
-    dice: str | None = Field(default=None, max_length=200, description="GM: the to-hit 3d6, then the damage dice")
+    attack_skill: int | None = Field(default=None, ge=3, le=40, description="Innate Attack (or melee skill)")
+    modifier: int = Field(default=0, ge=-50, le=50, description="To-hit modifiers")
+    missed: bool = Field(default=False, description="Missed (rolled at the table)")
+    defended: bool = Field(default=False, description="The target defended")
+    dice: str | None = Field(default=None, max_length=200, description="GM: to-hit 3d6, then damage dice")
 
 
 def held_launch(table: Table, options: HeldLaunchOptions) -> Outcome:
@@ -146,7 +144,7 @@ def held_launch(table: Table, options: HeldLaunchOptions) -> Outcome:
 
 class HeldDropOptions(Model):
     mage: str | None = MageName
-    at_feet: bool = Field(default=False, description="Drop a missile at your feet (it damages what you stand on)")
+    at_feet: bool = Field(default=False, description="Drop a missile at your feet")
 
 
 def held_drop(table: Table, options: HeldDropOptions) -> Outcome:
@@ -189,7 +187,7 @@ def _held(sheet: MageSheet, name: str) -> HeldSpell:
 
 
 class TurnOptions(Model):
-    end: bool = Field(default=False, description="End the combat: stop counting turns")
+    end: bool = Field(default=False, description="End the combat")
 
 
 def turn(table: Table, options: TurnOptions) -> Outcome:
@@ -218,11 +216,11 @@ Event = Literal["distracted", "injured", "stunned", "resume"]
 
 
 class ConcentrationOptions(Model):
-    event: Event = Field(description="What happened to the mage; resume: concentrate again on frozen spells")
+    event: Event = Field(description="What happened (resume: frozen spells again)")
     mage: str | None = MageName
-    injury: int = Field(default=0, ge=0, le=1000, description="HP of injury taken (injured)")
-    casting: bool = Field(default=False, description="The mage was concentrating on a casting in progress")
-    dice: str | None = Field(default=None, max_length=200, description="GM: the 3d6 Will rolls, in order")
+    injury: int = Field(default=0, ge=0, le=1000, description="HP of injury")
+    casting: bool = Field(default=False, description="A casting was in progress")
+    dice: str | None = Field(default=None, max_length=200, description="GM: Will 3d6s, in order")
 
 
 def concentration(table: Table, options: ConcentrationOptions) -> Outcome:

@@ -222,6 +222,7 @@ def sunrise(table: Table, options: SunriseOptions) -> Outcome:
     reports: dict[str, list[dict[str, Any]]] = {}
     for _ in range(options.days):
         table.state.day += 1
+        table.state.answers = {}  # "more than once per day": a new day, new answers
         for record in sorted(table.characters.values(), key=lambda r: r.name):
             reports.setdefault(record.name, []).append(_one_sunrise(record, book, table.settings))
     card = Card(title=f"Sunrise: day {table.state.day}", tone="success")

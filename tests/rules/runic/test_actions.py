@@ -63,9 +63,11 @@ def test_declared_actions() -> None:
     assert set(ACTIONS) == {
         "mage create", "mage show", "mage set", "mage word", "mage learn", "mage grimoire", "mage implement",
         "mage item", "spell define", "spell show", "spell forget", "cast", "maintain", "drop", "sunrise", "adjust",
-        "held launch", "held drop", "turn", "concentration",
+        "held launch", "held drop", "turn", "concentration", "mage points", "info ask", "info answer",
+        "energy give", "energy paut", "lasting inscribe", "lasting trigger", "lasting end",
     }  # fmt: skip
-    assert {name for name, action in ACTIONS.items() if action.gm_only} == {"sunrise", "adjust", "turn"}
+    gm_only = {name for name, action in ACTIONS.items() if action.gm_only}
+    assert gm_only == {"sunrise", "adjust", "turn", "info answer"}
     assert RULESET.id == "runic"
     for name, action in ACTIONS.items():
         assert action.name == name
