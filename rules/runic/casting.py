@@ -369,7 +369,7 @@ def check_hands_and_turn(table: Table, sheet: MageSheet, spell: SpellDef, option
 
 def check_missile_energy(spell: SpellDef, plan: SpellPlan, sheet: MageSheet) -> None:
     """Missile spells: "invest one or more points of energy … to a maximum of … your Magery level"."""
-    if spell.type != "missile":
+    if spell.type != "missile" or spell.inscription:  # an inscription's energy includes its trigger's
         return
     if not 1 <= plan.energy <= sheet.magery:
         raise RuleError(
@@ -543,7 +543,7 @@ def cast(table: Table, options: CastOptions, *, spell_as: Callable[[SpellDef], S
         sheet.blocked_on_turn = table.state.turn
     damage = None
     held = None
-    if worked and spell.type in ("melee", "missile"):
+    if worked and spell.type in ("melee", "missile") and not spell.inscription:
         held = HeldSpell(
             name=spell.name, type=spell.type, energy=plan.energy, damage_dice=plan.damage_dice,
             damage_type=plan.damage_type, effect=spell.effect,

@@ -23,7 +23,7 @@ from rules.base import Card, Model, Outcome, RuleError, Table
 from rules.dice.gurps_damage import minimum_for, roll_damage
 from rules.runic.book import RunicBook
 from rules.runic.cards import add, fit
-from rules.runic.casting import CastOptions, cast
+from rules.runic.casting import CastOptions, cast, check_missile_energy, resolve_spell
 from rules.runic.report import cast_outcome
 from rules.runic.sheet import LastingMagic, MageSheet, SpellDef, SpellOn
 from rules.runic.spells import parse_words, plan_spell
@@ -85,6 +85,8 @@ def lasting_inscribe(table: Table, options: LastingInscribeOptions) -> Outcome:
             "A temporary inscription is maintained at its trigger's cost: give the trigger a Duration in "
             "`trigger_parameters`, like `duration: 1 hour`."
         )
+    inscribed, _ = resolve_spell(table, sheet, CastOptions(spell=options.spell))
+    check_missile_energy(inscribed, plan_spell(inscribed, book, table.settings), sheet)  # the missile's own energy
     extra = f"extra: +{trigger_plan.energy} trigger {'-'.join(trigger.words)}" if trigger and trigger_plan else None
     parameters = extra
     before_on = {on.name for on in sheet.spells_on}
