@@ -83,6 +83,7 @@ class RunicRuleset(Ruleset):
             combat.ConcentrationOptions,
             description="Distracted, injured or stunned: keep the casting and spells?",
         ),
+        Action("recognize", combat.recognize, combat.RecognizeOptions, description="Recognize a spell by its ritual"),
         Action("info ask", information.info_ask, information.InfoAskOptions, description="Ask an Information spell"),
         Action(
             "info answer",

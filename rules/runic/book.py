@@ -595,7 +595,13 @@ class LearningNumbers(Model):
         return last_points + (relative - last_level) * self.step
 
 
+class RecognizeNumbers(Model):
+    one_ritual: int
+    knows_spell: int
+
+
 class CastingNumbers(Model):
+    recognize: RecognizeNumbers
     mana: ManaNumbers
     skill: SkillNumbers
     modifiers: ModifierNumbers

@@ -450,6 +450,8 @@ def cast(table: Table, options: CastOptions, *, spell_as: Callable[[SpellDef], S
     if base.skill < below:
         notes.append(f"Unmodified skill below {below}: both hands free and the Words in a firm, clear voice.")
     secret = spell.type == "information" and settings.secret_information
+    if spell.type == "blocking":
+        notes.append("A Blocking spell interrupts your concentration: any spell you were preparing is lost.")
 
     roll = roll_success(table.rng, effective, dice=roll_dice)  # below 3: CannotAttemptError, nothing changes
     outcome: RollOutcome = roll.outcome

@@ -310,3 +310,45 @@ def concentration(table: Table, options: ConcentrationOptions) -> Outcome:
         lines.append("Nothing to keep: no casting in progress, no spell concentrated on, no missile in hand.")
     card = Card(title=f"{record.name} is {options.event}", description="\n".join(lines))
     return Outcome(card=fit(card), summary=f"{record.name} is {options.event}: " + "; ".join(lines)[:300], data=data)
+
+
+# ---------------------------------------------------------------- recognizing a spell by its ritual
+
+
+class RecognizeOptions(Model):
+    ritual: Literal["normal", "no_gesture", "no_words", "none", "precise"] = Field(
+        default="normal", description="The ritual the caster uses"
+    )
+    spell: str | None = Field(default=None, max_length=200, description="The spell, if you know it (+2)")
+    mage: str | None = MageName
+    dice: str | None = Field(default=None, max_length=40, description="GM: the 3d6")
+
+
+def recognize(table: Table, options: RecognizeOptions) -> Outcome:
+    """A Thaumatology roll to recognize a spell by its ritual: -2 with one ritual, none at all without one."""
+    record = table.default_character(options.mage)
+    sheet: MageSheet = record.sheet
+    numbers = table.book.casting.recognize
+    if sheet.thaumatology is None:
+        raise RuleError(f"Recognizing a spell takes Thaumatology, and {record.name} has none.")
+    title = f"{record.name} watches a ritual"
+    if options.ritual == "none":
+        card = Card(title=title, description="No ritual at all: the observer is out of luck.", tone="failure")
+        data = {"mage": record.name, "ritual": "none", "skill": None, "roll": None, "recognized": False}
+        return Outcome(card=card, summary=f"{title}: no ritual, nothing to recognize", data=data)
+    lines = [f"Thaumatology {sheet.thaumatology}"]
+    skill = sheet.thaumatology
+    if options.ritual in ("no_gesture", "no_words"):
+        skill += numbers.one_ritual
+        lines.append(f"Only one of the rituals: {numbers.one_ritual:+d}")
+    known = options.spell is not None and " ".join(options.spell.split()).casefold() in sheet.known
+    if known and sheet.magery > 0:
+        skill += numbers.knows_spell
+        lines.append(f"A Mage who knows the spell: {numbers.knows_spell:+d}")
+    roll = Rolls(table.rng, _gm_faces(table, options.dice, "dice", 3)).success(skill)
+    recognized = roll is not None and roll.succeeded
+    lines.append(_roll_text("Roll", roll, skill) + (" → recognized" if recognized else " → not recognized"))
+    card = Card(title=title, description="\n".join(lines), tone="success" if recognized else "failure")
+    data = {"mage": record.name, "ritual": options.ritual, "skill": skill,
+            "roll": roll.model_dump() if roll else None, "recognized": recognized}  # fmt: skip
+    return Outcome(card=card, summary=f"{title}: {'recognized' if recognized else 'not recognized'}", data=data)

@@ -18,7 +18,7 @@ from rules.runic.sheet import MageSheet, RunicState
 MAX_CHOICES = 25
 SHOW_ANYONE = {"mage show", "spell show"}  # reading a sheet or a spell is open to every player
 SPELL_ACTIONS = {"mage learn", "mage grimoire", "spell show", "spell forget", "cast", "spell define", "info ask",
-                 "info answer", "lasting inscribe"}  # fmt: skip
+                 "info answer", "lasting inscribe", "recognize"}  # fmt: skip
 LASTING_ACTIONS = {"lasting trigger", "lasting end"}
 WORD_SEPARATOR = re.compile(r"[\s,\-–—+/·.]+")
 PARAMETER_EXAMPLES = (  # one per kind, as docs/runic.md writes them

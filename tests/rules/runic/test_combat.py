@@ -214,3 +214,23 @@ def test_gm_dice_and_bad_input(make_table: TableMaker, nim: MageSheet) -> None:
     assert outcome.data["casting"]["roll"]["dice"] == [1, 2, 3]
     with pytest.raises(RuleError, match="goes with `event: injured`"):
         run(gm, "concentration", mage="Nim", event="distracted", injury=3)
+
+
+# ---------------------------------------------------------------- recognizing a spell
+
+
+@pytest.mark.parametrize(
+    ("ritual", "spell", "skill"), [("normal", None, 14), ("no_words", None, 12), ("no_gesture", "Bolt", 14)]
+)
+def test_recognizing_a_spell_by_its_ritual(
+    make_table: TableMaker, nim: MageSheet, ritual: str, spell: str | None, skill: int
+) -> None:
+    """Seed: "Make a straight Thaumatology roll … penalized at -2 if the Mage is using only one of the rituals …
+    If the observer is a Mage and knows the spell being cast, then apply a +2 bonus" """
+    outcome = run(table_with(make_table, nim, [4, 4, 4]), "recognize", ritual=ritual, spell=spell)
+    assert outcome.data["skill"] == skill and outcome.data["recognized"]
+
+
+def test_no_ritual_nothing_to_recognize(make_table: TableMaker, nim: MageSheet) -> None:
+    """Seed: "If they are using no rituals, then the observer is out of luck!" """
+    assert run(table_with(make_table, nim, []), "recognize", ritual="none").data["recognized"] is False
