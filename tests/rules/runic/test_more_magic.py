@@ -204,3 +204,9 @@ def test_word_points_by_difficulty(make_table: TableMaker, book: RunicBook) -> N
     outcome = run(table, "mage points", points=14)
     assert outcome.data["total"] == 14 and outcome.data["check"] == "matches"
     assert book.casting.learning.points("Hard", 3) == 16  # past the table: +4 per level
+
+
+def test_lookup_finds_the_new_tables(book: RunicBook) -> None:
+    found = {entry.key: entry for entry in RULESET.lookup_entries(book)}
+    assert "| Hard | 1 | 2 | 4 | 8 | 12 | 16 |" in found["word points"].body
+    assert "| Default trigger (ward) | Des-Kal-Bet |" in found["lasting magic"].body
