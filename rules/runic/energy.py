@@ -47,7 +47,9 @@ def energy_give(table: Table, options: EnergyGiveOptions) -> Outcome:
     if receiver.sheet.hides_mp_max:  # Calamity 16/18: how much was lost would tell the hidden maximum
         lost = None
     card = Card(title=f"{giver.name} gives {options.amount} MP to {receiver.name}")
-    lines = [f"{giver.name}: MP {result.mp_before} → {result.mp_after}"]
+    lines = [f"{giver.name}: MP {result.mp_before} → {result.mp_paid}"]
+    if result.mp_paid != result.mp_after and result.calamity:
+        lines[0] += f" → {result.mp_after} ({result.calamity.summary()})"
     if result.strain_fp:
         lines.append(f"Strain: {result.strain_fp} FP (MP lost at or below -1 × maximum MP)")
     lines.append(f"{receiver.name}: +{gained} MP, now {receiver.sheet.mp}" + (f" ({lost} past the maximum, lost)"

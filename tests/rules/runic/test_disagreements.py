@@ -170,3 +170,17 @@ def test_bad_sacrifices_change_nothing(make_table: TableMaker, book: RunicBook, 
     with pytest.raises(RuleError, match=message):
         cast(make_table(mages=mages), CastOptions(spell="Jux-Flam", mage="Nim", **options))
     assert {name: sheet.model_dump() for name, (_, sheet) in mages.items()} == before
+
+
+def test_maintenance_lists_a_free_recovery_as_a_step(make_table: TableMaker, book: RunicBook) -> None:
+    """The same row in maintenance: each payment's MP after the Calamity, with the step listed."""
+    from rules.runic.sheet import SpellOn
+
+    sheet = mage_sheet(book, mp=-1)
+    sheet.spells_on.append(SpellOn(name="Light", words=["Lux"], cost=4, maintenance=1, interval="1 minute"))
+    table = make_table(dice=[1, 1, 2, 3], mages={"Nim": (PLAYER, sheet)})  # 4: 1d [3] × 5 = +15
+    outcome = RULESET.actions["maintain"].run(table, RULESET.actions["maintain"].options())
+    (payment,) = outcome.data["payments"]
+    assert (payment["mp_before"], payment["mp_paid"], payment["mp_after"]) == (-1, -2, 13)
+    assert "MP -1 → -2 → 13 (Calamity 4 (3–4): +15)" in outcome.card.description
+    assert outcome.data["mp_after"] == sheet.mp == 13
