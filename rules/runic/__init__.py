@@ -25,7 +25,18 @@ from rules.base import (
     Ruleset,
     Table,
 )
-from rules.runic import combat, energy, information, lasting, learning, lookup, mages, spellbook, upkeep
+from rules.runic import (
+    combat,
+    energy,
+    gm_rulings,
+    information,
+    lasting,
+    learning,
+    lookup,
+    mages,
+    spellbook,
+    upkeep,
+)
 from rules.runic.book import RunicBook
 from rules.runic.cards import sheet_card
 from rules.runic.casting import CastOptions, cast
@@ -74,6 +85,13 @@ class RunicRuleset(Ruleset):
         Action("drop", upkeep.drop, upkeep.DropOptions, description="End a spell you have on"),
         Action("sunrise", upkeep.sunrise, upkeep.SunriseOptions, gm_only=True, description="Recover MP at sunrise"),
         Action("adjust", mages.adjust, mages.AdjustOptions, gm_only=True, description="GM: change any value"),
+        Action(
+            "ruling",
+            gm_rulings.ruling,
+            gm_rulings.RulingOptions,
+            gm_only=True,
+            description="GM: a value the seed leaves to you",
+        ),
         Action("held launch", combat.held_launch, combat.HeldLaunchOptions, description="Launch a held spell"),
         Action("held drop", combat.held_drop, combat.HeldDropOptions, description="Dissipate or drop a held spell"),
         Action("turn", combat.turn, combat.TurnOptions, gm_only=True, description="GM: next combat turn, or end it"),

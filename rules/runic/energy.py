@@ -16,7 +16,7 @@ from rules.runic.cards import add, calamity_data, calamity_fields, fit, gm_calam
 from rules.runic.sheet import MageSheet
 from rules.runic.upkeep import drain
 
-PAUT_KEY = "paut_mp_per_dose"
+PAUT_KEY = "paut_mp_per_dose"  # also set with /runic ruling
 
 
 def _gain(sheet: MageSheet, amount: int) -> int:

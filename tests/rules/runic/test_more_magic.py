@@ -210,3 +210,24 @@ def test_lookup_finds_the_new_tables(book: RunicBook) -> None:
     found = {entry.key: entry for entry in RULESET.lookup_entries(book)}
     assert "| Hard | 1 | 2 | 4 | 8 | 12 | 16 |" in found["word points"].body
     assert "| Default trigger (ward) | Des-Kal-Bet |" in found["lasting magic"].body
+
+
+def test_the_gm_records_what_the_seed_leaves_open(make_table: TableMaker, book: RunicBook) -> None:
+    """Seed: "Multiply the spell's Casting Time by the TP cost" — TP is never defined: the GM's call, recorded."""
+    sheet = mage_sheet(book)
+    sheet.spells["bolt"] = SpellDef(name="Bolt", words=["In", "Lux"])  # 2 + 1 = 3 seconds, 3 pages
+    state = RunicState()
+    player = make_table(mages={"Nim": (PLAYER, sheet)}, state=state)
+    asked = run(player, "mage grimoire", grimoire="Codex", spell="Bolt")
+    assert "`/runic ruling topic:grimoire_tp`" in asked.card.footer
+    gm = make_table(actor=GM, gm=True, mages={"Nim": (PLAYER, sheet)}, state=state)
+    assert run(gm, "ruling", topic="grimoire_tp", value=4).data == {"topic": "grimoire_tp", "before": None, "after": 4}
+    shown = run(player, "mage grimoire", grimoire="Codex", spell="Bolt", bonus=1)
+    assert "casting time 3 × TP 4 (the GM's ruling) = 12" in shown.card.footer
+    assert run(gm, "ruling").data == {"rulings": {"grimoire_tp": 4}}
+    run(gm, "ruling", topic="grimoire_tp", clear=True)
+    assert state.gm_values == {}
+    with pytest.raises(RuleError, match="Give the `value`"):
+        run(gm, "ruling", topic="paut_mp_per_dose")
+    with pytest.raises(NeedsGMError):
+        run(player, "ruling")
