@@ -519,7 +519,7 @@ def cast(table: Table, options: CastOptions, *, spell_as: Callable[[SpellDef], S
     ended: list[str] = []
     if calamity and calamity.applied.harmful and settings.calamity_ends_spells and previous_on:
         ended = previous_on
-        sheet.spells_on = [on for on in sheet.spells_on if on.name not in ended]
+        sheet.end_spells(ended)
         notes.append("The Calamity makes the mage's connection too turbulent: the spells on end.")
 
     spell_on = None

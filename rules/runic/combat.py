@@ -270,7 +270,7 @@ def concentration(table: Table, options: ConcentrationOptions) -> Outcome:
         result = "kept" if roll is not None and roll.succeeded else "frozen"
         if roll is not None and roll.outcome == "critical_failure":
             result = "ended"
-            sheet.spells_on = [other for other in sheet.spells_on if other is not on]
+            sheet.end_spells([on.name])
         elif result == "frozen":
             on.frozen = True
         text = (

@@ -155,6 +155,12 @@ class MageSheet(Model):
     word_points: int | None = Field(default=None, ge=0, le=10_000)  # what the player's sheet says Words cost
     conditions: list[Condition] = Field(default_factory=list)
 
+    def end_spells(self, names: list[str] | set[str]) -> None:
+        """End spells on; a temporary inscription ends with its upkeep (its trigger's maintenance)."""
+        ending = set(names)
+        self.spells_on = [on for on in self.spells_on if on.name not in ending]
+        self.lasting = [item for item in self.lasting if not (item.duration == "temporary" and item.name in ending)]
+
     @property
     def hides_mp_max(self) -> bool:
         """Calamities 16 and 18: the mage knows the maximum dropped, "but not of how much"; only GMs see it."""

@@ -130,7 +130,7 @@ def maintain(table: Table, options: MaintainOptions) -> Outcome:
             elif result.calamity.spell_fails:
                 ended = [on.name for on in live]
         if ended:
-            sheet.spells_on = [on for on in sheet.spells_on if on.name not in ended]
+            sheet.end_spells(ended)
             lines.append(f"The Calamity ends: {', '.join(ended)}.")
             card.tone = "warning"
         payments.append({
@@ -173,7 +173,7 @@ def drop(table: Table, options: DropOptions) -> Outcome:
     if not ended:
         names = ", ".join(on.name for on in sheet.spells_on) or "none"
         raise RuleError(f"{record.name} has no spell {options.spell!r} on. Spells on: {names}.")
-    sheet.spells_on = [on for on in sheet.spells_on if on.name not in ended]
+    sheet.end_spells(ended)
     card = Card(title=f"{record.name} ends {', '.join(ended)}", description="The spell ends; nothing is paid.")
     left = [on.name for on in sheet.spells_on]
     card.footer = f"Still on: {', '.join(left)}" if left else "No spells on."

@@ -231,3 +231,13 @@ def test_the_gm_records_what_the_seed_leaves_open(make_table: TableMaker, book: 
         run(gm, "ruling", topic="paut_mp_per_dose")
     with pytest.raises(NeedsGMError):
         run(player, "ruling")
+
+
+def test_a_temporary_ward_ends_with_its_upkeep(make_table: TableMaker, book: RunicBook) -> None:
+    """A temporary inscription "requires the continuing expenditure of energy": dropping its upkeep ends it."""
+    sheet = runesmith(book, magery=3)
+    table = make_table(dice=[3, 3, 3], mages={"Nim": (PLAYER, sheet)})
+    run(table, "lasting inscribe", name="Hall", spell="Fire Trap", duration="temporary",
+        trigger_parameters="duration: 1 hour")  # fmt: skip
+    run(table, "drop", spell="Hall")
+    assert sheet.lasting == [] and sheet.spells_on == []
