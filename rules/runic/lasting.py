@@ -162,8 +162,9 @@ class LastingTriggerOptions(Model):
     mage: str | None = Field(default=None, max_length=60, description="Whose")
 
 
-def _find(table: Table, mage: str | None, name: str) -> tuple[str, MageSheet, LastingMagic]:
-    record = table.default_character(mage)
+def _find(table: Table, mage: str | None, name: str, *, anyone: bool = False) -> tuple[str, MageSheet, LastingMagic]:
+    """The named lasting magic of the mage; ``anyone`` lets any player reach another's (then checked by the caller)."""
+    record = table.find_character(mage) if anyone and mage else table.default_character(mage)
     sheet: MageSheet = record.sheet
     key = " ".join(name.split()).casefold()
     for item in sheet.lasting:
@@ -180,7 +181,13 @@ def _remove(sheet: MageSheet, item: LastingMagic) -> None:
 
 def lasting_trigger(table: Table, options: LastingTriggerOptions) -> Outcome:
     """It goes off: the inscribed spell takes effect (damage rolled); once-only ones are spent."""
-    owner, sheet, item = _find(table, options.mage, options.name)
+    owner, sheet, item = _find(table, options.mage, options.name, anyone=True)
+    mine = any(c.name == owner for c in table.characters_of(table.actor.user_id))
+    if not (mine or table.actor.is_gm or (item.form == "sigil" and item.duration == "permanent")):
+        raise RuleError(
+            f"{item.name} is {owner}'s: only a Greater Sigil can be activated by anyone "
+            "(the GM triggers wards when someone sets them off)."
+        )
     item.triggered += 1
     damage = (
         roll_damage(table.rng, item.damage_dice, minimum=minimum_for(item.damage_type)) if item.damage_dice else None

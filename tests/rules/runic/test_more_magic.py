@@ -241,3 +241,17 @@ def test_a_temporary_ward_ends_with_its_upkeep(make_table: TableMaker, book: Run
         trigger_parameters="duration: 1 hour")  # fmt: skip
     run(table, "drop", spell="Hall")
     assert sheet.lasting == [] and sheet.spells_on == []
+
+
+def test_anyone_may_activate_a_greater_sigil(make_table: TableMaker, book: RunicBook) -> None:
+    """Seed: "Temporary and Lesser Sigils require a Runesmith to activate, while Greater Sigils can be activated by
+    anyone." """
+    sheet = runesmith(book)
+    mages = {"Nim": (PLAYER, sheet), "Ash": (OTHER, mage_sheet(book))}
+    table = make_table(dice=[3, 3, 3, 3, 3, 3], mages=mages)
+    run(table, "lasting inscribe", name="Stone", spell="Fire Trap", form="sigil", duration="permanent")
+    run(table, "lasting inscribe", name="Pebble", spell="Fire Trap", form="sigil")
+    other = make_table(actor=OTHER, dice=[1, 1], mages=mages)
+    assert not run(other, "lasting trigger", mage="Nim", name="Stone").data["spent"]
+    with pytest.raises(RuleError, match="only a Greater Sigil can be activated by anyone"):
+        run(other, "lasting trigger", mage="Nim", name="Pebble")
