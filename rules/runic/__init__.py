@@ -25,7 +25,18 @@ from rules.base import (
     Ruleset,
     Table,
 )
-from rules.runic import lookup, mages, spellbook, upkeep
+from rules.runic import (
+    combat,
+    energy,
+    gm_rulings,
+    information,
+    lasting,
+    learning,
+    lookup,
+    mages,
+    spellbook,
+    upkeep,
+)
 from rules.runic.book import RunicBook
 from rules.runic.cards import sheet_card
 from rules.runic.casting import CastOptions, cast
@@ -59,6 +70,7 @@ class RunicRuleset(Ruleset):
         Action("mage grimoire", mages.mage_grimoire, mages.MageGrimoireOptions, description="Inscribe in a grimoire"),
         Action("mage implement", mages.mage_implement, mages.MageImplementOptions, description="Bond an implement"),
         Action("mage item", mages.mage_item, mages.MageItemOptions, description="Add or use a magic item"),
+        Action("mage points", learning.mage_points, learning.MagePointsOptions, description="Check Word points"),
         Action("spell define", spellbook.spell_define, spellbook.SpellDefineOptions, description="Define a spell"),
         Action(
             "spell show",
@@ -73,6 +85,41 @@ class RunicRuleset(Ruleset):
         Action("drop", upkeep.drop, upkeep.DropOptions, description="End a spell you have on"),
         Action("sunrise", upkeep.sunrise, upkeep.SunriseOptions, gm_only=True, description="Recover MP at sunrise"),
         Action("adjust", mages.adjust, mages.AdjustOptions, gm_only=True, description="GM: change any value"),
+        Action(
+            "ruling",
+            gm_rulings.ruling,
+            gm_rulings.RulingOptions,
+            gm_only=True,
+            description="GM: a value the seed leaves to you",
+        ),
+        Action("held launch", combat.held_launch, combat.HeldLaunchOptions, description="Launch a held spell"),
+        Action("held drop", combat.held_drop, combat.HeldDropOptions, description="Dissipate or drop a held spell"),
+        Action("turn", combat.turn, combat.TurnOptions, gm_only=True, description="GM: next combat turn, or end it"),
+        Action(
+            "concentration",
+            combat.concentration,
+            combat.ConcentrationOptions,
+            description="Distracted, injured or stunned: keep the casting and spells?",
+        ),
+        Action("recognize", combat.recognize, combat.RecognizeOptions, description="Recognize a spell by its ritual"),
+        Action("info ask", information.info_ask, information.InfoAskOptions, description="Ask an Information spell"),
+        Action(
+            "info answer",
+            information.info_answer,
+            information.InfoAnswerOptions,
+            gm_only=True,
+            description="GM: record today's answer to a question",
+        ),
+        Action("energy give", energy.energy_give, energy.EnergyGiveOptions, description="Give MP to another mage"),
+        Action("energy paut", energy.energy_paut, energy.EnergyPautOptions, description="Restore MP with Paut"),
+        Action(
+            "lasting inscribe",
+            lasting.lasting_inscribe,
+            lasting.LastingInscribeOptions,
+            description="Inscribe a ward, sigil or lasting spell",
+        ),
+        Action("lasting trigger", lasting.lasting_trigger, lasting.LastingTriggerOptions, description="Set one off"),
+        Action("lasting end", lasting.lasting_end, lasting.LastingEndOptions, description="Dispel or destroy one"),
     )
 
     def bench_case(self) -> BenchCase:

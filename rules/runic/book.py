@@ -533,6 +533,7 @@ class ManaNumbers(Model):
     fp_per_energy: int
     hp_per_energy: int
     sacrifice_skill: int
+    ritual_energy_per_hp: int
     spell_limit_per_magery: int
     strain_fp_per_mp: int
 
@@ -568,10 +569,44 @@ class ModifierNumbers(Model):
     failure_cost: int
 
 
+class LastingNumbers(Model):
+    lasting_per_magery: int
+    permanent_materials_per_energy: int
+    greater_sigil_value_per_energy: int
+    runesmith_sigil_divisor: int
+    default_trigger: dict[str, str]
+
+
+class LearningNumbers(Model):
+    """B170's skill cost table: (level relative to IQ, points), and the step past the last row."""
+
+    step: int
+    costs: dict[Literal["Average", "Hard"], list[tuple[int, int]]]
+
+    def points(self, difficulty: Literal["Average", "Hard"], relative: int) -> int | None:
+        """Points for a skill at IQ + ``relative``; None below the cheapest level (it cannot be bought)."""
+        rows = self.costs[difficulty]
+        if relative < rows[0][0]:
+            return None
+        for level, points in rows:
+            if level == relative:
+                return points
+        last_level, last_points = rows[-1]
+        return last_points + (relative - last_level) * self.step
+
+
+class RecognizeNumbers(Model):
+    one_ritual: int
+    knows_spell: int
+
+
 class CastingNumbers(Model):
+    recognize: RecognizeNumbers
     mana: ManaNumbers
     skill: SkillNumbers
     modifiers: ModifierNumbers
+    lasting: LastingNumbers
+    learning: LearningNumbers
 
 
 # ---------------------------------------------------------------- the book

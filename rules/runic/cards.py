@@ -156,10 +156,30 @@ def sheet_card(
             card,
             "Spells on",
             [
-                f"{on.name}: {on.maintenance} MP per {on.interval}" + (" (concentrating)" if on.concentrating else "")
+                f"{on.name}: {on.maintenance} MP per {on.interval}"
+                + (" (concentrating)" if on.concentrating else "")
+                + (" (frozen by a distraction)" if on.frozen else "")
                 for on in sheet.spells_on
             ],
         )
+    if sheet.held:
+        held = sheet.held
+        damage = f", {held.damage_dice} {held.damage_type}" if held.damage_dice else ""
+        add(card, "Held in hand", f"{held.name} ({held.type}, {held.energy} energy{damage})")
+    if sheet.lasting:
+        add(
+            card,
+            "Lasting magic",
+            [
+                f"{item.name}: {item.spell} ({item.form}, {item.duration}"
+                + (f", trigger {item.trigger}" if item.trigger else "")
+                + (f", triggered {item.triggered}×" if item.triggered else "")
+                + ")"
+                for item in sheet.lasting
+            ],
+        )
+    if sheet.word_points is not None:
+        add(card, "Word points", f"The sheet says {sheet.word_points} (`/runic mage points` checks it)")
     if sheet.conditions:
         add(card, "Conditions", [f"**{c.name}** ({c.duration}; {c.source}): {c.effect}" for c in sheet.conditions])
     return fit(card)

@@ -9,17 +9,20 @@ Order: effective skill → 3d6 (ruling 1) → Quick Contest (ruling 2) → payme
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import Field
 
-from rules.base import Model, RuleError, Table
+from rules.base import CharacterRecord, Model, RuleError, Table
 from rules.dice import ResistedRoll, RollOutcome, SuccessRoll, resisted_roll, roll_success
+from rules.dice.gurps_damage import DamageRoll, minimum_for, roll_damage
 from rules.runic import mana
 from rules.runic.book import RunicBook
 from rules.runic.calamity import Applied, CalamityResult, apply_effects, calamity_check, companions
 from rules.runic.rolls import parse_faces
-from rules.runic.sheet import MageSheet, RunicSettings, SpellDef, SpellOn, SpellType
+from rules.runic.sheet import HeldSpell, MageSheet, RunicSettings, SpellDef, SpellOn, SpellType
 from rules.runic.skill import BaseSkill, base_skill
 from rules.runic.spells import EnergyLine, SpellPlan, inline_spell, plan_spell, spell_words
 
@@ -42,8 +45,13 @@ class CastOptions(Model):
     ritual: Ritual = Field(default="normal", description="Omit gestures or words, or a precise ritual (+1)")
     save_energy: int = Field(default=0, ge=0, le=1000, description="Energy saved at -4 skill each")
     boost: int = Field(default=0, ge=0, le=100, description="+1 skill per 2 extra energy")
-    sacrifice: Literal["fp", "hp"] | None = Field(default=None, description="Pay part in your own FP or HP (-4)")
+    sacrifice: Literal["fp", "hp", "ritual"] | None = Field(
+        default=None, description="Pay part in FP or HP (your own: -4), or a ritual sacrifice (2 × its HP)"
+    )
     sacrifice_energy: int = Field(default=0, ge=0, le=1000, description="How much energy the sacrifice pays")
+    donor: str | None = Field(
+        default=None, max_length=80, description="A willing volunteer in contact (no -4); ritual: e.g. goat 8 HP"
+    )
     item_energy: int | None = Field(default=None, ge=0, le=10_000, description="Energy from your implement")
     shock: int = Field(default=0, ge=0, le=4, description="Shock penalty from injury")
     modifier: int = Field(default=0, ge=-50, le=50, description="Any other modifier the GM rules")
@@ -55,6 +63,7 @@ class CastOptions(Model):
     calamity_dice: str | None = Field(
         default=None, max_length=40, description="GM: the 3d6 rolled at the table for a Calamity check"
     )
+    critical_hit: bool = Field(default=False, description="A Blocking spell against a critical hit (not allowed)")
 
 
 class SkillModifier(Model):
@@ -79,6 +88,13 @@ class CriticalResult(Model):
     applied: Applied
 
 
+class MPStep(Model):
+    """One thing the casting did to MP, in order: the payment, a Calamity's free recovery."""
+
+    label: str
+    mp: int  # MP after this step
+
+
 class CastResult(Model):
     """Everything a casting did, for the card and the log."""
 
@@ -100,8 +116,13 @@ class CastResult(Model):
     outcome: RollOutcome
     contests: list[Contest]
     paid: mana.Paid
+    mp_steps: list[MPStep]
+    mp_after: int  # after everything the casting did (a Calamity 3-4 recovers MP after paying)
     calamity: CalamityResult | None
     critical: CriticalResult | None
+    damage: DamageRoll | None = None  # a worked Regular or Area spell's damage; Melee and Missile roll on the hit
+    damage_type: str | None = None
+    held: HeldSpell | None = None  # a worked Melee or Missile spell, charged in hand
     worked: bool
     verdict: str
     spell_on: SpellOn | None
@@ -244,7 +265,7 @@ def _skill_modifiers(
         mods.append(SkillModifier(label=label, value=value))
     if plan.skill_from_parameters:
         mods.append(SkillModifier(label="Multiple targets", value=plan.skill_from_parameters))
-    if options.sacrifice:
+    if options.sacrifice in ("fp", "hp") and options.donor is None:  # "Sacrificing from yourself is painful"
         mods.append(
             SkillModifier(label=f"Sacrificing own {options.sacrifice.upper()}", value=book.casting.mana.sacrifice_skill)
         )
@@ -258,10 +279,14 @@ def _skill_modifiers(
 
 
 def _cost(sheet: MageSheet, plan: SpellPlan, options: CastOptions, book: RunicBook) -> tuple[int, list[EnergyLine]]:
-    """Ruling 7: +2 energy per +1 skill, -1 energy per -4 skill, Cheaper Casting, never below 0."""
+    """Ruling 7: +2 energy per +1 skill, -1 energy per -4 skill, Cheaper Casting; 0 at least, after them all.
+
+    "The minimum energy cost is 0" closes the Energy Cost paragraph, after the boost and Cheaper Casting,
+    so the adjustments start from the spell's raw energy (Des-Uus is -1, and a boost of 2 makes it 1).
+    """
     m = book.casting.modifiers
-    lines = [EnergyLine(label="Spell", energy=plan.energy)]
-    cost = plan.energy
+    lines = [EnergyLine(label="Spell", energy=plan.raw_energy)]
+    cost = plan.raw_energy
     if options.boost:
         lines.append(EnergyLine(label=f"+{options.boost} skill bought", energy=options.boost * m.energy_per_skill))
         cost += options.boost * m.energy_per_skill
@@ -282,6 +307,75 @@ def _cost(sheet: MageSheet, plan: SpellPlan, options: CastOptions, book: RunicBo
         lines.append(EnergyLine(label=f"Mana-Scar: ×{multiplier}", energy=cost * (multiplier - 1)))
         cost *= multiplier
     return cost, lines
+
+
+RITUAL_VICTIM = re.compile(r"^(?P<name>.*?)[\s,:(]*(?P<hp>\d+)\s*hp\)?$", re.IGNORECASE)
+
+
+def sacrifice_donor(table: Table, caster: str, options: CastOptions) -> tuple[CharacterRecord | None, str | None, int]:
+    """Who gives the sacrificed energy: the caster (None), a willing character, or a ritual's victim.
+
+    Returns the volunteer's record, the donor's name, and a ritual's whole yield (2 × the victim's HP).
+    """
+    if options.donor is None:
+        if options.sacrifice == "ritual":
+            raise RuleError("A ritual sacrifice needs its victim and HP as `donor`, e.g. `donor: goat 8 HP`.")
+        return None, None, 0
+    if options.sacrifice is None:
+        raise RuleError("`donor` gives energy for a sacrifice: add `sacrifice` (fp, hp or ritual).")
+    if options.sacrifice == "ritual":
+        match = RITUAL_VICTIM.match(options.donor.strip())
+        if not match or not match.group("name").strip() or int(match.group("hp")) < 1:
+            raise RuleError(f"Give the ritual's victim and its HP, like `goat 8 HP`; not {options.donor!r}.")
+        name = match.group("name").strip()
+        if name.casefold() in table.characters:
+            raise RuleError(
+                f"{name} is a character of this campaign: the bot does not kill characters. "
+                "The GM rules such a death; give an NPC victim and its HP, like `goat 8 HP`."
+            )
+        per_hp = table.book.casting.mana.ritual_energy_per_hp
+        return None, name, per_hp * int(match.group("hp"))
+    record = table.find_character(options.donor)
+    if record.name.casefold() == caster.casefold():
+        return None, None, 0
+    if record.owner_id != table.actor.user_id and not table.actor.is_gm:
+        raise RuleError(
+            f"{record.name} belongs to another player: only the GM can commit their FP or HP "
+            "(the GM may cast for you with them as `donor`)."
+        )
+    return record, record.name, 0
+
+
+def check_hands_and_turn(table: Table, sheet: MageSheet, spell: SpellDef, options: CastOptions) -> None:
+    """A held Melee or Missile spell bars other castings; Blocking spells: one per turn, none on a critical hit."""
+    if options.critical_hit and spell.type != "blocking":
+        raise RuleError("`critical_hit` is for Blocking spells (you cannot attempt one against a critical hit).")
+    if spell.type == "blocking":
+        if options.critical_hit:
+            raise RuleError("You cannot attempt a Blocking spell against a critical hit (the seed's Blocking Spells).")
+        turn = table.state.turn
+        if turn is not None and sheet.blocked_on_turn == turn:
+            raise RuleError(
+                f"You may cast only one Blocking spell per turn, and this mage already did on turn {turn}. "
+                "The GM moves on with `/runic turn`."
+            )
+        return  # "If you are holding (not casting) a Melee or Missile spell, it is unaffected."
+    if sheet.held is not None:
+        raise RuleError(
+            f"{sheet.held.name} is held in hand ({sheet.held.type}): you cannot cast another spell. "
+            "Launch it with `/runic held launch`, or dissipate it with `/runic held drop`."
+        )
+
+
+def check_missile_energy(spell: SpellDef, plan: SpellPlan, sheet: MageSheet) -> None:
+    """Missile spells: "invest one or more points of energy … to a maximum of … your Magery level"."""
+    if spell.type != "missile" or spell.inscription:  # an inscription's energy includes its trigger's
+        return
+    if not 1 <= plan.energy <= sheet.magery:
+        raise RuleError(
+            f"A missile holds 1 to Magery ({sheet.magery}) energy; this one is {plan.energy}. "
+            "Give less damage in `parameters` (e.g. `damage: 1d burning`), or cast it as a Regular spell."
+        )
 
 
 def _subjects(table: Table, spell: SpellDef, options: CastOptions) -> list[tuple[str, int]]:
@@ -322,32 +416,42 @@ def gm_dice(table: Table, dice: str | None, calamity: str | None) -> tuple[list[
     )
 
 
-def cast(table: Table, options: CastOptions) -> CastResult:
-    """Run one casting and change the sheets; raise RuleError (changing nothing) for anything impossible."""
+def cast(table: Table, options: CastOptions, *, spell_as: Callable[[SpellDef], SpellDef] | None = None) -> CastResult:
+    """Run one casting and change the sheets; raise RuleError (changing nothing) for anything impossible.
+
+    ``spell_as`` lets a caller cast the found spell in another form (a Runic Inscription of it).
+    """
     book: RunicBook = table.book
     settings: RunicSettings = table.settings
     record = table.default_character(options.mage)
     sheet: MageSheet = record.sheet
     roll_dice, calamity_dice = gm_dice(table, options.dice, options.calamity_dice)
     spell, saved = resolve_spell(table, sheet, options)
+    if spell_as is not None:
+        spell = spell_as(spell)
     plan = plan_spell(spell, book, settings, overrides=options.parameters)
     if spell.type == "area" and not plan.area:
         raise RuleError("An Area spell needs its area: add `area: radius 5 yd` (or cone, wall) to the Parameters.")
+    check_missile_energy(spell, plan, sheet)
+    check_hands_and_turn(table, sheet, spell, options)
     base = base_skill(sheet, spell_words(spell, book), book, inscription=spell.inscription)
     time, time_lines, time_mods = _time(plan, spell, options, sheet, book)
     mods, notes = _skill_modifiers(table, sheet, spell, plan, options)
     mods = time_mods + mods
     effective = base.skill + sum(mod.value for mod in mods)
     cost, cost_lines = _cost(sheet, plan, options, book)
+    volunteer, donor, ritual_energy = sacrifice_donor(table, record.name, options)
     payment = mana.plan_payment(
         sheet, book, cost, sacrifice=options.sacrifice, sacrifice_energy=options.sacrifice_energy,
-        item_energy=options.item_energy,
+        item_energy=options.item_energy, donor=donor, ritual_energy=ritual_energy,
     )  # fmt: skip
     subjects = _subjects(table, spell, options)
     below = book.casting.modifiers.elaborate_ritual_below
     if base.skill < below:
         notes.append(f"Unmodified skill below {below}: both hands free and the Words in a firm, clear voice.")
     secret = spell.type == "information" and settings.secret_information
+    if spell.type == "blocking":
+        notes.append("A Blocking spell interrupts your concentration: any spell you were preparing is lost.")
 
     roll = roll_success(table.rng, effective, dice=roll_dice)  # below 3: CannotAttemptError, nothing changes
     outcome: RollOutcome = roll.outcome
@@ -375,7 +479,7 @@ def cast(table: Table, options: CastOptions) -> CastResult:
     else:
         due = min(cost, m.failure_cost)
     previous_on = [on.name for on in sheet.spells_on]
-    paid = mana.pay(sheet, book, payment, due)
+    paid = mana.pay(sheet, book, payment, due, donor=volunteer.sheet if volunteer else None)
 
     calamity = None
     if mana.calamity_owed(paid.mp_before, sheet.mp):
@@ -383,6 +487,11 @@ def cast(table: Table, options: CastOptions) -> CastResult:
         calamity = calamity_check(table.rng, book, sheet, who=record.name, companions=others, dice=calamity_dice)
     elif calamity_dice is not None:
         notes.append("No Calamity check was owed: the Calamity dice were not used.")
+
+    mp_steps = [MPStep(label=f"paid {paid.mp}" if paid.mp else "nothing from MP", mp=paid.mp_after)]
+    if calamity is not None and sheet.mp != paid.mp_after:
+        change = sheet.mp - paid.mp_after
+        mp_steps.append(MPStep(label=f"{calamity.summary()}: {change:+d}", mp=sheet.mp))
 
     critical = None
     if outcome == "critical_failure" and not secret:
@@ -410,7 +519,7 @@ def cast(table: Table, options: CastOptions) -> CastResult:
     ended: list[str] = []
     if calamity and calamity.applied.harmful and settings.calamity_ends_spells and previous_on:
         ended = previous_on
-        sheet.spells_on = [on for on in sheet.spells_on if on.name not in ended]
+        sheet.end_spells(ended)
         notes.append("The Calamity makes the mage's connection too turbulent: the spells on end.")
 
     spell_on = None
@@ -432,10 +541,25 @@ def cast(table: Table, options: CastOptions) -> CastResult:
         )
         sheet.spells_on.append(spell_on)
 
+    if spell.type == "blocking" and table.state.turn is not None:
+        sheet.blocked_on_turn = table.state.turn
+    damage = None
+    held = None
+    if worked and spell.type in ("melee", "missile") and not spell.inscription:
+        held = HeldSpell(
+            name=spell.name, type=spell.type, energy=plan.energy, damage_dice=plan.damage_dice,
+            damage_type=plan.damage_type, effect=spell.effect,
+        )  # fmt: skip
+        sheet.held = held
+    elif worked and plan.damage_dice and not spell.inscription:  # an inscription's damage waits for its trigger
+        damage = roll_damage(table.rng, plan.damage_dice, minimum=minimum_for(plan.damage_type))
+
     return CastResult(
+        damage=damage, damage_type=plan.damage_type, held=held,
         mage=record.name, spell=spell, saved=saved, plan=plan, source=options.source,
         unit="minute" if options.source != "memory" else "second", time=time, time_lines=time_lines,
         base=base, modifiers=mods, effective=effective, cost_lines=cost_lines, cost=cost, payment=payment,
-        roll=roll, outcome=outcome, contests=contests, paid=paid, calamity=calamity, critical=critical,
+        roll=roll, outcome=outcome, contests=contests, paid=paid, mp_steps=mp_steps, mp_after=sheet.mp,
+        calamity=calamity, critical=critical,
         worked=worked, verdict=verdict, spell_on=spell_on, ended=ended, secret=secret, notes=notes,
     )  # fmt: skip

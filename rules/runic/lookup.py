@@ -145,6 +145,29 @@ def entries(book: RunicBook) -> Iterator[LookupEntry]:
         + f"\n\n{g.inscribe_text}\n\n{g.esoteric_text}",
         ["grimoire", "grimoires", "scroll"],
     )  # fmt: skip
+    learning = book.casting.learning
+    levels = range(-2, 4)
+    yield _entry(
+        "table", "word points", "Word skill costs (GURPS B170)",
+        "Points for a Word skill at a level relative to IQ (the seed gives each Word's difficulty; the prices are "
+        "GURPS's, ruling 1). `/runic mage points` checks a sheet.\n\n"
+        + _table(["Difficulty", *(f"IQ{level:+d}" for level in levels)],
+                 [[d, *(learning.points(d, level) or "—" for level in levels)] for d in ("Average", "Hard")])
+        + f"\n\nEach level past the last: +{learning.step} points.",
+        ["word points", "learning words", "skill cost", "points"],
+    )  # fmt: skip
+    lasting = book.casting.lasting
+    yield _entry(
+        "table", "lasting magic", "Lasting magic: limits and costs",
+        _table(["What", "Number"], [
+            ["Lasting spells a Runesmith may have at once", f"{lasting.lasting_per_magery} × Magery"],
+            ["Permanent spell: material components", f"C{lasting.permanent_materials_per_energy} per energy"],
+            ["Greater Sigil: price", f"C{lasting.greater_sigil_value_per_energy} per energy"],
+            ["Greater Sigil made by a Runesmith", f"1/{lasting.runesmith_sigil_divisor} of the price"],
+            *([f"Default trigger ({form})", words] for form, words in lasting.default_trigger.items()),
+        ]) + "\n\n`/runic lasting inscribe`, `trigger`, `end`.",
+        ["ward", "sigil", "trigger", "runesmith", "permanent spell", "enchantment"],
+    )  # fmt: skip
     for section in book.rules.rule:
         yield _entry("rule", section.key, section.title, section.body, [f"rule {a}" for a in section.aliases])
 

@@ -286,7 +286,15 @@ def mage_grimoire(table: Table, options: MageGrimoireOptions) -> Outcome:
             footer = (
                 f"Bonus {options.bonus:+d}: cost multiplier C{multiplier:,} "
                 "(the seed leaves what it multiplies to the GM). "
-                f"Pages used: {used}/{grimoire.pages}."
+                f"Pages used: {used}/{grimoire.pages}. "
+            )
+            time = plan_spell(spell, book, table.settings).time
+            tp = table.state.gm_values.get("grimoire_tp")
+            footer += (
+                f"Inscribing time: casting time {time} × TP {tp} (the GM's ruling) = {time * tp}."
+                if tp is not None
+                else "Inscribing time is casting time × TP, which the seed leaves to the GM: "
+                "`/runic ruling topic:grimoire_tp`."
             )
     outcome = _show(record, table, "Grimoire", f"{record.name}: grimoire {grimoire.name} updated.", {
         "grimoire": grimoire.name, "spells": dict(grimoire.spells), "pages": grimoire.pages,

@@ -15,7 +15,7 @@ from rules.base import Model, RuleError
 from rules.runic.book import RunicBook
 from rules.runic.sheet import MageSheet
 
-Sacrifice = Literal["fp", "hp"]
+Sacrifice = Literal["fp", "hp", "ritual"]
 
 
 def refresh_mp_max(sheet: MageSheet, book: RunicBook) -> None:
@@ -39,6 +39,8 @@ class PaymentPlan(Model):
     item: int
     sacrifice: int
     sacrifice_kind: Sacrifice | None
+    donor: str | None = None  # a willing volunteer in contact, or the ritual's victim; None: the caster
+    ritual_energy: int = 0  # a ritual sacrifice's whole yield: twice the victim's HP
 
 
 class Paid(Model):
@@ -50,6 +52,8 @@ class Paid(Model):
     sacrifice: int = 0  # energy from FP or HP
     fp: int = 0  # FP spent on sacrifice
     hp: int = 0  # HP spent on sacrifice
+    donor: str | None = None  # whose FP or HP it was (None: the caster's own)
+    ritual: str | None = None  # the victim killed for a ritual sacrifice
     strain_fp: int = 0  # FP for MP lost at or below -1 × max MP
     mp_before: int
     mp_after: int
@@ -62,10 +66,13 @@ class Paid(Model):
             parts.append(f"MP {self.mp}")
         if self.item:
             parts.append(f"implement {self.item}")
+        whose = f"{self.donor}'s " if self.donor else ""
         if self.fp:
-            parts.append(f"{self.fp} FP ({self.sacrifice} energy)")
+            parts.append(f"{whose}{self.fp} FP ({self.sacrifice} energy)")
         if self.hp:
-            parts.append(f"{self.hp} HP ({self.sacrifice} energy)")
+            parts.append(f"{whose}{self.hp} HP ({self.sacrifice} energy)")
+        if self.ritual:
+            parts.append(f"the ritual sacrifice of {self.ritual} ({self.sacrifice} energy)")
         return ", ".join(parts) or "nothing"
 
 
@@ -77,9 +84,20 @@ def plan_payment(
     sacrifice: Sacrifice | None,
     sacrifice_energy: int,
     item_energy: int | None,
+    donor: str | None = None,
+    ritual_energy: int = 0,
 ) -> PaymentPlan:
-    """Split the full cost; refuse what the 5 × Magery limit or the implement cannot cover."""
-    if (sacrifice is None) != (sacrifice_energy == 0):
+    """Split the full cost; refuse what the 5 × Magery limit or the implement cannot cover.
+
+    A ritual sacrifice yields ``ritual_energy`` (twice the victim's HP): the spell takes what it needs,
+    up to ``sacrifice_energy`` when given, and the rest is lost with the victim.
+    """
+    if sacrifice == "ritual":
+        if not sacrifice_energy:
+            sacrifice_energy = min(cost, ritual_energy)
+        if sacrifice_energy > ritual_energy:
+            raise RuleError(f"The ritual sacrifice yields {ritual_energy} energy; you asked for {sacrifice_energy}.")
+    elif (sacrifice is None) != (sacrifice_energy == 0):
         raise RuleError("To sacrifice, give both `sacrifice` (fp or hp) and `sacrifice_energy` (how much energy).")
     if sacrifice_energy > cost:
         raise RuleError(f"The spell costs {cost}; you cannot sacrifice {sacrifice_energy} energy for it.")
@@ -102,7 +120,15 @@ def plan_payment(
         if item_energy > mana:
             raise RuleError(f"Only {mana} of the cost is paid in mana; draw at most that from the implement.")
         item = item_energy
-    return PaymentPlan(cost=cost, mp=mana - item, item=item, sacrifice=sacrifice_energy, sacrifice_kind=sacrifice)
+    return PaymentPlan(
+        cost=cost,
+        mp=mana - item,
+        item=item,
+        sacrifice=sacrifice_energy,
+        sacrifice_kind=sacrifice,
+        donor=donor,
+        ritual_energy=ritual_energy,
+    )
 
 
 def strain_fp(mp_before: int, lost: int, mp_max: int, per_mp: int) -> int:
@@ -121,24 +147,38 @@ def lose_mp(sheet: MageSheet, book: RunicBook, amount: int) -> int:
     return fp
 
 
-def pay(sheet: MageSheet, book: RunicBook, plan: PaymentPlan, due: int) -> Paid:
-    """Draw ``due`` energy: MP share first, then the implement, then FP or HP."""
+def pay(sheet: MageSheet, book: RunicBook, plan: PaymentPlan, due: int, donor: MageSheet | None = None) -> Paid:
+    """Draw ``due`` energy: MP share first, then the implement, then FP or HP (``donor``'s, when a volunteer's).
+
+    A ritual's victim is killed during the ritual, before the roll, so it is spent whatever the roll.
+    """
     mp = min(due, plan.mp)
     item = min(due - mp, plan.item)
     sacrifice = due - mp - item
     paid = Paid(due=due, mp=mp, item=item, sacrifice=sacrifice, mp_before=sheet.mp, mp_after=sheet.mp)
-    if sheet.implement is not None:
-        paid.item_before = sheet.implement.mp
-        sheet.implement.mp -= item
-        paid.item_after = sheet.implement.mp
-    paid.strain_fp = lose_mp(sheet, book, mp)
-    paid.mp_after = sheet.mp
+    if plan.sacrifice_kind == "ritual":
+        paid.ritual = plan.donor
+        return _pay_mana(sheet, book, paid)
+    paid.donor = plan.donor
+    giver = donor if donor is not None else sheet
+    _pay_mana(sheet, book, paid)
     if sacrifice and plan.sacrifice_kind == "fp":
         paid.fp = sacrifice * book.casting.mana.fp_per_energy
-        sheet.fp -= paid.fp
+        giver.fp -= paid.fp
     elif sacrifice:
         paid.hp = sacrifice * book.casting.mana.hp_per_energy
-        sheet.hp -= paid.hp
+        giver.hp -= paid.hp
+    return paid
+
+
+def _pay_mana(sheet: MageSheet, book: RunicBook, paid: Paid) -> Paid:
+    """The implement's share and the MP share (with its strain FP)."""
+    if sheet.implement is not None:
+        paid.item_before = sheet.implement.mp
+        sheet.implement.mp -= paid.item
+        paid.item_after = sheet.implement.mp
+    paid.strain_fp = lose_mp(sheet, book, paid.mp)
+    paid.mp_after = sheet.mp
     return paid
 
 

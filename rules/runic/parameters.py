@@ -58,6 +58,8 @@ class ParameterLine(Model):
     range_mode: RangeMode | None = None
     max_range_yards: float | None = None
     area: bool = False
+    damage_dice: str | None = None  # GURPS notation, rolled when the spell lands ("3d-1")
+    damage_type: str | None = None
 
 
 # ---------------------------------------------------------------- small readers
@@ -289,8 +291,9 @@ def _damage(value: str, p: ParameterTables) -> ParameterLine:
     if multiplier != 1:
         detail += f", ×{multiplier:g} for {type_name}, rounded up"
     return ParameterLine(
-        kind="damage", text=f"damage: {wanted.text} {column} {type_name}", energy=energy, detail=detail
-    )
+        kind="damage", text=f"damage: {wanted.text} {column} {type_name}", energy=energy, detail=detail,
+        damage_dice=wanted.text, damage_type=type_name if column == "standard" else f"{column} {type_name}",
+    )  # fmt: skip
 
 
 def _duration(value: str, p: ParameterTables, kind: Literal["duration", "persistence"]) -> ParameterLine:
@@ -381,17 +384,19 @@ def _range_table(yards: float, p: ParameterTables, what: str) -> tuple[int, floa
 def _range(value: str, p: ParameterTables) -> ParameterLine:
     key = value.strip().casefold().replace(" ", "")
     r = p.range
-    modes: dict[str, tuple[RangeMode, int, str]] = {
-        "melee": ("melee", r.melee_energy, "melee"),
-        "peryard": ("per_yard", r.per_yard_energy, "-1 per yard"),
-        "-1/yd": ("per_yard", r.per_yard_energy, "-1 per yard"),
-        "speed/range": ("speed_range", r.speed_range_energy, "Speed/Range table penalties"),
-        "long-distance": ("long_distance", r.long_distance_energy, "long-distance modifiers"),
-        "longdistance": ("long_distance", r.long_distance_energy, "long-distance modifiers"),
+    # (mode, energy, the canonical value the spell stores, how the energy was found); every key reads back
+    modes: dict[str, tuple[RangeMode, int, str, str]] = {
+        "melee": ("melee", r.melee_energy, "melee", "melee"),
+        "peryard": ("per_yard", r.per_yard_energy, "per yard", "-1 per yard"),
+        "-1peryard": ("per_yard", r.per_yard_energy, "per yard", "-1 per yard"),
+        "-1/yd": ("per_yard", r.per_yard_energy, "per yard", "-1 per yard"),
+        "speed/range": ("speed_range", r.speed_range_energy, "speed/range", "Speed/Range table penalties"),
+        "long-distance": ("long_distance", r.long_distance_energy, "long-distance", "long-distance modifiers"),
+        "longdistance": ("long_distance", r.long_distance_energy, "long-distance", "long-distance modifiers"),
     }
     if key in modes:
-        mode, energy, label = modes[key]
-        return ParameterLine(kind="range", text=f"range: {label}", energy=energy, detail=label, range_mode=mode)
+        mode, energy, value_text, label = modes[key]
+        return ParameterLine(kind="range", text=f"range: {value_text}", energy=energy, detail=label, range_mode=mode)
     yards, _ = _quantity(value, _YARDS, "range", "100 yd")
     energy, reached = _range_table(yards, p, "range")
     return ParameterLine(

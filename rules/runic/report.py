@@ -39,7 +39,10 @@ def _energy_lines(result: CastResult) -> list[str]:
 
 def _mp_lines(result: CastResult) -> list[str]:
     paid = result.paid
-    lines = [f"MP {paid.mp_before} → {paid.mp_after}"]
+    steps = "".join(f" → {step.mp} ({step.label})" for step in result.mp_steps)
+    lines = [f"MP {paid.mp_before}{steps}" if len(result.mp_steps) > 1 else f"MP {paid.mp_before} → {paid.mp_after}"]
+    if len(result.mp_steps) > 1:
+        lines.append(f"**MP now {result.mp_after}**")
     if paid.strain_fp:
         lines.append(f"Strain: {paid.strain_fp} FP (MP lost at or below -1 × maximum MP)")
     if paid.item_before is not None and paid.item:
@@ -101,6 +104,17 @@ def _common_fields(card: Card, result: CastResult, *, reveal: bool = False) -> N
             add(card, name, value)
     if result.ended:
         add(card, "Spells ended", ", ".join(result.ended))
+    if result.damage is not None:
+        add(card, "Damage", f"{result.damage.text} {result.damage_type or ''}".strip())
+    if result.held is not None:
+        held = result.held
+        add(
+            card,
+            f"Held: {held.name}",
+            f"Charged in hand with {held.energy} energy" + (f", {held.damage_dice} {held.damage_type}" if
+            held.damage_dice else "") + ". No other spell (but a Blocking one) until it is launched (`/runic held "
+            "launch`) or dissipated (`/runic held drop`).",
+        )  # fmt: skip
     if result.spell_on is not None:
         on = result.spell_on
         add(card, "Spell on", f"{on.name}: {on.maintenance} MP per {on.interval} (`/runic maintain`, `/runic drop`)")
@@ -109,7 +123,7 @@ def _common_fields(card: Card, result: CastResult, *, reveal: bool = False) -> N
 def cast_outcome(result: CastResult) -> Outcome:
     title = f"{result.mage} casts {result.spell.name}"
     data = _data(result)
-    summary = f"{title}: {result.outcome.replace('_', ' ')}, paid {result.paid.due}, MP {result.paid.mp_after}"
+    summary = f"{title}: {result.outcome.replace('_', ' ')}, paid {result.paid.due}, MP {result.mp_after}"
     if result.calamity:
         summary += f", {result.calamity.summary()}"
     if not result.secret:
@@ -134,7 +148,7 @@ def cast_outcome(result: CastResult) -> Outcome:
     if result.spell_on is not None and not result.worked:
         say += " It stays on the mage's sheet as if it worked, so its upkeep gives nothing away."
     secret.description = f"{say}\n{secret.description}"
-    public_summary = f"{title} (Information): paid {result.paid.due}, MP {result.paid.mp_after}"
+    public_summary = f"{title} (Information): paid {result.paid.due}, MP {result.mp_after}"
     if result.calamity:
         public_summary += f", {result.calamity.summary()}"
     return Outcome(card=fit(public), summary=public_summary, data=data, secret=fit(secret))
@@ -176,10 +190,13 @@ def _data(result: CastResult) -> dict[str, Any]:
         "time": result.time,
         "time_unit": result.unit,
         "paid": paid.model_dump(),
-        "mp": {"before": paid.mp_before, "after": paid.mp_after},
+        "mp": {"before": paid.mp_before, "after": result.mp_after},
+        "mp_steps": [step.model_dump() for step in result.mp_steps],
         "calamity": calamity_data(result.calamity),
         "spell_on": result.spell_on.model_dump() if result.spell_on else None,
         "ended": result.ended,
+        "damage": ({**result.damage.model_dump(), "type": result.damage_type} if result.damage is not None else None),
+        "held": result.held.model_dump() if result.held else None,
     }
     if result.secret:
         data["gm"] = rolled

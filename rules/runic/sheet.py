@@ -68,6 +68,42 @@ class SpellOn(Model):
     maintenance: int = Field(ge=0)
     interval: str  # the Duration (or Persistence) that each payment buys
     concentrating: bool = False
+    frozen: bool = False  # a concentrated spell after a failed Will-3: it stays as it was until resumed
+
+
+class HeldSpell(Model):
+    """A Melee or Missile spell charged in hand: "You do not have to launch the missile until you want to." """
+
+    name: str = Name
+    type: Literal["melee", "missile"]
+    energy: int = Field(ge=0)
+    damage_dice: str | None = None
+    damage_type: str | None = None
+    effect: str = ""
+
+    @property
+    def explosive(self) -> bool:
+        return "explosive" in (self.damage_type or "")
+
+
+class LastingMagic(Model):
+    """A Runic Inscription in place: a ward, sigil or inscription, its trigger, and what it cost to make."""
+
+    name: str = Name
+    spell: str
+    words: list[str]
+    form: Literal["ward", "sigil", "inscription"]
+    duration: Literal["temporary", "lasting", "permanent", "enchantment"]
+    trigger: str | None = None  # the trigger's Words
+    trigger_energy: int = Field(default=0, ge=0)
+    spell_energy: int = 0
+    materials: int | None = Field(default=None, ge=0)  # C: permanent components, or a Greater Sigil's making
+    value: int | None = Field(default=None, ge=0)  # C: a Greater Sigil's price
+    maintenance: int | None = Field(default=None, ge=0)  # temporary: the trigger's
+    damage_dice: str | None = None
+    damage_type: str | None = None
+    day: int = Field(default=0, ge=0)
+    triggered: int = Field(default=0, ge=0)
 
 
 class Condition(Model):
@@ -113,7 +149,17 @@ class MageSheet(Model):
     implement: PowerItem | None = None
     items: dict[str, MagicItem] = Field(default_factory=dict)
     spells_on: list[SpellOn] = Field(default_factory=list)
+    held: HeldSpell | None = None  # a charged Melee or Missile spell: no other spell until it is gone
+    blocked_on_turn: int | None = None  # the combat turn of this mage's last Blocking spell
+    lasting: list[LastingMagic] = Field(default_factory=list)  # wards, sigils, inscriptions in place
+    word_points: int | None = Field(default=None, ge=0, le=10_000)  # what the player's sheet says Words cost
     conditions: list[Condition] = Field(default_factory=list)
+
+    def end_spells(self, names: list[str] | set[str]) -> None:
+        """End spells on; a temporary inscription ends with its upkeep (its trigger's maintenance)."""
+        ending = set(names)
+        self.spells_on = [on for on in self.spells_on if on.name not in ending]
+        self.lasting = [item for item in self.lasting if not (item.duration == "temporary" and item.name in ending)]
 
     @property
     def hides_mp_max(self) -> bool:
@@ -125,11 +171,25 @@ class MageSheet(Model):
         return f"/{self.mp_max}" if reveal or not self.hides_mp_max else ""
 
 
+class InfoAnswer(Model):
+    """A question an Information spell asked today, and the answer the GM gave (the same all day)."""
+
+    day: int = Field(ge=0)
+    mage: str
+    spell: str
+    question: str
+    answer: str | None = None
+    asked: int = Field(default=1, ge=1)
+
+
 class RunicState(Model):
     """The campaign: its shared grimoire of spells, and how many sunrises have passed."""
 
     spells: dict[str, SpellDef] = Field(default_factory=dict)
     day: int = Field(default=0, ge=0)
+    turn: int | None = Field(default=None, ge=1)  # the combat turn the GM counts with /runic turn; None: no combat
+    answers: dict[str, InfoAnswer] = Field(default_factory=dict)  # question key -> today's answer
+    gm_values: dict[str, int] = Field(default_factory=dict)  # values the seed leaves to the GM, once set
 
 
 class RunicSettings(Model):

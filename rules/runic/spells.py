@@ -48,6 +48,8 @@ class SpellPlan(Model):
     range_mode: RangeMode | None
     max_range_yards: float | None
     area: bool
+    damage_dice: str | None = None  # GURPS notation from the damage Parameter
+    damage_type: str | None = None
 
 
 def parse_words(text: str, book: RunicBook) -> list[Word]:
@@ -177,6 +179,8 @@ def plan_spell(spell: SpellDef, book: RunicBook, settings: RunicSettings, *, ove
         range_mode=range_line.range_mode if range_line else None,
         max_range_yards=range_line.max_range_yards if range_line else None,
         area=any(line.area for line in lines),
+        damage_dice=next((line.damage_dice for line in lines if line.damage_dice), None),
+        damage_type=next((line.damage_type for line in lines if line.damage_type), None),
     )
 
 

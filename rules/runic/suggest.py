@@ -17,7 +17,9 @@ from rules.runic.sheet import MageSheet, RunicState
 
 MAX_CHOICES = 25
 SHOW_ANYONE = {"mage show", "spell show"}  # reading a sheet or a spell is open to every player
-SPELL_ACTIONS = {"mage learn", "mage grimoire", "spell show", "spell forget", "cast", "spell define"}
+SPELL_ACTIONS = {"mage learn", "mage grimoire", "spell show", "spell forget", "cast", "spell define", "info ask",
+                 "info answer", "lasting inscribe", "recognize"}  # fmt: skip
+LASTING_ACTIONS = {"lasting trigger", "lasting end"}
 WORD_SEPARATOR = re.compile(r"[\s,\-–—+/·.]+")
 PARAMETER_EXAMPLES = (  # one per kind, as docs/runic.md writes them
     "duration: 10 minutes",
@@ -67,8 +69,19 @@ def _choices(table: Table, book: RunicBook | None, action: str, option: str, cur
     if option in ("mage", "character"):
         everyone = action in SHOW_ANYONE or (option == "character" and table.actor.is_gm)
         return sorted(c.name for c in (table.characters.values() if everyone else _mine(table)))
-    if option == "target":
+    if option in ("target", "to", "donor"):
         return sorted(c.name for c in table.characters.values())
+    if option == "name" and action in LASTING_ACTIONS:
+        sheets = [c.sheet for c in table.characters.values() if isinstance(c.sheet, MageSheet)]
+        owned = _sheets(table) if not table.actor.is_gm else sheets
+        return sorted({item.name for sheet in owned for item in sheet.lasting})
+    if option == "trigger" and book is not None:
+        return [*book.casting.lasting.default_trigger.values(), *_complete_words(book, current)]
+    if option == "trigger_parameters":
+        return _complete_parameters(current)
+    if option == "question" and action == "info answer":
+        state = table.state if isinstance(table.state, RunicState) else None
+        return sorted({a.question for a in state.answers.values()}) if state else []
     if option == "spell":
         return _spells(table, action)
     if option == "name" and action == "spell define":

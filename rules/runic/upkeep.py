@@ -26,6 +26,7 @@ MageName = Field(default=None, max_length=60, description="Your mage, if you hav
 
 class Drain(Model):
     mp_before: int
+    mp_paid: int  # after the loss itself, before a Calamity's free recovery (3-4)
     mp_after: int
     strain_fp: int
     calamity: CalamityResult | None
@@ -39,6 +40,7 @@ def drain(table: Table, record: CharacterRecord, amount: int, *, payment: bool, 
     sheet: MageSheet = record.sheet
     before = sheet.mp
     strain = mana.lose_mp(sheet, table.book, amount)
+    paid = sheet.mp
     owed = mana.calamity_owed(before, sheet.mp) if payment else before >= 0 > sheet.mp
     calamity = None
     if owed:
@@ -51,7 +53,7 @@ def drain(table: Table, record: CharacterRecord, amount: int, *, payment: bool, 
             will_roll=payment,
             dice=dice,
         )
-    return Drain(mp_before=before, mp_after=sheet.mp, strain_fp=strain, calamity=calamity)
+    return Drain(mp_before=before, mp_paid=paid, mp_after=sheet.mp, strain_fp=strain, calamity=calamity)
 
 
 def mp_loss_consequences(table: Table, record: CharacterRecord, amount: int) -> dict[str, Any]:
@@ -110,7 +112,12 @@ def maintain(table: Table, options: MaintainOptions) -> Outcome:
         dice = supplied.pop(0) if supplied and mana.calamity_owed(sheet.mp, sheet.mp - cost) else None
         result = drain(table, record, cost, payment=True, dice=dice)
         strain = f", strain {result.strain_fp} FP" if result.strain_fp else ""
-        lines.append(f"Interval {interval}: {cost} MP, MP {result.mp_before} → {result.mp_after}{strain}")
+        steps = f"MP {result.mp_before} → {result.mp_after}"
+        if result.calamity and result.mp_paid != result.mp_after:  # a Calamity 3-4's free recovery, shown as a step
+            change = result.mp_after - result.mp_paid
+            steps = f"MP {result.mp_before} → {result.mp_paid} → {result.mp_after} ({result.calamity.summary()}: "
+            steps += f"{change:+d})"
+        lines.append(f"Interval {interval}: {cost} MP, {steps}{strain}")
         ended: list[str] = []
         if result.calamity:
             for name, value in calamity_fields(result.calamity, reveal=False):
@@ -123,11 +130,12 @@ def maintain(table: Table, options: MaintainOptions) -> Outcome:
             elif result.calamity.spell_fails:
                 ended = [on.name for on in live]
         if ended:
-            sheet.spells_on = [on for on in sheet.spells_on if on.name not in ended]
+            sheet.end_spells(ended)
             lines.append(f"The Calamity ends: {', '.join(ended)}.")
             card.tone = "warning"
         payments.append({
-            "interval": interval, "cost": cost, "mp_before": result.mp_before, "mp_after": result.mp_after,
+            "interval": interval, "cost": cost, "mp_before": result.mp_before, "mp_paid": result.mp_paid,
+            "mp_after": result.mp_after,
             "strain_fp": result.strain_fp, "calamity": calamity_data(result.calamity), "ended": ended,
         })  # fmt: skip
     if supplied:
@@ -165,7 +173,7 @@ def drop(table: Table, options: DropOptions) -> Outcome:
     if not ended:
         names = ", ".join(on.name for on in sheet.spells_on) or "none"
         raise RuleError(f"{record.name} has no spell {options.spell!r} on. Spells on: {names}.")
-    sheet.spells_on = [on for on in sheet.spells_on if on.name not in ended]
+    sheet.end_spells(ended)
     card = Card(title=f"{record.name} ends {', '.join(ended)}", description="The spell ends; nothing is paid.")
     left = [on.name for on in sheet.spells_on]
     card.footer = f"Still on: {', '.join(left)}" if left else "No spells on."
@@ -222,6 +230,7 @@ def sunrise(table: Table, options: SunriseOptions) -> Outcome:
     reports: dict[str, list[dict[str, Any]]] = {}
     for _ in range(options.days):
         table.state.day += 1
+        table.state.answers = {}  # "more than once per day": a new day, new answers
         for record in sorted(table.characters.values(), key=lambda r: r.name):
             reports.setdefault(record.name, []).append(_one_sunrise(record, book, table.settings))
     card = Card(title=f"Sunrise: day {table.state.day}", tone="success")

@@ -140,3 +140,15 @@ def _sample(parameter) -> object:
         return parameter.choices[0].value
     kind = parameter.type.name
     return {"integer": 1, "boolean": False, "number": 1.0}.get(kind, "x")
+
+
+async def test_issue_14_options(camelot: ConsoleTable, console: Console) -> None:
+    assert await choices(camelot, PAT, "runic energy give", "to") == ["Merlin", "Nimue"]
+    assert await choices(camelot, PAT, "runic cast", "donor", "ni") == ["Nimue"]
+    assert await choices(camelot, PAT, "runic info ask", "spell", "seek") == ["Seek Enchantments"]
+    assert (await choices(camelot, PAT, "runic lasting inscribe", "trigger", "Des-G"))[0] == "Des-Gal-Wor"
+    await console.ok(f"@as {GM}")
+    await console.ok("/runic mage set mage:Merlin field:symbol_drawing value:14")
+    await console.ok('/runic lasting inscribe mage:Merlin name:"Front Door" spell:Fireball dice:"1 1 2"')
+    assert await choices(camelot, PAT, "runic lasting trigger", "name") == ["Front Door"]
+    assert await choices(camelot, OZ, "runic lasting end", "name") == []  # not Nimue's

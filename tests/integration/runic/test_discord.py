@@ -88,7 +88,7 @@ async def camelot(console: Console) -> ConsoleTable:
         "/runic mage word word:In skill:14",
         "/runic mage word word:Flam skill:13",
         "/runic mage word word:Jux skill:13",
-        '/runic spell define name:Fireball words:In-Flam type:missile parameters:"damage: 12d burning" known:true',
+        '/runic spell define name:Fireball words:In-Flam type:regular parameters:"damage: 10d burning" known:true',
         '/runic spell define name:"Extinguish Fire" words:Jux-Flam type:blocking known:true',
         f"@as {OZ}",
         "/runic mage create name:Nimue magery:2 iq:14 thaumatology:14",
@@ -191,7 +191,7 @@ async def test_cast_shows_skill_dice_energy_mp_and_calamity(camelot: ConsoleTabl
     reply = await ok(camelot, GM, "runic cast", spell="Fireball", mage="Merlin", dice="2 3 4", calamity_dice="6 5 4")
     embed = reply.embed
     assert embed["title"] == "Merlin casts Fireball" and not reply.ephemeral
-    assert embed["description"].startswith("**In-Flam** · missile · from memory\nSuccess: the spell works.")
+    assert embed["description"].startswith("**In-Flam** · regular · from memory\nSuccess: the spell works.")
     assert "The GM rolled these dice at the table." in embed["description"]
     fields = reply.fields
     assert fields["Skill"] == (
@@ -199,7 +199,7 @@ async def test_cast_shows_skill_dice_energy_mp_and_calamity(camelot: ConsoleTabl
     )
     assert fields["Roll"] == "3d6 [2+3+4] = **9** vs 13: success by 4"
     assert fields["Energy"] == (
-        "Words: +3 (In 1 + Flam 2)\ndamage: 12d standard burning: +11 (12d standard is +11)\nMissile spell: -2\n"
+        "Words: +3 (In 1 + Flam 2)\ndamage: 10d standard burning: +9 (10d standard is +9)\n"
         "**Cost 12**\nPaid **12** from MP 12"
     )
     assert fields["MP"] == "MP -10 → -22"

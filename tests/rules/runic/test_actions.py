@@ -23,7 +23,7 @@ from .conftest import GM, OTHER, PLAYER, Rigged, TableMaker, assert_fits, mage_s
 ACTIONS = RULESET.actions
 CAST_KEYS = {  # docs/runic.md, "data keys": the console's JSON contract
     "mage", "spell", "words", "type", "saved", "source", "secret", "energy", "cost", "time", "time_unit", "paid",
-    "mp", "calamity", "spell_on", "ended",
+    "mp", "mp_steps", "calamity", "spell_on", "ended", "damage", "held",
 }  # fmt: skip
 ROLLED_KEYS = {"skill", "roll", "outcome", "worked", "contests", "critical_failure"}
 CALAMITY_KEYS = {
@@ -63,8 +63,11 @@ def test_declared_actions() -> None:
     assert set(ACTIONS) == {
         "mage create", "mage show", "mage set", "mage word", "mage learn", "mage grimoire", "mage implement",
         "mage item", "spell define", "spell show", "spell forget", "cast", "maintain", "drop", "sunrise", "adjust",
+        "held launch", "held drop", "turn", "concentration", "mage points", "info ask", "info answer",
+        "energy give", "energy paut", "lasting inscribe", "lasting trigger", "lasting end", "recognize", "ruling",
     }  # fmt: skip
-    assert {name for name, action in ACTIONS.items() if action.gm_only} == {"sunrise", "adjust"}
+    gm_only = {name for name, action in ACTIONS.items() if action.gm_only}
+    assert gm_only == {"sunrise", "adjust", "turn", "info answer", "ruling"}
     assert RULESET.id == "runic"
     for name, action in ACTIONS.items():
         assert action.name == name
@@ -262,7 +265,7 @@ def test_implement_and_items(table: Table) -> None:
 
 
 def test_cast_card_shows_everything(make_table: TableMaker, book: RunicBook) -> None:
-    sheet = mage_sheet(book, words={"Flam": 13, "In": 12})
+    sheet = mage_sheet(book, magery=3, mp=40, words={"Flam": 13, "In": 12})  # a 3-energy missile needs Magery 3
     table = make_table(dice=[2, 3, 4], mages={"Nim": (PLAYER, sheet)})
     run(table, "spell define", name="Fireball", words="In-Flam", type="missile", parameters="damage: 3d burning")
     outcome = run(table, "cast", spell="fireball", shock=1)
@@ -278,7 +281,7 @@ def test_cast_card_shows_everything(make_table: TableMaker, book: RunicBook) -> 
     data = outcome.data
     assert set(data) == CAST_KEYS | ROLLED_KEYS
     assert set(data["paid"]) == {"due", "mp", "item", "sacrifice", "fp", "hp", "strain_fp", "mp_before", "mp_after",
-                                 "item_before", "item_after"}  # fmt: skip
+                                 "item_before", "item_after", "donor", "ritual"}  # fmt: skip
     assert data["roll"]["dice"] == [2, 3, 4]
     assert (data["outcome"], data["cost"], data["paid"]["due"], data["mp"]) == (
         "failure",

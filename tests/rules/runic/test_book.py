@@ -191,6 +191,7 @@ def test_numbers_in_the_prose(book: RunicBook, seed_lines: list[str]) -> None:
         f"minimum {book.casting.mana.recovery_minimum}",
         f"{book.casting.mana.fp_per_energy} FP or {book.casting.mana.hp_per_energy} HP per MP",
         f"treat this as a {book.casting.mana.sacrifice_skill} penalty",
+        "adding twice their HP total in energy" if book.casting.mana.ritual_energy_per_hp == 2 else "(changed)",
         f"costs more than {book.casting.mana.spell_limit_per_magery}xMagery MP",
         f"Thaumatology{book.casting.skill.default_from_thaumatology} or Symbol Drawing-4",
         f"cannot exceed {book.casting.skill.default_cap}",

@@ -28,8 +28,8 @@ def run(table: Table, action_name: str, /, **options: object) -> Outcome:
 
 def fireball(book: RunicBook, **fields: object):
     sheet = mage_sheet(book, magery=3, words={"In": 13, "Flam": 13}, **fields)
-    sheet.spells["fireball"] = SpellDef(name="Fireball", words=["In", "Flam"], type="missile",
-                                        parameters=["damage: 12d burning"])  # fmt: skip
+    sheet.spells["fireball"] = SpellDef(name="Fireball", words=["In", "Flam"], type="regular",
+                                        parameters=["damage: 10d burning"])  # fmt: skip
     sheet.known.append("fireball")
     return sheet
 
@@ -82,7 +82,8 @@ def test_several_rolls_of_faces() -> None:
 def test_the_gm_rolls_the_casting_and_the_calamity(make_table: TableMaker, book: RunicBook) -> None:
     # MP -10: 12 more makes -22, bonus +4; the GM's 6+5+4 = 15 makes 19. Sub-rolls come from the RNG:
     # strange energies 3d minutes, injury 1d, then the disadvantage's one 3d against HT and Will.
-    table = make_table(gm=True, actor=GM, dice=[2, 2, 2, 1, 1, 1, 3],
+    # Then the worked spell's damage, 10d (issue 14: a cast with damage rolls it).
+    table = make_table(gm=True, actor=GM, dice=[2, 2, 2, 1, 1, 1, 3, *[6] * 10],
                        mages={"Nim": (PLAYER, fireball(book, mp=-10))})  # fmt: skip
     outcome = run(table, "cast", spell="Fireball", mage="Nim", dice="2 3 4", calamity_dice="6 5 4")
     assert outcome.data["roll"]["dice"] == [2, 3, 4] and outcome.data["outcome"] == "success"
@@ -90,13 +91,15 @@ def test_the_gm_rolls_the_casting_and_the_calamity(make_table: TableMaker, book:
     assert (calamity["dice"], calamity["bonus"], calamity["total"], calamity["row"]) == ([6, 5, 4], 4, 19, "19")
     assert [r["dice"] for r in calamity["rolls"]] == [[2, 2, 2], [1]]
     assert [c["dice"] for c in calamity["checks"]] == [[1, 1, 3], [1, 1, 3]]
+    assert outcome.data["damage"]["total"] == 60 and outcome.data["damage"]["type"] == "burning"
     assert table.rng.dice == []
     assert "The GM rolled these dice at the table." in outcome.card.description
 
 
 def test_calamity_dice_unused_when_no_check_is_owed(make_table: TableMaker, book: RunicBook) -> None:
-    table = make_table(gm=True, actor=GM, mages={"Nim": (PLAYER, fireball(book))})
+    table = make_table(gm=True, actor=GM, dice=[1] * 10, mages={"Nim": (PLAYER, fireball(book))})
     outcome = run(table, "cast", spell="Fireball", mage="Nim", dice="3 3 3", calamity_dice="6 6 6")
+    assert outcome.data["damage"]["total"] == 10
     assert outcome.data["calamity"] is None and outcome.data["mp"] == {"before": 60, "after": 48}
     assert "No Calamity check was owed: the Calamity dice were not used." in outcome.card.description
 
