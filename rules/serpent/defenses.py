@@ -114,26 +114,43 @@ def wear(ctx: Ctx, shield: CardState, loss: int) -> None:
         discard(ctx, shield, "its last Durability is gone")
 
 
-def ward(ctx: Ctx, victim: Being, impact: Impact, hit: Hit) -> None:
-    """The best Ward for the Dmg's energy and sphere applies; Wards for one energy do not stack."""
-    if not hit.dmg or impact.dmg is None:
-        return
+def best_ward(ctx: Ctx, victim: Being, energy: str, sphere: str | None) -> tuple[int, str] | None:
+    """The best Ward the victim bears for Dmg of this energy and sphere (Wards for one energy do not stack)."""
     best: tuple[int, str] | None = None
     for card in ctx.battle.in_play():
         spell = ctx.spell(card.title)
         if card.zone != "defense" or spell.ward is None or victim.key not in bearers(ctx, card):
             continue
-        if spell.ward.energy != impact.dmg.energy:
+        if spell.ward.energy != energy:
             continue
-        if spell.ward_spheres and impact.sphere not in spell.ward_spheres:
+        if spell.ward_spheres and sphere not in spell.ward_spheres:
             continue
         amount = spell.ward.amount or 0
         if best is None or amount > best[0]:
             best = (amount, card.title)
-    if best and best[0] > 0:
+    return best if best and best[0] > 0 else None
+
+
+def ward(ctx: Ctx, victim: Being, impact: Impact, hit: Hit) -> None:
+    """The best Ward for the Dmg's energy and sphere applies; Wards for one energy do not stack."""
+    if not hit.dmg or impact.dmg is None:
+        return
+    best = best_ward(ctx, victim, impact.dmg.energy, impact.sphere)
+    if best:
         reduced = min(best[0], hit.dmg)
         hit.dmg -= reduced
         hit.notes.append(f"{best[1]} wards {reduced} {impact.dmg.energy} Dmg (Wards do not stack)")
+
+
+def warded_siphon(ctx: Ctx, victim: Being, impact: Impact, amount: int) -> tuple[int, str]:
+    """Glossary "Siphon": the Dmg it deals meets the victim's Ward for that energy; the caster gains only the rest."""
+    if impact.siphon is None or not amount:
+        return amount, ""
+    best = best_ward(ctx, victim, impact.siphon.energy, impact.sphere)
+    if not best:
+        return amount, ""
+    reduced = min(best[0], amount)
+    return amount - reduced, f"{best[1]} wards {reduced} {impact.siphon.energy} Dmg"
 
 
 def immune(ctx: Ctx, victim: Being, impact: Impact) -> str | None:

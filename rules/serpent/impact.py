@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rules.serpent.aspects import bearers, boosts, require, spell_impact
 from rules.serpent.context import Ctx
-from rules.serpent.defenses import Hit, defend, immune, team_shields
+from rules.serpent.defenses import Hit, defend, immune, team_shields, warded_siphon
 from rules.serpent.energy import after_change, amount_of, discard, gain, lose, release_focus
 from rules.serpent.state import Being, CardState, Effect, Impact
 
@@ -272,10 +272,17 @@ def apply_directives(ctx: Ctx, effect: Effect, impact: Impact, caster: Being, hi
             lost=0,
         )
     if impact.siphon and impact.siphon.amount:
-        lost = lose(ctx, victim, impact.siphon.energy, impact.siphon.amount, effect.title)
-        got = gain(ctx, caster, impact.siphon.energy, lost, effect.title)
+        amount, warded = warded_siphon(ctx, victim, impact, impact.siphon.amount)
+        lost = lose(ctx, victim, impact.siphon.energy, amount, effect.title) if amount else 0
+        got = gain(ctx, caster, impact.siphon.energy, lost, effect.title) if lost else 0
         ctx.j.say(
-            f"{effect.title} siphons {lost} {impact.siphon.energy} from {victim.name}; {caster.name} gains {got}."
+            f"{effect.title} siphons {lost} {impact.siphon.energy} from {victim.name}"
+            f"{f' ({warded})' if warded else ''}; {caster.name} gains {got}.",
+            "siphon",
+            target=victim.name,
+            energy=impact.siphon.energy,
+            amount=lost,
+            gained=got,
         )
     if hit.blocked:
         return  # Pierce lets only Dmg through
