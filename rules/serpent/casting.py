@@ -21,7 +21,7 @@ from rules.serpent.energy import discard, gain, lose, release_focus, shortfall
 from rules.serpent.requirements import plan_cast
 from rules.serpent.responses import response_problem
 from rules.serpent.state import Being, CardState, ChargePaid, Effect, Impact, Payment, Zone
-from rules.serpent.turns import next_turn, require_full_action, require_turn
+from rules.serpent.turns import next_turn, priority_holder, require_full_action, require_turn
 
 
 @dataclass
@@ -317,6 +317,12 @@ def respond(ctx: Ctx, caster: Being, req: CastRequest) -> None:
     target_effect = (
         find_effect(ctx, req.target) if spell.target_manifesting or spell.defense == "Evade" else b.stack[-1]
     )
+    holder = priority_holder(ctx, b.stack[-1])
+    if holder is not None and holder != caster.key:
+        raise RuleError(
+            f"{ctx.name(holder)} cast {b.stack[-1].title} and has priority for the first Response "
+            f'(glossary "Priority"): wait until they respond or pass.'
+        )
     problem = response_problem(ctx, caster, spell, target_effect)
     if problem:
         raise RuleError(f"{caster.name} cannot respond with {spell.title}: {problem}.")

@@ -86,6 +86,9 @@ def close_window(ctx: Ctx) -> list[str]:
     if not b.stack:
         return []
     top = b.stack[-1]
-    waiting = window_waiting(ctx, top)
-    top.passed.extend(waiting)
-    return waiting
+    closed: list[str] = []
+    while waiting := window_waiting(ctx, top):  # the caster's priority first, then everyone else
+        top.passed.extend(waiting)
+        closed.extend(waiting)
+        top.priority_over = top.priority_over or top.caster in waiting
+    return closed

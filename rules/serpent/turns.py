@@ -85,12 +85,30 @@ def should_auto_pass(ctx: Ctx, being: Being) -> bool:
     return not free_options(ctx, being)
 
 
+def priority_holder(ctx: Ctx, effect: Effect) -> str | None:
+    """The Magi who casts a spell (or activates an ability) answers it first (glossary "Priority").
+
+    She holds priority while she could still respond and has not passed; only then
+    do the others "race for the option to be the next to reply". A window that
+    reopens beneath a resolved Response does not give it back once she has passed.
+    """
+    if effect.kind not in ("spell", "ability"):
+        return None
+    caster = ctx.battle.beings.get(effect.caster)
+    if effect.priority_over or effect.caster in effect.passed or caster is None or not caster.is_magi:
+        return None
+    return caster.key if response_options(ctx, caster, effect) else None
+
+
 def window_waiting(ctx: Ctx, effect: Effect) -> list[str]:
-    """Magi who could still respond to this effect and have not passed (the caster may, but is not waited for)."""
+    """Magi who could still respond to this effect and have not passed: the caster alone while she has priority."""
+    holder = priority_holder(ctx, effect)
+    if holder is not None:
+        return [holder]
     waiting = []
     for being in ctx.battle.beings.values():
-        if being.key in effect.passed or not being.is_magi or being.key == effect.caster:
-            continue  # the caster had first priority when casting; the window does not wait on them
+        if being.key in effect.passed or not being.is_magi:
+            continue
         if response_options(ctx, being, effect):
             waiting.append(being.key)
     return waiting

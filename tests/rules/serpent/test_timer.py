@@ -92,7 +92,8 @@ def duel(now: str = NOON, **settings: object) -> Game:
     g.do("gm", "battle round", resonance=10, rolloff="White")
     g.do("white", "prepare", spells="Fireball")
     g.do("black", "prepare", spells="Dissolve Tissue")
-    out = g.do("white", "cast", spell="Fireball", target="Black")
+    g.do("white", "cast", spell="Fireball", target="Black")
+    out = g.do("white", "pass")  # the caster's priority (glossary "Priority"): she may respond first
     assert out.data["battle"]["window"]["effect"] == "Fireball"
     return g
 
@@ -136,6 +137,7 @@ def test_engine_reopens_the_window_beneath_with_a_fresh_clock() -> None:
     for who, spells in (("white", "Dissolve Tissue"), ("black", ""), ("grey", "")):
         g.do(who, "prepare", spells=spells)
     g.do("white", "cast", spell="Dissolve Tissue", target="Black")
+    g.do("white", "pass")  # the caster's priority (glossary "Priority"): she may respond first
     g.now = at(20)
     g.do("black", "respond", spell="Universum Negation", target="Dissolve Tissue")  # a window on it: White, Grey
     g.now = at(40)
