@@ -142,6 +142,8 @@ def aim(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> Aim:
             return Aim("team", caster.team, zone, bearer, caster.team, False, f"team {caster.team}")
         return Aim("being", ally.key, zone, ally.key, None, False, ally.name)
     # Abjuration: targets another spell, active or manifesting
+    if spell.area == "team":
+        return _area_abjuration_aim(ctx, caster, spell, target)
     dispel = spell.dispel
     wants_manifesting = spell.target_manifesting or (dispel is not None and dispel.targets == "manifesting")
     if wants_manifesting:
@@ -156,13 +158,48 @@ def aim(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> Aim:
     if target is None:
         raise RuleError(f"Name the spell {spell.title} targets (its title, or #number from the board).")
     card = find_card_in_play(ctx, target, ctx.battle.in_play())
+    return Aim("card", str(card.id), None, None, None, card_offensive(ctx, caster, card), f"{card.title} (#{card.id})")
+
+
+def card_offensive(ctx: Ctx, caster: Being, card: CardState) -> bool:
+    """Targeting a spell is offensive when it sits in an opponent's zone (glossary "Offensive Action")."""
     owner_side = ctx.battle.beings.get(card.bearer or "") or ctx.being(card.controller or card.owner)
+    if card.team is not None:
+        return card.team != caster.team and card.zone in ("defense", "enhance", "curse")
     offensive = owner_side.team != caster.team and card.zone in ("defense", "enhance", "curse")
-    if card.zone == "curse" and card.bearer == caster.key:
-        offensive = False
-    if card.zone == "attack" and card.bearer == caster.key:
-        offensive = False  # an opponent's spell in your own Attack zone (glossary "Offensive Action")
-    return Aim("card", str(card.id), None, None, None, offensive, f"{card.title} (#{card.id})")
+    if card.zone in ("curse", "attack") and card.bearer == caster.key:
+        offensive = False  # an opponent's spell in your own Attack or Curse zone
+    return offensive
+
+
+def area_abjuration_targets(ctx: Ctx, spell: Spell, team: str, exclude: int | None = None) -> list[CardState]:
+    """Glossary "Abjuration Spell": with Area it "targets all validly targetable spells for all Magi of a given team".
+
+    Active spells in that team's zones (each member's and the team zone), or, for a
+    Dispel of manifesting spells, every spell that team's Magi are casting.
+    """
+    b = ctx.battle
+    members = {m.key for m in b.team_members(team)}
+    wants_manifesting = spell.target_manifesting or (spell.dispel is not None and spell.dispel.targets == "manifesting")
+    if wants_manifesting:
+        cards = [ctx.card(e.card) for e in b.stack if e.is_spell and e.card is not None and e.caster in members]
+    else:
+        cards = [c for c in b.in_play() if c.team == team or (c.team is None and c.bearer in members)]
+    return [c for c in cards if c.id != exclude]
+
+
+def _area_abjuration_aim(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> Aim:
+    b = ctx.battle
+    teams = {fold(t): t for t in b.teams()}
+    if target is None:
+        raise RuleError(
+            f"{spell.title} has Area: name the team whose spells it targets (or one of its beings). "
+            f"Teams: {', '.join(b.teams())}."
+        )
+    team = teams.get(fold(target)) or find_being(ctx, caster, target).team
+    if not area_abjuration_targets(ctx, spell, team):
+        raise RuleError(f"Team {team} has no spell {spell.title} can target now.")
+    return Aim("team", team, None, None, None, team != caster.team, f"every spell of team {team}")
 
 
 def _team_aim(team: str, caster: Being) -> Aim:

@@ -9,6 +9,7 @@ meet Defenses, and the directives apply: Dmg, Infusion, Siphon, Disrupt, Dispel
 from __future__ import annotations
 
 from rules.serpent.aspects import bearers, boosts, require, spell_impact
+from rules.serpent.casting import area_abjuration_targets, card_offensive
 from rules.serpent.context import Ctx
 from rules.serpent.defenses import Hit, defend, immune, team_shields, warded_siphon
 from rules.serpent.energy import after_change, amount_of, discard, gain, lose, release_focus
@@ -319,10 +320,27 @@ def abjure(ctx: Ctx, effect: Effect, card: CardState) -> None:
     if spell.dispel is None:
         ctx.j.say(f"{card.title} has no Dispel; its rules text is applied by the GM.")
         return
+    if effect.target_kind == "team":
+        targets = area_abjuration_targets(ctx, spell, effect.target or "", exclude=card.id)
+        ctx.j.say(f"{card.title} has Area: it targets {len(targets)} spell(s) of team {effect.target}.")
+        for target in targets:
+            if target.location == "manifesting":
+                found = next((e for e in ctx.battle.stack if e.card == target.id), None)
+                if found is not None:
+                    dispel_manifesting(ctx, card, found.id)
+            elif target.location == "play":
+                offensive = card_offensive(ctx, ctx.being(effect.caster), target)
+                dispel_active(ctx, effect.model_copy(update={"offensive": offensive}), card, target)
+        return
     if effect.target_kind == "effect":
         dispel_manifesting(ctx, card, int(effect.target or 0))
         return
-    target = ctx.card(int(effect.target or 0))
+    dispel_active(ctx, effect, card, ctx.card(int(effect.target or 0)))
+
+
+def dispel_active(ctx: Ctx, effect: Effect, card: CardState, target: CardState) -> None:
+    """Dispel one active spell; an offensive Dispel meets the Shields of the zone the target sits in."""
+    spell = ctx.spell(card.title)
     bearer = ctx.battle.beings.get(target.bearer or "")
     caster = ctx.being(effect.caster)
     if effect.offensive and bearer is not None and target.zone in ("defense", "enhance"):
@@ -330,7 +348,7 @@ def abjure(ctx: Ctx, effect: Effect, card: CardState) -> None:
         if hit.blocked:
             ctx.j.say(f"{card.title} cannot reach {target.title}: {'; '.join(hit.notes)}.", "blocked")
             return
-    to = spell.dispel.to
+    to = spell.dispel.to if spell.dispel else None
     if to is None:
         require(spell, "dispel_to", "Dispel destination (discard, banish or codex)")
         to = "discard"

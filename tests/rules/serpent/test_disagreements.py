@@ -102,3 +102,48 @@ def test_a_magi_may_respond_to_her_own_spell() -> None:
     assert "Dispels White's manifesting Fireball" in g.text(out)
     assert g.being("Black").essence == 12 and g.battle.stack == []
     assert g.being("White").stones == 1
+
+
+UNBINDING = {"role": "Abjuration", "sphere": "Soul", "fluency": 1, "resonance": 0, "aspects": "Area"}
+WARDS = {
+    "Calm Mind": CALM_MIND,
+    "Iron Skin": {
+        "role": "Defense",
+        "sphere": "Matter",
+        "fluency": 1,
+        "resonance": 0,
+        "aspects": "Ward 1",
+        "duration": "P",
+    },
+}
+
+
+def test_an_area_abjuration_targets_every_spell_of_the_team() -> None:
+    """Glossary "Abjuration Spell": "If an Abjuration spell has Area, that means it targets all validly targetable
+    spells for all Magi of a given team." """
+    g = Game()
+    g.do("gm", "spell define", name="Great Unbinding", dispel="active to discard", **UNBINDING)
+    for name, values in WARDS.items():
+        g.do("gm", "spell define", name=name, **values)
+    g.do("white", "magi create", name="White", codex="Great Unbinding, Iron Skin")
+    g.do("black", "magi create", name="Black", codex="Calm Mind, Iron Skin")
+    g.do("grey", "magi create", name="Grey", codex="Iron Skin")
+    g.do("gm", "battle start", mode="teams")
+    g.do("white", "battle join", team="Sun")
+    g.do("black", "battle join", team="Moon")
+    g.do("grey", "battle join", team="Moon")
+    g.do("gm", "battle round", resonance=10, rolloff="Black, Grey, White")
+    g.do("white", "prepare", spells="Great Unbinding, Iron Skin")
+    g.do("black", "prepare", spells="Calm Mind, Iron Skin")
+    g.do("grey", "prepare", spells="Iron Skin")
+    g.do("black", "cast", spell="Calm Mind")
+    g.do("grey", "cast", spell="Iron Skin")
+    g.do("white", "cast", spell="Iron Skin")
+    g.do("black", "cast", spell="Iron Skin")
+    g.do("grey", "pass")
+    assert len(g.battle.in_play()) == 4
+    out = g.do("white", "cast", spell="Great Unbinding", target="Moon")
+    assert "targets 3 spell(s) of team Moon" in g.text(out)
+    # every spell of Black and Grey is gone; White's own Iron Skin (team Sun) stays
+    assert [(c.title, c.bearer) for c in g.battle.in_play()] == [("Iron Skin", "white")]
+    assert g.text(out).count("Dispels") == 3
