@@ -42,6 +42,7 @@ from rules.serpent.options import (
     MagiOnlyOptions,
     MagiShowOptions,
     NoOptions,
+    OrderOptions,
     PrepareOptions,
     ReattuneOptions,
     RespondOptions,
@@ -529,6 +530,9 @@ ACTIONS: dict[str, Action] = {
     "spec": Action("spec", play.run_spec, SpecOptions, description="Free Action: unlock a Specialization tier"),
     "pass": Action(
         "pass", play.run_pass, MagiOnlyOptions, description="Pass the turn for the round, or a response window"
+    ),
+    "order": Action(
+        "order", play.run_order, OrderOptions, description="Order your Shields or a zone's spells (you own the zone)"
     ),
     "use": Action("use", play.run_use, UseOptions, description="Use an ability (e.g. Beast Form's attack)"),
     "sustain": Action(

@@ -204,3 +204,10 @@ class SustainOptions(Model):
     spell: str = Field(description="A spell you control (title or #number)")
     keep: bool = Field(default=True, description="true: sustain it at the next maintenance; false: let it go")
     magi: str | None = magi_field()
+
+
+class OrderOptions(Model):
+    spells: str = Field(
+        description='Spells of one of your zones in the order you choose, e.g. "#4, #2" (Shields: outermost first)'
+    )
+    magi: str | None = magi_field()

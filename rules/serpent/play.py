@@ -17,6 +17,7 @@ from rules.serpent.options import (
     ExchangeOptions,
     FocusOptions,
     MagiOnlyOptions,
+    OrderOptions,
     PrepareOptions,
     ReattuneOptions,
     RespondOptions,
@@ -27,6 +28,7 @@ from rules.serpent.options import (
 from rules.serpent.rounds import prepare, reattune
 from rules.serpent.runner import magi_in_battle, with_battle
 from rules.serpent.turns import next_turn, require_full_action, require_turn, window_waiting
+from rules.serpent.zones import order_zone
 
 
 def _upgrades(text: str | None) -> tuple[str, ...]:
@@ -324,3 +326,13 @@ def run_sustain(table: Table, opts: SustainOptions) -> Outcome:
         return f"{magi.name} {verb} {card.title}"
 
     return with_battle(table, "sustain", run)
+
+
+def run_order(table: Table, opts: OrderOptions) -> Outcome:
+    """The zone's owner orders its spells: Shields before each impact, resolution within a zone."""
+
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        return order_zone(ctx, magi, opts.spells)
+
+    return with_battle(table, "order", run)

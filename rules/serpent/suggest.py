@@ -57,6 +57,10 @@ def _choices(
     if option == "spells" and action in ("prepare", "reattune"):
         where = "discard" if action == "reattune" else "codex"
         return sorted({c.title for c in cards if c.owner in mine and c.location in (where, "prepared")})
+    if option == "spells" and action == "order":
+        teams = {battle.beings[k].team for k in mine}
+        owned = [c for c in battle.in_play() if c.bearer in mine or (c.team is not None and c.team in teams)]
+        return [f"#{c.id} {c.title}" for c in owned]
     if option == "target":
         beings = [b.name for b in battle.beings.values() if not b.incapacitated]
         spells = [f"#{e.id} {e.title}" for e in reversed(battle.stack)] + [

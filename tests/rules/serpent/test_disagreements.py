@@ -147,3 +147,96 @@ def test_an_area_abjuration_targets_every_spell_of_the_team() -> None:
     # every spell of Black and Grey is gone; White's own Iron Skin (team Sun) stays
     assert [(c.title, c.bearer) for c in g.battle.in_play()] == [("Iron Skin", "white")]
     assert g.text(out).count("Dispels") == 3
+
+
+SHIELDS = {
+    "Great Wall": {
+        "role": "Defense",
+        "sphere": "Matter",
+        "fluency": 1,
+        "resonance": 0,
+        "shields": "Forces",
+        "durability": 3,
+    },
+    "Thin Veil": {
+        "role": "Defense",
+        "sphere": "Matter",
+        "fluency": 1,
+        "resonance": 0,
+        "shields": "Forces",
+        "durability": 1,
+    },
+    "Ember": {"role": "Attack", "sphere": "Forces", "fluency": 1, "resonance": 0, "dmg": "1"},
+    "Slow Burn": {"role": "Attack", "sphere": "Forces", "fluency": 1, "resonance": 0, "dmg": "1", "duration": "2"},
+    "Cold Burn": {"role": "Attack", "sphere": "Forces", "fluency": 1, "resonance": 0, "dmg": "1", "duration": "2"},
+}
+
+
+def shield_duel(white: str, black: str) -> Game:
+    g = Game()
+    for name, values in SHIELDS.items():
+        g.do("gm", "spell define", name=name, **values)
+    g.do("white", "magi create", name="White", codex=white)
+    g.do("black", "magi create", name="Black", codex=black)
+    g.do("gm", "battle start")
+    g.do("white", "battle join")
+    g.do("black", "battle join")
+    g.do("gm", "battle round", resonance=10, rolloff="Black")
+    return g
+
+
+def test_shields_can_be_reordered_before_each_attack_impacts() -> None:
+    """Glossary "Shield": "Magi may re-order their Shields before each attacking effect impacts so as to provide
+    the most optimal defense for each one." """
+    g = shield_duel("Ember x2", "Great Wall, Thin Veil")
+    g.do("black", "prepare", spells="Great Wall, Thin Veil")
+    g.do("white", "prepare", spells="Ember x2")
+    g.do("black", "cast", spell="Great Wall")
+    g.do("white", "cast", spell="Ember", target="Black")  # placement order: Great Wall is outermost
+    assert g.in_play("Great Wall")[0].durability == 2
+    g.do("black", "cast", spell="Thin Veil")
+    wall, veil = g.in_play("Great Wall")[0], g.in_play("Thin Veil")[0]
+    out = g.do("black", "order", spells=f"#{veil.id}, #{wall.id}")  # Thin Veil in front now
+    assert "Black orders their Shields (outermost first): Thin Veil" in g.text(out)
+    out = g.do("white", "cast", spell="Ember", target="Black")
+    assert "Thin Veil blocks it" in g.text(out)
+    assert not g.in_play("Thin Veil") and g.in_play("Great Wall")[0].durability == 2
+
+
+def test_only_the_zone_owner_orders_it() -> None:
+    """Glossary "Maintenance Phase": "Within each zone, the Magi or team chooses which order to resolve"."""
+    g = shield_duel("Ember", "Great Wall, Thin Veil")
+    g.do("black", "prepare", spells="Great Wall, Thin Veil")
+    g.do("white", "prepare", spells="")
+    g.do("black", "cast", spell="Great Wall")
+    g.do("white", "pass")
+    g.do("black", "cast", spell="Thin Veil")
+    with pytest.raises(RuleError, match="not a spell in a zone you own"):
+        g.do("white", "order", spells="Thin Veil, Great Wall")
+
+
+def test_the_zone_owner_chooses_the_order_within_a_zone() -> None:
+    """Glossary "Maintenance Phase": "Within each zone, the Magi or team chooses which order to resolve the particular
+    spells." The zone's owner (Black, in whose Attack zone White's spells sit) chooses, not the caster."""
+    g = shield_duel("Slow Burn, Cold Burn", "Ember")
+    g.do("black", "prepare", spells="")
+    g.do("white", "prepare", spells="Slow Burn, Cold Burn")
+    g.do("black", "pass")
+    g.do("white", "cast", spell="Slow Burn", target="Black")
+    g.do("white", "cast", spell="Cold Burn", target="Black")
+    g.do("black", "order", spells="Cold Burn, Slow Burn")
+    out = g.do("gm", "battle round", resonance=1)
+    text = g.text(out)
+    assert text.index("Cold Burn deals") < text.index("Slow Burn deals")
+
+
+def test_order_suggests_the_spells_of_your_zones() -> None:
+    from rules.serpent import RULESET
+
+    g = shield_duel("Ember", "Great Wall, Thin Veil")
+    g.do("black", "prepare", spells="Great Wall")
+    g.do("white", "prepare", spells="")
+    g.do("black", "cast", spell="Great Wall")
+    wall = g.in_play("Great Wall")[0]
+    assert RULESET.suggest(g.table("black"), "order", "spells", "") == [f"#{wall.id} Great Wall"]
+    assert RULESET.suggest(g.table("white"), "order", "spells", "") == []
