@@ -247,6 +247,7 @@ class Spell(Model):
     shape_shift: bool = False
     unique_to_codex: bool = False
     eloquent: int = 0
+    immune: list[str] = Field(default_factory=list)  # the spell itself ignores effects of these descriptors/spheres
     target_manifesting: bool = False  # an Abjuration that needs a manifesting spell
     upgrades: list[Upgrade] = Field(default_factory=list)
     ritual_path: list[Boost | None] = Field(default_factory=list, max_length=4)

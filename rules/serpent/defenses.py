@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from rules.base import RuleError
 from rules.serpent.aspects import bearers, refined
-from rules.serpent.book import PHYSICAL_SPHERES
+from rules.serpent.book import PHYSICAL_SPHERES, Spell
 from rules.serpent.context import Ctx
 from rules.serpent.energy import discard
 from rules.serpent.state import Being, CardState, Effect, Impact
@@ -85,13 +85,22 @@ def shield_pass(ctx: Ctx, shields: list[CardState], impact: Impact, effect: Effe
         loss = 1
         if first_block and not piercing and impact.shatter and not (spell.resilient or spell.invulnerable):
             loss += impact.shatter
+        immunity = spell_immune_to(spell, impact)
+        if immunity:
+            loss = (
+                0  # glossary "Immune": "If the Shield itself was Immune, it would still block but not lose Durability"
+            )
         hit.blocked = True
         if piercing:
             through = min(pierce, hit.dmg or 0)
             hit.notes.append(f"{shield.title} blocks, but Pierce {pierce} lets {through} Dmg through")
             hit.dmg = through
         else:
-            hit.notes.append(f"{shield.title} blocks it" + (f" (Shatter {impact.shatter})" if loss > 1 else ""))
+            hit.notes.append(
+                f"{shield.title} blocks it"
+                + (f" (Shatter {impact.shatter})" if loss > 1 else "")
+                + (f" (immune to {immunity}: no Durability lost)" if immunity else "")
+            )
             hit.dmg = 0 if hit.dmg is not None else None
         first_block = False
         wear(ctx, shield, loss)
@@ -99,9 +108,15 @@ def shield_pass(ctx: Ctx, shields: list[CardState], impact: Impact, effect: Effe
             return
 
 
+def spell_immune_to(spell: Spell, impact: Impact) -> str | None:
+    """The descriptor or sphere of the effect the spell is Immune to (glossary "Immune"), if any."""
+    names = {x.casefold(): x for x in [*impact.descriptors, *([impact.sphere] if impact.sphere else [])]}
+    return next((names[x.casefold()] for x in spell.immune if x.casefold() in names), None)
+
+
 def wear(ctx: Ctx, shield: CardState, loss: int) -> None:
     """A Durability Shield loses Durability per block; with none and no Duration left it is discarded."""
-    if shield.durability is None:
+    if shield.durability is None or loss <= 0:
         return
     shield.durability = max(0, shield.durability - loss)
     ctx.j.say(

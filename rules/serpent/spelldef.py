@@ -101,12 +101,17 @@ def apply_aspects(data: dict[str, Any], text: str) -> None:
             energy = next((e for e in ENERGIES if parts and fold(e) == parts[-1]), "Essence")
             data["defense"] = None if negate else "Ward"
             data["ward"] = None if negate else {"amount": amount, "energy": energy}
+        elif item.startswith("immune "):
+            # glossary "Immune": the spell itself cannot be affected by effects with this descriptor or sphere
+            what = raw.strip().split(None, 1)[1] if not negate else raw.strip().split(None, 2)[2]
+            current = [x for x in data.get("immune", []) if fold(x) != fold(what)]
+            data["immune"] = current if negate else [*current, what.strip()]
         elif item in FLAGS:
             data[FLAGS[item]] = not negate
         else:
             known = (
                 ", ".join(sorted(FLAGS))
-                + ", pierce N, shatter N, eloquent N, area, area:g, evade, shield, ward [N energy]"
+                + ", pierce N, shatter N, eloquent N, area, area:g, evade, shield, ward [N energy], immune X"
             )
             raise RuleError(f"Unknown aspect {raw.strip()!r}. Known: {known}. Prefix 'no ' to remove one.")
 

@@ -240,3 +240,32 @@ def test_order_suggests_the_spells_of_your_zones() -> None:
     wall = g.in_play("Great Wall")[0]
     assert RULESET.suggest(g.table("black"), "order", "spells", "") == [f"#{wall.id} Great Wall"]
     assert RULESET.suggest(g.table("white"), "order", "spells", "") == []
+
+
+def test_an_immune_shield_blocks_without_losing_durability() -> None:
+    """Glossary "Immune": "If the Shield itself was Immune, it would still block but not lose Durability." """
+    g = Game()
+    g.do(
+        "gm",
+        "spell define",
+        name="Salamander Scale",
+        role="Defense",
+        sphere="Matter",
+        fluency=1,
+        resonance=0,
+        shields="Forces",
+        durability=2,
+        aspects="Immune Heat",
+    )
+    g.do("white", "magi create", name="White", codex="Fireball")
+    g.do("black", "magi create", name="Black", codex="Salamander Scale")
+    g.do("gm", "battle start")
+    g.do("white", "battle join")
+    g.do("black", "battle join")
+    g.do("gm", "battle round", resonance=10, rolloff="Black")
+    g.do("black", "prepare", spells="Salamander Scale")
+    g.do("white", "prepare", spells="Fireball")
+    g.do("black", "cast", spell="Salamander Scale")
+    out = g.do("white", "cast", spell="Fireball", target="Black")  # Fireball: Forces, descriptor Heat
+    assert "Salamander Scale blocks it (immune to Heat: no Durability lost)" in g.text(out)
+    assert g.being("Black").essence == 12 and g.in_play("Salamander Scale")[0].durability == 2
