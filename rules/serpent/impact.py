@@ -188,9 +188,7 @@ def impact_beings(
         else:
             raise ValueError("an effect needs its card or its own impact")
         dmg = dmg_amount(ctx, imp, victim)
-        if offensive and encounter_evades(ctx, effect, imp, victim):
-            hit = Hit(victim=victim, dmg=dmg, evaded=True, notes=[f"{victim.name} evades it"])
-        elif offensive:
+        if offensive:
             if imp.area and team_hit is None:
                 team_hit = team_shields(ctx, effect, imp, victim.team, dmg)
             hit = defend(ctx, effect, imp, victim, dmg, team_hit if imp.area else None)
@@ -207,6 +205,30 @@ def dmg_amount(ctx: Ctx, impact: Impact, victim: Being) -> int | None:
     if impact.dmg.from_charges:
         return charge_total(ctx, victim, impact.dmg.from_charges)
     return impact.dmg.amount
+
+
+def encounter_responses(ctx: Ctx, effect: Effect) -> None:
+    """Encounters answer in the effect's Response phase, once, as soon as its caster's priority is over.
+
+    Walkthrough Act II: "I place it in front of the Encounter and pay for it. This is a
+    Dmg spell so the Shadow attempts to Evade by paying 1 Resonance and then pulling a
+    token"; in maintenance, "I pay the 1 Resonance and enter its Response phase. ... we
+    see if the Shadow can Evade". A successful Evade marks the effect as dodged by it.
+    """
+    effect.encounters_answered = True
+    if not effect.offensive or effect.target_kind != "being" or not effect.target:
+        return
+    victim = ctx.battle.beings.get(effect.target)
+    if victim is None or victim.kind != "encounter" or victim.incapacitated:
+        return
+    if effect.impact is not None:
+        impact = effect.impact
+    elif effect.card is not None and ctx.card(effect.card).location in ("manifesting", "play"):
+        impact = spell_impact(ctx, ctx.card(effect.card), victim.key)
+    else:
+        return
+    if encounter_evades(ctx, effect, impact, victim):
+        effect.evaded.append(victim.key)
 
 
 def encounter_evades(ctx: Ctx, effect: Effect, impact: Impact, victim: Being) -> bool:

@@ -170,6 +170,7 @@ class Effect(Model):
     impact: Impact | None = None  # Encounter and ability effects; spells read their card
     passed: list[str] = Field(default_factory=list)  # beings who passed this window
     priority_over: bool = False  # its caster has passed the first Response (glossary "Priority")
+    encounters_answered: bool = False  # Encounters' Response abilities (the Shadow's Evade) have had their go
     evaded: list[str] = Field(default_factory=list)  # beings who dodged it
     replace: str | None = None  # Enhancement to drop for a fifth one
     opened_at: str | None = None  # UTC ISO time its response window (last) started waiting, from ``Table.now``

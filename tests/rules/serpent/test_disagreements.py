@@ -269,3 +269,28 @@ def test_an_immune_shield_blocks_without_losing_durability() -> None:
     out = g.do("white", "cast", spell="Fireball", target="Black")  # Fireball: Forces, descriptor Heat
     assert "Salamander Scale blocks it (immune to Heat: no Durability lost)" in g.text(out)
     assert g.being("Black").essence == 12 and g.in_play("Salamander Scale")[0].durability == 2
+
+
+def test_the_shadow_evades_in_the_spells_response_phase() -> None:
+    """Walkthrough Act II, Round 2: "I place it in front of the Encounter and pay for it. This is a Dmg spell so the
+    Shadow attempts to Evade by paying 1 Resonance and then pulling a token." In maintenance: "I pay the 1 Resonance
+    and enter its Response phase. Now that we are playing the Shadow in standard mode, we see if the Shadow can
+    Evade". The draw comes while the Fireball is still manifesting, before Black's window on it closes."""
+    from tests.rules.serpent.test_encounter import start
+
+    g = start(white="Fireball x2", black="Universum Negation")
+    g.do("gm", "battle dice", values="d10=9 d10=1 token=yellow")
+    g.do("gm", "battle round", resonance=10, rolloff="White, Black")
+    g.do("white", "prepare", spells="Fireball")
+    g.do("black", "prepare", spells="")
+    resonance = g.being("Sentient Shadow").resonance
+    g.do("gm", "battle dice", values="token=red")
+    out = g.do("white", "cast", spell="Fireball", target="Sentient Shadow")
+    text = g.text(out)
+    assert "pays 1 Resonance to Evade Fireball: draws **red**" in text
+    assert [e.title for e in g.battle.stack] == ["Fireball"]  # still manifesting: Black may respond
+    assert out.data["battle"]["window"]["effect"] == "Fireball"
+    assert g.being("Sentient Shadow").resonance == resonance - 1
+    out = g.do("black", "pass")
+    assert "Fireball misses Sentient Shadow" in g.text(out)
+    assert g.being("Sentient Shadow").essence == 12
