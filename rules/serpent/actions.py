@@ -37,6 +37,7 @@ from rules.serpent.options import (
     EncounterAddOptions,
     ExchangeOptions,
     FocusOptions,
+    LoseOptions,
     MagiCreateOptions,
     MagiEditOptions,
     MagiOnlyOptions,
@@ -406,6 +407,10 @@ def run_battle_adjust(table: Table, opts: BattleAdjustOptions) -> Outcome:
                 new = max(0, new)
             setattr(being, field, new)
             changes.append(f"{field} {old}→{new}")
+        if opts.resistance is not None:
+            # glossary "Potency": the Encounter's Resistance is the GM's to give (RULING 12: never invented)
+            changes.append(f"Resistance {being.resistance}→{opts.resistance}")
+            being.resistance = opts.resistance or None
         if not changes:
             raise RuleError("Give at least one change, e.g. essence:-2.")
         why = f" ({opts.reason})" if opts.reason else ""
@@ -531,6 +536,7 @@ ACTIONS: dict[str, Action] = {
     "pass": Action(
         "pass", play.run_pass, MagiOnlyOptions, description="Pass the turn for the round, or a response window"
     ),
+    "lose": Action("lose", play.run_lose, LoseOptions, description="Choose the spells a Spell Loss takes from you"),
     "order": Action(
         "order", play.run_order, OrderOptions, description="Order your Shields or a zone's spells (you own the zone)"
     ),

@@ -37,6 +37,7 @@ def add(a: Boost, b: Boost) -> Boost:
         free_action=a.free_action or b.free_action,
         pierce=a.pierce + b.pierce,
         shatter=a.shatter + b.shatter,
+        sealed=a.sealed or b.sealed,
     )
 
 
@@ -141,6 +142,10 @@ def spell_impact(ctx: Ctx, card: CardState, target: str | None) -> Impact:
         area=spell.area,
         unblockable=spell.unblockable,
         curse=spell.curse,
+        obliterate=spell.obliterate,
+        shed_discord=spell.shed_discord,
+        slow=spell.slow,
+        spell_loss=spell.spell_loss,
     )
 
 

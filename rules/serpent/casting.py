@@ -17,6 +17,7 @@ from rules.base import RuleError
 from rules.serpent.aspects import add, bearers, boosts, free_action, require
 from rules.serpent.book import Boost, Energy, Spell, fold, number_of
 from rules.serpent.context import Ctx
+from rules.serpent.control import cloaked_by, phased_by, prevented
 from rules.serpent.energy import discard, gain, lose, release_focus, shortfall
 from rules.serpent.requirements import plan_cast
 from rules.serpent.responses import response_problem
@@ -28,7 +29,7 @@ from rules.serpent.turns import next_turn, priority_holder, require_full_action,
 class Aim:
     """Where a spell goes: its target, the zone it is placed in, and whether that is offensive."""
 
-    kind: Literal["being", "team", "card", "effect"]
+    kind: Literal["being", "team", "card", "effect", "global"]
     target: str
     zone: Zone | None
     bearer: str | None
@@ -102,7 +103,8 @@ def aim(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> Aim:
         raise RuleError(f"{spell.role} spells are not automated yet; the GM resolves {spell.title} by hand.")
     if spell.role == "Attack":
         if spell.area == "global":
-            raise RuleError(f"Area:G Attacks are not automated yet; the GM resolves {spell.title} by hand.")
+            # glossary "Area:G": "Global Attacks impact all Magi", in the center of the arena; always offensive
+            return Aim("global", "all", "attack", None, None, True, "every being in the battle (Area:G)")
         foes = [x for x in b.beings.values() if x.team != caster.team and not x.incapacitated]
         if target is None:
             if spell.area == "team" and len({f.team for f in foes}) == 1:
@@ -125,6 +127,11 @@ def aim(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> Aim:
             raise RuleError(f"{victim.name} is incapacitated and cannot be targeted.")
         if spell.area == "team":
             return _team_aim(victim.team, caster)
+        cloak = cloaked_by(ctx, victim)
+        if cloak:
+            raise RuleError(
+                f"{victim.name} is Cloaked by {cloak}: opponents cannot target them (Area spells still reach them)."
+            )
         return Aim("being", victim.key, "attack", victim.key, None, True, victim.name)
     if spell.role in ("Defense", "Enhance", "Component"):
         zone = "enhance" if spell.role == "Enhance" else "defense"
@@ -317,6 +324,9 @@ def cast(ctx: Ctx, caster: Being, req: CastRequest) -> None:
         )
     if spell.title in caster.miscast_titles:
         raise RuleError(f"{caster.name} miscast {spell.title} this turn and cannot cast it again this turn.")
+    blocked = prevented(ctx, caster, spell)
+    if blocked:
+        raise RuleError(f"{caster.name} cannot cast {spell.title}: {blocked}.")
     upgrade_free = any(u.boost.free_action for u in spell.upgrades if any(fold(u.key) == fold(k) for k in req.upgrades))
     free = free_action(ctx, caster, spell) or upgrade_free
     if not free:
@@ -391,7 +401,8 @@ def place_and_pay(
             f"{caster.name} cannot pay for {spell.title}: needs {problem}. "
             "An energy exchange (/serpent exchange) or Meditate may help."
         )
-    if spell.duration and spell.duration.kind == "F" and caster.focus_total < 1:
+    sealed = bought.sealed  # glossary "Sealed": the Duration F spell becomes Duration P and needs no Focus
+    if spell.duration and spell.duration.kind == "F" and not sealed and caster.focus_total < 1:
         raise RuleError(f"{spell.title} has Duration F and {caster.name} has no Focus.")
     # -- place
     b = ctx.battle
@@ -402,6 +413,7 @@ def place_and_pay(
     card.zone = target.zone
     card.bearer = target.bearer
     card.team = target.team if spell.area == "team" or target.kind == "team" else None
+    card.global_area = target.kind == "global"
     card.order = b.placed
     card.upgrades = list(req.upgrades)
     card.tiers = req.tiers
@@ -429,6 +441,15 @@ def place_and_pay(
     for component in plan.sacrifice:
         payment.sacrificed.append(component.model_copy(deep=True))
         discard(ctx, component, f"paid as {spell.title}'s requirement")
+    if plan.burn_focus:
+        caster.focus_total -= plan.burn_focus
+        caster.burned_focus += plan.burn_focus
+        ctx.j.say(
+            f"{caster.name} burns {plan.burn_focus} Focus ({caster.focus_total} left; re-attune it in preparation).",
+            "burn_focus",
+        )
+        if caster.focus_total < 1:
+            release_focus(ctx, caster, f"{caster.name} burned their Focus")
     for source, kind, amount in plan.charges:
         source.charges[kind] -= amount
         if not source.charges[kind]:
@@ -449,7 +470,7 @@ def place_and_pay(
     if spoken:
         caster.voice += spell.fluency or 0
         ctx.j.say(f"{caster.name} gains {spell.fluency or 0} Voice for Intoning.", "voice", voice=caster.voice)
-    if spell.duration and spell.duration.kind == "F":
+    if spell.duration and spell.duration.kind == "F" and not sealed:
         release_focus(ctx, caster, f"{caster.name}'s Focus moves to {spell.title}")
         card.focus = caster.key
         ctx.j.say(f"{caster.name} places their Focus on {spell.title}.")
@@ -465,6 +486,7 @@ def place_and_pay(
         offensive=target.offensive,
         free_action=free_action(ctx, caster, spell),
         replace=req.replace,
+        veiled=spell.veiled,
     )
     karma(ctx, effect, caster)
     return effect
@@ -479,6 +501,8 @@ def karma(ctx: Ctx, effect: Effect, caster: Being) -> None:
         hit.add(effect.target)
     elif effect.target_kind == "team" and effect.target:
         hit.update(b.key for b in ctx.battle.team_members(effect.target))
+    elif effect.target_kind == "global":
+        hit.update(ctx.battle.beings)
     elif effect.target_kind == "card" and effect.target:
         target = ctx.battle.cards.get(int(effect.target))
         if target is not None and target.bearer:
@@ -534,6 +558,12 @@ def use_ability(ctx: Ctx, user: Being, name: str, target: str | None) -> None:
         victim = find_being(ctx, user, target)
     if ability.offensive and victim.team == user.team:
         raise RuleError(f"{ability.name} is offensive: target an opponent.")
+    phase = phased_by(ctx, user)
+    if phase:
+        raise RuleError(f"{user.name} is Phased by {phase}: they may only meditate (and take innate Actions).")
+    cloak = cloaked_by(ctx, victim) if victim.team != user.team else None
+    if cloak:
+        raise RuleError(f"{victim.name} is Cloaked by {cloak}: opponents cannot target them.")
     spell = ctx.spell(card.title)
     card.ability_uses[ability.name] = used + 1
     if not ability.free_action:

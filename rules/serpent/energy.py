@@ -10,6 +10,7 @@ from __future__ import annotations
 from rules.base import RuleError
 from rules.serpent.book import Energy
 from rules.serpent.context import Ctx
+from rules.serpent.control import enjoined
 from rules.serpent.state import Being, CardState, Location
 
 DISCORD_LIMIT = 20
@@ -67,6 +68,10 @@ def gain(ctx: Ctx, being: Being, energy: Energy, amount: int, why: str) -> int:
     if amount <= 0 or being.incapacitated:
         return 0
     if energy == "Harmony" and being.harmony is None:
+        return 0
+    injunction = enjoined(ctx, being, energy)
+    if injunction:
+        ctx.j.say(f"{being.name} gains no {energy} ({why}): {injunction} enjoins it.", "injunction", energy=energy)
         return 0
     before = amount_of(being, energy)
     _set(being, energy, before + amount)

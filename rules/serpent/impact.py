@@ -11,8 +11,9 @@ from __future__ import annotations
 from rules.serpent.aspects import bearers, boosts, require, spell_impact
 from rules.serpent.casting import area_abjuration_targets, card_offensive
 from rules.serpent.context import Ctx
+from rules.serpent.control import adamant_refuses, backlash, phased_by, resisted, uniqueness
 from rules.serpent.defenses import Hit, defend, immune, team_shields, warded_siphon
-from rules.serpent.energy import after_change, amount_of, discard, gain, lose, release_focus
+from rules.serpent.energy import after_change, amount_of, discard, gain, incapacitate, lose, release_focus
 from rules.serpent.state import Being, CardState, Effect, Impact
 
 
@@ -43,8 +44,13 @@ def activate_spell(ctx: Ctx, effect: Effect) -> None:
         return
     card.location = "play"
     ctx.j.say(f"✨ {card.title} activates.", "activate", card=card.id)
+    for other, why in uniqueness(ctx, card):
+        discard(ctx, other, why)
+    if spell.dampen is not None:
+        dampen(ctx, effect, card)
     if spell.role == "Abjuration":
-        abjure(ctx, effect, card)
+        if spell.dispel is not None or spell.dampen is None:
+            abjure(ctx, effect, card)
         if card.location == "play":
             discard(ctx, card, "an Abjuration is discarded after its one-time effect")
         return
@@ -54,7 +60,7 @@ def activate_spell(ctx: Ctx, effect: Effect) -> None:
     place_counters(ctx, card)
     if spell.role == "Enhance":
         settle_enhancement(ctx, card, effect.replace)
-        if spell.infusion:
+        if spell.infusion or spell.shed_discord or spell.slow:
             impact_beings(ctx, effect, card, bearers(ctx, card), offensive=False)
         return
     if spell.role in ("Component", "Defense"):
@@ -79,7 +85,7 @@ def place_counters(ctx: Ctx, card: CardState) -> None:
             card.duration = (spell.duration.count or 0) + boost.add_duration
             extra = f" ({'; '.join(s for s in sources if 'Duration' in s)})" if boost.add_duration else ""
             ctx.j.say(f"{card.title} gets {card.duration} Duration counters{extra}.", "counters", card=card.id)
-        elif spell.duration.kind == "P":
+        elif spell.duration.kind == "P" or (spell.duration.kind == "F" and card.boost.sealed):
             card.persistent = True
     if spell.defense == "Shield" and (spell.durability or spell.needs("durability")):
         require(spell, "durability", "Durability")
@@ -138,6 +144,8 @@ def settle_curse(ctx: Ctx, card: CardState, hits: list[Hit]) -> None:
 
 
 def attack_victims(ctx: Ctx, effect: Effect) -> list[str]:
+    if effect.target_kind == "global":
+        return [b.key for b in ctx.battle.beings.values() if not b.incapacitated]
     if effect.target_kind == "team" and effect.target:
         return [b.key for b in ctx.battle.team_members(effect.target) if not b.incapacitated]
     if effect.target_kind == "being" and effect.target:
@@ -176,7 +184,7 @@ def impact_beings(
     """Apply one effect to each victim through their Defenses (when offensive), then its directives."""
     caster = ctx.being(effect.caster)
     hits: list[Hit] = []
-    team_hit: Hit | None = None
+    team_hits: dict[str, Hit | None] = {}  # an Area effect meets each team zone's Shields once
     for key in victims:
         victim = ctx.being(key)
         if victim.incapacitated:
@@ -188,15 +196,30 @@ def impact_beings(
         else:
             raise ValueError("an effect needs its card or its own impact")
         dmg = dmg_amount(ctx, imp, victim)
+        shielded_from = out_of_reach(ctx, effect, card, victim, offensive)
+        if shielded_from:
+            ctx.j.say(f"{effect.title} has no effect on {victim.name}: {shielded_from}.", "immune", target=victim.name)
+            hits.append(Hit(victim=victim, dmg=0, blocked=True, notes=[shielded_from]))
+            continue
         if offensive:
-            if imp.area and team_hit is None:
-                team_hit = team_shields(ctx, effect, imp, victim.team, dmg)
-            hit = defend(ctx, effect, imp, victim, dmg, team_hit if imp.area else None)
+            if imp.area and victim.team not in team_hits:
+                team_hits[victim.team] = team_shields(ctx, effect, imp, victim.team, dmg)
+            hit = defend(ctx, effect, imp, victim, dmg, team_hits.get(victim.team) if imp.area else None)
         else:
             hit = Hit(victim=victim, dmg=dmg)
         apply_directives(ctx, effect, imp, caster, hit)
         hits.append(hit)
     return hits
+
+
+def out_of_reach(ctx: Ctx, effect: Effect, card: CardState | None, victim: Being, offensive: bool) -> str | None:
+    """A Phased victim is immune to offensive effects; an Encounter's Resistance stops spells of lower Potency."""
+    phase = phased_by(ctx, victim) if offensive else None
+    if phase:
+        return f"{victim.name} is Phased by {phase} and immune to offensive effects"
+    if effect.kind in ("spell", "maintenance"):
+        return resisted(ctx, card, victim)
+    return None
 
 
 def dmg_amount(ctx: Ctx, impact: Impact, victim: Being) -> int | None:
@@ -216,7 +239,7 @@ def encounter_responses(ctx: Ctx, effect: Effect) -> None:
     see if the Shadow can Evade". A successful Evade marks the effect as dodged by it.
     """
     effect.encounters_answered = True
-    if not effect.offensive or effect.target_kind != "being" or not effect.target:
+    if effect.veiled or not effect.offensive or effect.target_kind != "being" or not effect.target:
         return
     victim = ctx.battle.beings.get(effect.target)
     if victim is None or victim.kind != "encounter" or victim.incapacitated:
@@ -321,6 +344,30 @@ def apply_directives(ctx: Ctx, effect: Effect, impact: Impact, caster: Being, hi
         if held and impact.focus_loss_harmony:
             lose(ctx, victim, "Harmony", impact.focus_loss_harmony, effect.title)
             ctx.j.say(f"{victim.name} lost Focus this way and loses {impact.focus_loss_harmony} Harmony.")
+    if impact.obliterate:
+        ctx.j.say(f"☠ {effect.title} Obliterates {victim.name}.", "obliterate", target=victim.name)
+        incapacitate(ctx, victim, f"{victim.name} is Obliterated by {effect.title}")
+    if impact.shed_discord and (victim.harmony or 0) < 0:
+        before = victim.harmony or 0
+        victim.harmony = min(0, before + impact.shed_discord)
+        ctx.j.say(
+            f"{victim.name} sheds {victim.harmony - before} Discord ({effect.title}): Harmony {victim.harmony}.",
+            "shed_discord",
+            target=victim.name,
+            amount=victim.harmony - before,
+        )
+    if impact.slow:
+        give_stone(ctx, effect, victim)
+    if impact.spell_loss:
+        victim.spell_loss = impact.spell_loss
+        ctx.j.say(
+            f"📜 {effect.title}: {victim.name} suffers {impact.spell_loss.describe()}; they choose the spells with "
+            "/serpent lose.",
+            "spell_loss",
+            target=victim.name,
+            amount=impact.spell_loss.amount,
+            how=impact.spell_loss.how,
+        )
     if impact.clears_charges:
         for card in ctx.battle.in_play():
             if (victim.key in bearers(ctx, card) or card.bearer == victim.key) and card.charges.get(
@@ -331,6 +378,25 @@ def apply_directives(ctx: Ctx, effect: Effect, impact: Impact, caster: Being, hi
                     f"on {card.title} are discarded."
                 )
                 card.charges.pop(impact.clears_charges)
+
+
+def give_stone(ctx: Ctx, effect: Effect, victim: Being) -> None:
+    """Glossary "Action": an offensive effect gives at most one interrupt stone a round, and none to a Magi who
+    already has 2; the Magi's own or an ally's effects always give theirs."""
+    offensive = ctx.being(effect.caster).team != victim.team
+    limit = ctx.book.rules.max_interrupt_stones
+    if offensive and (victim.stoned_round == ctx.battle.round or victim.stones >= limit):
+        why = "already has one from an offensive effect this round" if victim.stones < limit else f"holds {limit}"
+        ctx.j.say(f"{effect.title} gives {victim.name} no interrupt stone: {why}.", "stone", stones=victim.stones)
+        return
+    victim.stones += 1
+    if offensive:
+        victim.stoned_round = ctx.battle.round
+    ctx.j.say(
+        f"🪨 {effect.title} gives {victim.name} an interrupt stone ({victim.stones} held).",
+        "stone",
+        stones=victim.stones,
+    )
 
 
 # ---------------------------------------------------------------- Abjurations and Evades
@@ -365,6 +431,10 @@ def dispel_active(ctx: Ctx, effect: Effect, card: CardState, target: CardState) 
     spell = ctx.spell(card.title)
     bearer = ctx.battle.beings.get(target.bearer or "")
     caster = ctx.being(effect.caster)
+    refusal = adamant_refuses(ctx, spell, caster.key, target)
+    if refusal:
+        ctx.j.say(f"{card.title} cannot affect {target.title}: {refusal}.", "adamant", card=target.id)
+        return
     if effect.offensive and bearer is not None and target.zone in ("defense", "enhance"):
         hit = defend(ctx, effect, spell_impact(ctx, card, bearer.key), bearer, None, None)
         if hit.blocked:
@@ -375,6 +445,7 @@ def dispel_active(ctx: Ctx, effect: Effect, card: CardState, target: CardState) 
         require(spell, "dispel_to", "Dispel destination (discard, banish or codex)")
         to = "discard"
     ctx.j.say(f"🚫 {caster.name}'s {card.title} Dispels {target.title}.", "dispel", card=target.id)
+    backlash(ctx, target, caster, card.title)
     discard(ctx, target, f"Dispelled by {card.title}", to=to)
 
 
@@ -384,6 +455,12 @@ def dispel_manifesting(ctx: Ctx, card: CardState, effect_id: int) -> None:
     if target is None:
         ctx.j.say(f"{card.title} finds nothing left to Dispel.")
         return
+    abjurer = ctx.being(card.controller or card.owner)
+    if target.card is not None:
+        refusal = adamant_refuses(ctx, spell, abjurer.key, ctx.card(target.card))
+        if refusal:
+            ctx.j.say(f"{card.title} cannot affect {target.title}: {refusal}.", "adamant", effect=target.id)
+            return
     ctx.battle.stack.remove(target)
     caster = ctx.being(target.caster)
     if target.card is None:
@@ -406,6 +483,7 @@ def dispel_manifesting(ctx: Ctx, card: CardState, effect_id: int) -> None:
         effect=target.id,
         refund=refunds,
     )
+    backlash(ctx, victim, abjurer, card.title)
     discard(ctx, victim, f"Dispelled by {card.title}", to=to)
 
 
@@ -441,11 +519,57 @@ def refund(ctx: Ctx, victim: CardState, caster: Being) -> str:
     return ", ".join(parts) or "nothing was paid"
 
 
+def dampen(ctx: Ctx, effect: Effect, card: CardState) -> None:
+    """Glossary "Dampen": the target effect's controller "must immediately choose to either pay the additional costs
+    or else discard the spell (no refund as this is not a Dispel)". RULING: Magister pays when they can."""
+    amount = ctx.spell(card.title).dampen
+    target = next((e for e in ctx.battle.stack if str(e.id) == (effect.target or "")), None)
+    if amount is None or target is None or not amount.amount:
+        ctx.j.say(f"{card.title} finds nothing left to Dampen.")
+        return
+    victim = ctx.battle.cards.get(target.card or 0)
+    abjurer = ctx.being(card.controller or card.owner)
+    if victim is not None:
+        refusal = adamant_refuses(ctx, ctx.spell(card.title), abjurer.key, victim)
+        if refusal:
+            ctx.j.say(f"{card.title} cannot affect {target.title}: {refusal}.", "adamant", effect=target.id)
+            return
+    payer = ctx.being(target.caster)
+    have = {"Essence": payer.essence, "Resonance": payer.resonance, "Will": payer.will, "Voice": payer.voice}
+    can = have.get(amount.energy, payer.harmony if payer.harmony is not None else 0) >= amount.amount
+    if amount.energy == "Harmony":
+        can = payer.harmony is not None  # Harmony may go negative: paying it is always possible
+    if can:
+        lose(ctx, payer, amount.energy, amount.amount, f"{card.title} Dampens {target.title}")
+        ctx.j.say(
+            f"🌫 {card.title} Dampens {target.title}: {payer.name} pays {amount.amount} {amount.energy} more.",
+            "dampen",
+            paid=True,
+        )
+        return
+    ctx.battle.stack.remove(target)
+    ctx.j.say(
+        f"🌫 {card.title} Dampens {target.title}: {payer.name} cannot pay {amount.amount} {amount.energy} more, "
+        "so it is discarded (no refund: this is not a Dispel).",
+        "dampen",
+        paid=False,
+    )
+    if victim is not None:
+        backlash(ctx, victim, abjurer, card.title)
+        discard(ctx, victim, f"Dampened by {card.title}")
+
+
 def evade(ctx: Ctx, effect: Effect, card: CardState) -> None:
     """An Evade spell lets its bearer dodge one targeted effect entirely (never an Area one)."""
     target = next((e for e in ctx.battle.stack if e.id == int(effect.target or 0)), None)
     bearer = card.bearer or card.owner
-    if target is not None:
+    if target is not None and ctx.spell(card.title).area:
+        # glossary "Evade": "If an Evade spell gains Area, it allows a whole team to dodge the same single impact"
+        team = [m.key for m in ctx.battle.team_members(ctx.being(bearer).team)]
+        target.evaded.extend(k for k in team if k not in target.evaded)
+        names = ", ".join(ctx.name(k) for k in team)
+        ctx.j.say(f"💨 {names} will evade {target.title} (an Area Evade).", "evade", evaded=True)
+    elif target is not None:
         target.evaded.append(bearer)
         ctx.j.say(f"💨 {ctx.name(bearer)} will evade {target.title}.", "evade", evaded=True)
     discard(ctx, card, "an Evade dodges one impact and is discarded")
@@ -483,7 +607,10 @@ def resolve_maintenance_impact(ctx: Ctx, effect: Effect) -> None:
     card = ctx.battle.cards.get(effect.card or 0)
     if card is None or card.location != "play":
         return
-    if card.zone == "attack":
+    if card.zone == "attack" and card.global_area:
+        victims = [b.key for b in ctx.battle.beings.values() if not b.incapacitated]
+        impact_beings(ctx, effect, card, victims, offensive=True)
+    elif card.zone == "attack":
         victims = [card.bearer] if card.bearer else [b.key for b in ctx.battle.team_members(card.team or "")]
         impact_beings(ctx, effect, card, [v for v in victims if v], offensive=True)
     else:

@@ -121,6 +121,9 @@ class BattleAdjustOptions(Model):
     voice: int | None = Field(default=None, description="Change to Voice")
     stones: int | None = Field(default=None, description="Change to interrupt stones held")
     reason: str | None = Field(default=None, description="Why, for the log (e.g. Ability Chart A)")
+    resistance: int | None = Field(
+        default=None, ge=0, description="Set an Encounter's Resistance: spells of lower Potency cannot affect it"
+    )
 
 
 class CloseWindowOptions(Model):
@@ -210,4 +213,9 @@ class OrderOptions(Model):
     spells: str = Field(
         description='Spells of one of your zones in the order you choose, e.g. "#4, #2" (Shields: outermost first)'
     )
+    magi: str | None = magi_field()
+
+
+class LoseOptions(Model):
+    spells: str = Field(description='The spells your Spell Loss takes, e.g. "Fireball, Dissolve Tissue"')
     magi: str | None = magi_field()

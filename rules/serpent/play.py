@@ -7,15 +7,17 @@ rules modules; ``with_battle`` commits only if nothing was refused.
 from __future__ import annotations
 
 from rules.base import Card, Outcome, RuleError, Table
+from rules.serpent.aspects import bearers
 from rules.serpent.casting import CastRequest, cast, find_card_in_play, respond, use_ability
 from rules.serpent.context import Ctx
-from rules.serpent.energy import discard, energy_line, gain
+from rules.serpent.energy import LEAVING, discard, energy_line, gain, lose
 from rules.serpent.magi import parse_spell_list
 from rules.serpent.options import (
     CastOptions,
     DismissOptions,
     ExchangeOptions,
     FocusOptions,
+    LoseOptions,
     MagiOnlyOptions,
     OrderOptions,
     PrepareOptions,
@@ -27,6 +29,7 @@ from rules.serpent.options import (
 )
 from rules.serpent.rounds import prepare, reattune
 from rules.serpent.runner import magi_in_battle, with_battle
+from rules.serpent.state import Being, CardState
 from rules.serpent.turns import next_turn, require_full_action, require_turn, window_waiting
 from rules.serpent.zones import order_zone
 
@@ -206,9 +209,7 @@ def run_dismiss(table: Table, opts: DismissOptions) -> Outcome:
             magi.artifact_active = False
             ctx.j.say(f"{magi.name} dismisses their Artifact {magi.artifact} (a Free Action).", "dismiss")
         else:
-            mine = [c for c in ctx.battle.in_play() if c.controller == magi.key]
-            card = find_card_in_play(ctx, opts.spell, mine)
-            discard(ctx, card, f"{magi.name} dismisses it (a Free Action)")
+            dismiss_spell(ctx, magi, opts.spell)
         next_turn(ctx)
         return f"{magi.name} dismisses {opts.spell}"
 
@@ -336,3 +337,63 @@ def run_order(table: Table, opts: OrderOptions) -> Outcome:
         return order_zone(ctx, magi, opts.spells)
 
     return with_battle(table, "order", run)
+
+
+def dismiss_spell(ctx: Ctx, magi: Being, name: str) -> CardState:
+    """Dismiss a spell you control (not a Vowed one), or exercise a spell's Will break as its bearer."""
+    breakable = [
+        c
+        for c in ctx.battle.in_play()
+        if ctx.spell(c.title).will_break is not None and magi.key in bearers(ctx, c) + c.affected
+    ]
+    mine = [c for c in ctx.battle.in_play() if c.controller == magi.key]
+    card = find_card_in_play(ctx, name, mine + [c for c in breakable if c not in mine])
+    spell = ctx.spell(card.title)
+    if card in breakable and (card.controller != magi.key or spell.vowed):
+        cost = spell.will_break or 0
+        if magi.will < cost:
+            raise RuleError(f"{card.title}'s Will break costs {cost} Will; {magi.name} has {magi.will}.")
+        lose(ctx, magi, "Will", cost, f"the Will break of {card.title}")
+        discard(ctx, card, f'{magi.name} breaks it with {cost} Will (glossary "Will Breaks", a Free Action)')
+        return card
+    if spell.vowed:
+        raise RuleError(f'{card.title} is Vowed: its controller cannot dismiss it (glossary "Vowed").')
+    discard(ctx, card, f"{magi.name} dismisses it (a Free Action)")
+    return card
+
+
+def run_lose(table: Table, opts: LoseOptions) -> Outcome:
+    """Glossary "Spell Loss" and "Sacrifice": the Magi who owns the Codex chooses which spells it loses."""
+
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        return choose_spell_loss(ctx, magi, parse_spell_list(opts.spells))
+
+    return with_battle(table, "lose", run)
+
+
+def choose_spell_loss(ctx: Ctx, magi: Being, titles: list[str]) -> str:
+    loss = magi.spell_loss
+    if loss is None:
+        raise RuleError(f"{magi.name} has no Spell Loss to choose.")
+    where = ("prepared",) if loss.how == "codex" else ("codex", "prepared")
+    pool = [c for c in ctx.battle.cards.values() if c.owner == magi.key and c.location in where]
+    need = min(loss.amount, len(pool))
+    if len(titles) != need:
+        offered = ", ".join(sorted({c.title for c in pool})) or "none"
+        raise RuleError(f"{loss.describe()}: name {need} spell(s). {magi.name} could lose: {offered}.")
+    picked: list[CardState] = []
+    for title in titles:
+        spell = ctx.spell(title)
+        card = next((c for c in pool if c.title == spell.title and c not in picked), None)
+        if card is None:
+            raise RuleError(f"{magi.name} has no {spell.title} left to lose ({loss.describe()}).")
+        picked.append(card)
+    to = LEAVING[{"sacrifice": "discard", "banish": "banish", "codex": "codex"}[loss.how]]
+    for card in picked:
+        card.location = to
+    magi.spell_loss = None
+    names = ", ".join(c.title for c in picked)
+    verb = {"sacrifice": "sacrifices", "banish": "banishes", "codex": "returns unprepared"}[loss.how]
+    ctx.j.say(f"📜 {magi.name} {verb} {names} ({loss.describe()}).", "spell_loss", magi=magi.name, cards=names)
+    return f"{magi.name} {verb} {names}"

@@ -12,7 +12,9 @@ re-attunes discards.
 from __future__ import annotations
 
 from rules.base import RuleError
+from rules.serpent.book import fold
 from rules.serpent.context import Ctx
+from rules.serpent.control import haste_bonus
 from rules.serpent.energy import after_change, discard, energy_line, gain, lose, shortfall
 from rules.serpent.impact import tick
 from rules.serpent.requirements import sustain_problem
@@ -64,7 +66,7 @@ def end_round(ctx: Ctx) -> None:
     for card in b.cards.values():
         card.ability_uses = {}
     for being in b.beings.values():
-        being.full_actions = being.actions_per_round
+        being.full_actions = being.actions_per_round + haste_bonus(ctx, being)
         being.exchanged = False
         being.spec_upgraded = False
         being.passed = being.incapacitated
@@ -255,10 +257,11 @@ def resolve_step(ctx: Ctx, card_id: int) -> None:
                 kind="maintenance",
                 card=card.id,
                 caster=controller.key,
-                target_kind="being" if card.bearer else "team",
-                target=card.bearer or card.team,
+                target_kind="being" if card.bearer else "global" if card.global_area else "team",
+                target=card.bearer or card.team or ("all" if card.global_area else None),
                 is_spell=False,
                 offensive=card.zone == "attack",
+                veiled=spell.veiled,
             )
         )
         ctx.j.say(f"{card.title} resolves in the {where}.", "resolve", card=card.id)
@@ -271,7 +274,7 @@ def impacts_in_maintenance(ctx: Ctx, card: CardState) -> bool:
     spell = ctx.spell(card.title)
     if card.zone == "defense":
         return False
-    return bool(spell.dmg or spell.infusion or spell.siphon or spell.disrupt)
+    return bool(spell.dmg or spell.infusion or spell.siphon or spell.disrupt or spell.shed_discord or spell.slow)
 
 
 def finish_maintenance(ctx: Ctx) -> None:
@@ -345,7 +348,15 @@ def reattune(ctx: Ctx, magi: Being, titles: list[str]) -> int:
     total = 0
     picked: list[CardState] = []
     other = magi.reattuned_other
+    foci = 0
     for title in titles:
+        if fold(title) in ("focus", "burned focus"):
+            # glossary "Burn Focus": "An unlimited number of Burned Foci may be re-attuned ... 1 Resonance for each"
+            foci += 1
+            if foci > magi.burned_focus:
+                raise RuleError(f"{magi.name} has {magi.burned_focus} burned Focus to re-attune.")
+            total += 1
+            continue
         spell = ctx.spell(title)
         card = next((c for c in b.cards_in("discard", magi.key) if c.title == spell.title and c not in picked), None)
         if card is None:
@@ -369,6 +380,8 @@ def reattune(ctx: Ctx, magi: Being, titles: list[str]) -> int:
         )
     magi.resonance -= total
     magi.reattuned_other = other
+    magi.burned_focus -= foci
+    magi.focus_total += foci
     for card in picked:
         card.location = "codex"
     return total

@@ -13,10 +13,10 @@ from typing import Literal
 from pydantic import Field
 
 from rules.base import Model
-from rules.serpent.book import Amount, Boost, Dispel, Energy, Spell, Sphere
+from rules.serpent.book import Amount, Boost, Dispel, Energy, Spell, SpellLoss, Sphere
 
 Zone = Literal["attack", "defense", "curse", "enhance"]
-Location = Literal["codex", "prepared", "manifesting", "play", "discard", "banished"]
+Location = Literal["codex", "prepared", "rite", "manifesting", "play", "discard", "banished"]
 Phase = Literal["setup", "maintenance", "preparation", "actions", "round_end", "over"]
 ZONE_ORDER: tuple[Zone, ...] = ("attack", "defense", "curse", "enhance")
 
@@ -77,6 +77,10 @@ class CardState(Model):
     affected: list[str] = Field(default_factory=list)  # an Area Curse: the beings it hit
     order: int = 0  # placement sequence: zone owners resolve and stack shields in this order
     ability_uses: dict[str, int] = Field(default_factory=dict)  # this round
+    fluency: int | None = None  # this card's printed fluency, when the Codex names a variant ("Fireball@3")
+    combined_with: int | None = None  # a Transmute: the spell it is combined with (glossary "Combination")
+    rite_actions: int = 0  # Full Actions invested while it waits in the Rite zone ("# Actions")
+    rite_target: str | None = None  # the target named when it entered the Rite zone
 
 
 Payment.model_rebuild()
@@ -119,6 +123,10 @@ class Being(Model):
     artifact: str | None = None
     artifact_active: bool = False
     encounter: EncounterState | None = None
+    resistance: int | None = None  # an Encounter's Resistance (glossary "Potency"), supplied by the GM
+    burned_focus: int = 0  # Foci burned (glossary "Burn Focus"), re-attuned in preparation for 1 Resonance each
+    stoned_round: int = 0  # the round an offensive effect last gave this being an interrupt stone
+    spell_loss: SpellLoss | None = None  # a Spell Loss waiting for this Magi to choose the spells
 
     @property
     def is_magi(self) -> bool:
@@ -149,6 +157,10 @@ class Impact(Model):
     unblockable: bool = False
     curse: bool = False
     gain_resonance: int | None = None
+    obliterate: bool = False
+    shed_discord: int = 0
+    slow: bool = False
+    spell_loss: SpellLoss | None = None
     unknown: list[str] = Field(default_factory=list)  # values a GM must still supply, shown on the card
 
 
@@ -161,7 +173,7 @@ class Effect(Model):
     card: int | None = None
     ability: str | None = None
     caster: str
-    target_kind: Literal["being", "team", "card", "effect", "none"] = "none"
+    target_kind: Literal["being", "team", "card", "effect", "global", "none"] = "none"
     target: str | None = None
     is_spell: bool = False  # Abjurations may target it; it adds Karma charges
     offensive: bool = False
@@ -170,6 +182,7 @@ class Effect(Model):
     impact: Impact | None = None  # Encounter and ability effects; spells read their card
     passed: list[str] = Field(default_factory=list)  # beings who passed this window
     priority_over: bool = False  # its caster has passed the first Response (glossary "Priority")
+    veiled: bool = False  # glossary "Veiled": it has no Response phase
     encounters_answered: bool = False  # Encounters' Response abilities (the Shadow's Evade) have had their go
     evaded: list[str] = Field(default_factory=list)  # beings who dodged it
     replace: str | None = None  # Enhancement to drop for a fifth one

@@ -57,6 +57,8 @@ def _choices(
     if option == "spells" and action in ("prepare", "reattune"):
         where = "discard" if action == "reattune" else "codex"
         return sorted({c.title for c in cards if c.owner in mine and c.location in (where, "prepared")})
+    if option == "spells" and action == "lose":
+        return sorted({c.title for c in cards if c.owner in mine and c.location in ("codex", "prepared")})
     if option == "spells" and action == "order":
         teams = {battle.beings[k].team for k in mine}
         owned = [c for c in battle.in_play() if c.bearer in mine or (c.team is not None and c.team in teams)]

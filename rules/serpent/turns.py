@@ -44,6 +44,8 @@ def require_turn(ctx: Ctx, being: Being, what: str) -> None:
             f"A response window is open on {top.title}: respond with /serpent respond or pass with /serpent pass first."
         )
     current = b.current()
+    if being.spell_loss is not None:
+        raise RuleError(f"{being.name} must first choose their {being.spell_loss.describe()} with /serpent lose.")
     if being.incapacitated:
         raise RuleError(f"{being.name} is incapacitated and cannot act.")
     if current is None or current.key != being.key:
@@ -92,7 +94,7 @@ def priority_holder(ctx: Ctx, effect: Effect) -> str | None:
     do the others "race for the option to be the next to reply". A window that
     reopens beneath a resolved Response does not give it back once she has passed.
     """
-    if effect.kind not in ("spell", "ability"):
+    if effect.kind not in ("spell", "ability") or effect.veiled:
         return None
     caster = ctx.battle.beings.get(effect.caster)
     if effect.priority_over or effect.caster in effect.passed or caster is None or not caster.is_magi:
@@ -102,6 +104,8 @@ def priority_holder(ctx: Ctx, effect: Effect) -> str | None:
 
 def window_waiting(ctx: Ctx, effect: Effect) -> list[str]:
     """Magi who could still respond to this effect and have not passed: the caster alone while she has priority."""
+    if effect.veiled:
+        return []  # glossary "Veiled": "No one can respond to a Veiled spell or ability."
     holder = priority_holder(ctx, effect)
     if holder is not None:
         return [holder]
