@@ -16,8 +16,18 @@ from rules.serpent.state import Being, CardState
 
 
 def active_on(ctx: Ctx, being: Being) -> list[tuple[CardState, Spell]]:
-    """Active spells borne by this being (its own zones, its team zone, global ones)."""
-    return [(c, ctx.spell(c.title)) for c in ctx.battle.in_play() if being.key in bearers(ctx, c) + c.affected]
+    """Active spells borne by this being (its own zones, its team zone, global ones).
+
+    A Curse acts on its bearer only once it has moved behind their Defenses into the Curse zone.
+    """
+    found = []
+    for card in ctx.battle.in_play():
+        spell = ctx.spell(card.title)
+        if spell.curse and card.zone != "curse":
+            continue
+        if being.key in bearers(ctx, card) + card.affected:
+            found.append((card, spell))
+    return found
 
 
 def cloaked_by(ctx: Ctx, being: Being) -> str | None:

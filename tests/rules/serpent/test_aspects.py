@@ -1,0 +1,376 @@
+"""The glossary's aspects (issue 14), each tested from its entry: the quoted line is the spec."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from rules.base import RuleError
+from tests.rules.serpent.helpers import Game
+
+
+def spell(role: str, sphere: str = "Forces", **values: Any) -> dict[str, Any]:
+    return {"role": role, "sphere": sphere, "fluency": 1, "resonance": 0, **values}
+
+
+SPELLS: dict[str, dict[str, Any]] = {
+    "Ember": spell("Attack", dmg="1"),
+    "Hidden Ember": spell("Attack", dmg="1", aspects="Veiled"),
+    "Oath Ward": spell("Defense", "Matter", aspects="Ward 1, Vowed", duration="P"),
+    "Crown": spell("Enhance", "Soul", aspects="Legendary", duration="P"),
+    "Mark": spell("Enhance", "Soul", aspects="Unique to Bearer", duration="P"),
+    "Sigil": spell("Enhance", "Soul", aspects="Unique to Caster", duration="P"),
+    "Heat Aura": spell("Enhance", "Forces", aspects="Unique to Descriptor Heat", descriptors="Heat", duration="P"),
+    "Warm Hands": spell("Enhance", "Forces", descriptors="Heat", duration="P"),
+    "Iron Will": spell("Defense", "Matter", aspects="Ward 1, Adamant, Backlash 2", duration="P"),
+    "Unravel": spell("Abjuration", "Soul", dispel="active to discard"),
+    "True Unravel": spell("Abjuration", "Soul", dispel="active to discard", aspects="Inexorable"),
+    "Quell": spell("Abjuration", "Mind", aspects="Response, Target manifesting, Dampen 2 Resonance"),
+    "Swiftness": spell("Enhance", "Quantum", aspects="Haste", duration="P"),
+    "Swiftness II": spell("Enhance", "Quantum", aspects="Haste", duration="P"),
+    "Drag": spell("Attack", "Quantum", aspects="Slow"),
+    "Shroud": spell("Enhance", "Mind", aspects="Cloaked", duration="P"),
+    "Wave": spell("Attack", dmg="1", aspects="Area"),
+    "Phase": spell("Attack", "Quantum", aspects="Phased, Will Break 1", curse_duration="P"),
+    "Silence": spell("Attack", "Mind", aspects="Prevents Attack, Will Break 2", curse_duration="P"),
+    "Binding Oath": spell("Attack", "Soul", aspects="Injunction Resonance", curse_duration="P"),
+    "Unmake": spell("Attack", "Soul", aspects="Obliteration"),
+    "Calm": spell("Enhance", "Soul", aspects="Shed Discord 3"),
+    "Forget": spell("Attack", "Mind", aspects="Spell Loss 2 banish"),
+    "Void Call": spell("Attack", "Soul", dmg="1", requirements="Attunement Soul"),
+    "Void Reign": spell("Attack", "Soul", dmg="1", requirements="Dominance Soul"),
+    "Pyre": spell("Attack", dmg="3", requirements="Burn Focus"),
+    "Tether": spell("Enhance", "Soul", duration="F", upgrades="Sealed = 1 Resonance"),
+    "Shared Step": spell("Defense", "Forces", aspects="Evade, Response, Free Action, Area"),
+    "Cataclysm": spell("Attack", dmg="1", aspects="Area:G"),
+    "Soul Bolt": spell("Attack", "Soul", dmg="1"),
+}
+
+
+def game(*codices: str, mode: str = "duel", teams: tuple[str, ...] = (), rolloff: str = "", **settings: Any) -> Game:
+    """Magi White, Black (and Grey) with the test spells defined; round 1 started, no one prepared yet."""
+    g = Game(**settings)
+    for name, values in SPELLS.items():
+        g.do("gm", "spell define", name=name, **values)
+    names = ("White", "Black", "Grey")[: len(codices)]
+    for name, codex in zip(names, codices, strict=True):
+        g.do(name.lower(), "magi create", name=name, codex=codex)
+    g.do("gm", "battle start", mode=mode)
+    for i, name in enumerate(names):
+        g.do(name.lower(), "battle join", team=teams[i] if teams else None)
+    g.do("gm", "battle round", resonance=10, rolloff=rolloff or ", ".join(names))
+    return g
+
+
+def prepare(g: Game, **spells: str) -> None:
+    for who, titles in spells.items():
+        g.do(who, "prepare", spells=titles)
+
+
+def test_veiled_has_no_response_phase() -> None:
+    """Glossary "Veiled": "An empowerment indicating that an effect has no Response phase. No one can respond to a
+    Veiled spell or ability." """
+    g = game("Hidden Ember, Ember", "Universum Negation")
+    g.do("gm", "spell define", name="Universum Negation", dispel_to="discard")
+    prepare(g, white="Hidden Ember, Ember", black="")
+    g.do("white", "cast", spell="Hidden Ember", target="Black")
+    assert g.battle.stack == [] and g.being("Black").essence == 11  # Black's Negation had no window
+    g.do("black", "pass")
+    g.do("white", "cast", spell="Ember", target="Black")
+    assert [e.title for e in g.battle.stack] == ["Ember"]  # an ordinary spell waits for Black
+
+
+def test_vowed_cannot_be_dismissed() -> None:
+    """Glossary "Vowed": "the spell or Artifact cannot be dismissed by its controller." """
+    g = game("Oath Ward", "Ember")
+    prepare(g, white="Oath Ward", black="")
+    g.do("white", "cast", spell="Oath Ward")
+    g.do("black", "pass")
+    with pytest.raises(RuleError, match="Oath Ward is Vowed"):
+        g.do("white", "dismiss", spell="Oath Ward")
+    assert g.in_play("Oath Ward")
+
+
+def test_legendary_one_active_by_any_magi() -> None:
+    """Glossary "Legendary": "If a second spell with the same title, regardless of Fluency, is successfully
+    activated, the first spell is discarded." """
+    g = game("Crown", "Crown")
+    prepare(g, white="Crown", black="Crown")
+    g.do("white", "cast", spell="Crown")
+    out = g.do("black", "cast", spell="Crown")
+    assert [c.bearer for c in g.in_play("Crown")] == ["black"]
+    assert "Crown is Legendary" in g.text(out)
+
+
+def test_unique_to_bearer_and_to_caster() -> None:
+    """Glossary "Unique to Bearer": "If a second spell of the same title activates on the bearer, the original is
+    immediately discarded." "Unique to Caster": "If the caster activates a second spell of the same title then the
+    original is immediately discarded." """
+    g = game("Mark x2, Sigil x2", "Mark, Sigil")
+    prepare(g, white="Mark, Sigil, Mark", black="Mark, Sigil")
+    g.do("white", "cast", spell="Mark")
+    g.do("black", "cast", spell="Mark")  # another bearer: both stay
+    assert len(g.in_play("Mark")) == 2
+    g.do("white", "cast", spell="Sigil")
+    g.do("black", "cast", spell="Sigil")  # another caster: both stay
+    assert len(g.in_play("Sigil")) == 2
+    g.do("gm", "battle round", resonance=10, rolloff="White, Black")
+    prepare(g, white="Mark, Sigil", black="")
+    first_mark = next(c.id for c in g.in_play("Mark") if c.bearer == "white")
+    out = g.do("white", "cast", spell="Mark")
+    assert first_mark not in [c.id for c in g.in_play("Mark")] and len(g.in_play("Mark")) == 2
+    assert "Mark is Unique to Bearer" in g.text(out)
+
+
+def test_unique_to_descriptor_discards_every_other_spell_with_it() -> None:
+    """Glossary "Unique to Descriptor X": "When one of these activates, globally discard all other spells with that
+    descriptor (regardless of Defenses). If another spell with that descriptor activates, from any Magi, discard the
+    original." """
+    g = game("Heat Aura, Warm Hands", "Warm Hands")
+    prepare(g, white="Heat Aura, Warm Hands", black="Warm Hands")
+    g.do("white", "cast", spell="Warm Hands")
+    g.do("black", "cast", spell="Warm Hands")
+    g.do("white", "cast", spell="Heat Aura")
+    assert [c.title for c in g.battle.in_play()] == ["Heat Aura"]
+
+
+def test_adamant_and_inexorable_and_backlash() -> None:
+    """Glossary "Adamant": "immune to abilities, Abjurations and Transmutes that target it UNLESS they have the
+    Inexorable empowerment OR they are cast by the spell's controller." "Backlash": "the controller of the Transmute or
+    Abjuration takes Unblockable Harmony Dmg equal to the Backlash rating"."""
+    g = game("Unravel, True Unravel", "Iron Will", rolloff="Black, White")
+    prepare(g, white="Unravel, True Unravel", black="Iron Will")
+    g.do("black", "cast", spell="Iron Will")
+    out = g.do("white", "cast", spell="Unravel", target="Iron Will")
+    assert "Iron Will is Adamant" in g.text(out) and g.in_play("Iron Will")
+    harmony = g.being("White").harmony or 0
+    g.do("black", "meditate")
+    harmony = g.being("White").harmony or 0
+    out = g.do("white", "cast", spell="True Unravel", target="Iron Will")
+    assert not g.in_play("Iron Will")
+    assert g.being("White").harmony == harmony - 2 and "Backlash 2" in g.text(out)
+
+
+def test_dampen_makes_the_caster_pay_more_or_lose_the_spell() -> None:
+    """Glossary "Dampen": "When a spell is Dampened by a Response, its controller must immediately choose to either pay
+    the additional costs or else discard the spell (no refund as this is not a Dispel)." """
+    g = game("Ember x2", "Quell x2")
+    prepare(g, white="Ember x2", black="")
+    g.do("white", "cast", spell="Ember", target="Black")
+    g.do("black", "respond", spell="Quell", target="Ember")
+    resonance = g.being("White").resonance
+    out = g.do("black", "pass")  # Black's priority on her own Quell; then it activates
+    assert "pays 2 Resonance more" in g.text(out) and g.being("White").resonance == resonance - 2
+    g.do("black", "pass")  # back in the Ember's window
+    assert g.being("Black").essence == 11  # paid: the Ember still impacts
+    g.do("gm", "battle adjust", being="White", resonance=-g.being("White").resonance)
+    g.do("black", "shed-stone")
+    g.do("white", "cast", spell="Ember", target="Black")
+    out = g.do("black", "respond", spell="Quell", target="Ember")  # her last Quell: no window of her own
+    assert "cannot pay 2 Resonance more, so it is discarded" in g.text(out)
+    assert g.being("Black").essence == 11
+
+
+def test_haste_adds_one_full_action_and_never_two() -> None:
+    """Glossary "Action": "a Magi may gain AT MOST one additional Full Action each round regardless of how many effects
+    try to add one." """
+    g = game("Swiftness, Swiftness II", "Ember")
+    prepare(g, white="Swiftness, Swiftness II", black="")
+    g.do("white", "cast", spell="Swiftness")
+    g.do("black", "pass")
+    g.do("white", "cast", spell="Swiftness II")
+    g.do("gm", "battle round", resonance=5)
+    assert g.being("White").full_actions == 3 and g.being("Black").full_actions == 2
+
+
+def test_slow_an_offensive_stone_once_a_round() -> None:
+    """Glossary "Action": "opponents may only cause a Magi to lose at most one Full Action each round. Even this single
+    loss is prevented if the Magi already has 2 interrupt stones." """
+    g = game("Drag x2", "Ember")
+    prepare(g, white="Drag x2", black="")
+    g.do("white", "cast", spell="Drag", target="Black")
+    assert g.being("Black").stones == 1
+    g.do("black", "pass")
+    out = g.do("white", "cast", spell="Drag", target="Black")
+    assert g.being("Black").stones == 1 and "already has one from an offensive effect" in g.text(out)
+
+
+def test_cloaked_cannot_be_targeted_by_opponents_but_area_reaches() -> None:
+    """Glossary "Cloaked": "If a Magi is Cloaked, opponents cannot target the Magi. Spells controlled by that Magi can
+    still be targeted. Cloaked Magi are still affected by Area spells." """
+    g = game("Ember, Wave, Unravel", "Shroud", rolloff="Black, White")
+    prepare(g, white="Ember, Wave, Unravel", black="Shroud")
+    g.do("black", "cast", spell="Shroud")
+    with pytest.raises(RuleError, match="Black is Cloaked by Shroud"):
+        g.do("white", "cast", spell="Ember", target="Black")
+    g.do("white", "cast", spell="Wave", target="Black")
+    assert g.being("Black").essence == 11
+    g.do("black", "pass")
+    g.do("white", "cast", spell="Unravel", target="Shroud")  # the spell itself can be targeted
+    assert not g.in_play("Shroud")
+
+
+def test_phased_only_meditates_is_immune_and_breaks_with_will() -> None:
+    """Glossary "Phased": "the Magi may not take actions except to meditate but are immune to offensive effects."
+    "Will Breaks": "An option to discard a spell or end an effect by spending Will"."""
+    g = game("Phase, Ember", "Ember x2")
+    prepare(g, white="Phase, Ember", black="Ember")
+    g.do("white", "cast", spell="Phase", target="Black")
+    assert g.in_play("Phase")[0].zone == "curse"
+    with pytest.raises(RuleError, match="Black is Phased by Phase"):
+        g.do("black", "cast", spell="Ember", target="White")
+    out = g.do("black", "meditate")
+    out = g.do("white", "cast", spell="Ember", target="Black")
+    assert "Black is Phased by Phase and immune to offensive effects" in g.text(out)
+    assert g.being("Black").essence == 12
+    will = g.being("Black").will
+    g.do("black", "dismiss", spell="Phase")
+    assert not g.in_play("Phase") and g.being("Black").will == will - 1
+
+
+def test_prevented_bans_a_kind_of_spell() -> None:
+    """Glossary "Prevented": "Any ban on casting some or all types of spells or taking a broad category of actions." """
+    g = game("Silence", "Ember, Shroud")
+    prepare(g, white="Silence", black="Ember, Shroud")
+    g.do("white", "cast", spell="Silence", target="Black")
+    with pytest.raises(RuleError, match="Silence prevents Black from casting Attack spells"):
+        g.do("black", "cast", spell="Ember", target="White")
+    g.do("black", "cast", spell="Shroud")  # an Enhancement is not prevented
+
+
+def test_injunction_stops_gaining_the_energy() -> None:
+    """Glossary "Injunction": "Most energy injunctions prevent a Magi from gaining that particular energy." """
+    g = game("Binding Oath", "Ember")
+    prepare(g, white="Binding Oath", black="")
+    g.do("white", "cast", spell="Binding Oath", target="Black")
+    resonance = g.being("Black").resonance
+    out = g.do("black", "meditate")
+    assert g.being("Black").resonance == resonance and "Binding Oath enjoins it" in g.text(out)
+
+
+def test_obliteration_incapacitates_at_once() -> None:
+    """Glossary "Obliteration": "An effect that immediately incapacitates a target." """
+    g = game("Unmake", "Ember")
+    prepare(g, white="Unmake", black="")
+    g.do("white", "cast", spell="Unmake", target="Black")
+    assert g.being("Black").incapacitated
+
+
+def test_shed_discord_never_gives_harmony() -> None:
+    """Glossary "Shed Discord": "If a Magi has -3 Harmony (aka 3 Discord) and Sheds 4 Discord, he is now at 0
+    Harmony." (here 2 Discord, Shed 3)"""
+    g = game("Calm", "Ember")
+    g.do("gm", "battle adjust", being="White", harmony=-2)
+    prepare(g, white="Calm", black="")
+    g.do("white", "cast", spell="Calm")
+    assert g.being("White").harmony == 0
+
+
+def test_spell_loss_the_owner_chooses() -> None:
+    """Glossary "Spell Loss": "forces the target to remove spells from their Codex. Each Spell Loss effect will define
+    whether the spells are Sacrificed, Banished or returned to the Codex unprepared." "Sacrifice": "The Magi who owns
+    the Codex is the one who chooses"."""
+    g = game("Forget", "Ember x3, Shroud")
+    prepare(g, white="Forget", black="")
+    g.do("white", "cast", spell="Forget", target="Black")
+    with pytest.raises(RuleError, match="must first choose their Spell Loss 2"):
+        g.do("black", "meditate")
+    with pytest.raises(RuleError, match="name 2 spell"):
+        g.do("black", "lose", spells="Ember")
+    g.do("black", "lose", spells="Ember, Shroud")
+    assert sorted(c.title for c in g.battle.cards_in("banished", "black")) == ["Ember", "Shroud"]
+    g.do("black", "meditate")
+
+
+def test_attunement_and_dominance_read_the_discard_pile() -> None:
+    """Glossary "Attunement": "at least one spell of the specified Sphere in his/her discard pile". "Dominance":
+    "more spells from the named Sphere in his/her discard pile than of any other Sphere"."""
+    g = game("Void Call, Void Reign, Soul Bolt, Ember", "Ember")
+    prepare(g, white="Void Call, Soul Bolt, Void Reign", black="")
+    with pytest.raises(RuleError, match="no Soul spell in their discard pile"):
+        g.do("white", "cast", spell="Void Call", target="Black")
+    g.do("white", "cast", spell="Soul Bolt", target="Black")  # discarded after impact: 1 Soul
+    g.do("black", "pass")
+    g.do("white", "cast", spell="Void Call", target="Black")
+    assert g.being("Black").essence == 10
+    g.do("gm", "battle round", resonance=10, rolloff="White, Black")
+    prepare(g, white="Void Reign, Ember", black="")
+    g.do("white", "cast", spell="Ember", target="Black")  # discard: 2 Soul, 1 Forces
+    g.do("black", "pass")
+    g.do("white", "cast", spell="Void Reign", target="Black")
+    assert g.being("Black").essence == 8
+
+
+def test_dominance_refused_when_another_sphere_ties() -> None:
+    """Glossary "Dominance": "Dominance requires the named Sphere be the largest minority"."""
+    g = game("Void Reign, Soul Bolt, Ember", "Ember")
+    prepare(g, white="Soul Bolt, Ember, Void Reign", black="")
+    g.do("white", "cast", spell="Soul Bolt", target="Black")
+    g.do("black", "pass")
+    g.do("white", "cast", spell="Ember", target="Black")
+    g.do("gm", "battle round", resonance=10, rolloff="White, Black")
+    prepare(g, white="Void Reign", black="")
+    with pytest.raises(RuleError, match="Soul must outnumber every other Sphere"):
+        g.do("white", "cast", spell="Void Reign", target="Black")
+
+
+def test_burn_focus_and_reattune_it() -> None:
+    """Glossary "Burn Focus": "To discard a Focus. ... An unlimited number of Burned Foci may be re-attuned during
+    spell preparation by paying 1 Resonance for each one." """
+    g = game("Pyre x2", "Ember")
+    prepare(g, white="Pyre x2", black="")
+    g.do("white", "cast", spell="Pyre", target="Black")
+    assert (g.being("White").focus_total, g.being("White").burned_focus) == (0, 1)
+    g.do("black", "pass")
+    with pytest.raises(RuleError, match="no Focus left to burn"):
+        g.do("white", "cast", spell="Pyre", target="Black")
+    g.do("white", "pass")
+    g.do("gm", "battle round", resonance=10, rolloff="White, Black")
+    g.do("white", "reattune", spells="Focus")
+    assert (g.being("White").focus_total, g.being("White").burned_focus) == (1, 0)
+
+
+def test_sealed_turns_focus_into_persistent() -> None:
+    """Glossary "Sealed": "An upgrade that converts a Duration F(ocus) spell into a Duration P(ersistent) spell. Sealed
+    spells no longer require Focus to Sustain"."""
+    g = game("Tether x2", "Ember")
+    prepare(g, white="Tether x2", black="")
+    g.do("white", "cast", spell="Tether", upgrade="sealed")
+    (tether,) = g.in_play("Tether")
+    assert tether.persistent and tether.focus is None
+
+
+def test_an_area_evade_lets_the_whole_team_dodge_one_impact() -> None:
+    """Glossary "Evade": "If an Evade spell gains Area, it allows a whole team to dodge the same single impact"."""
+    g = game("Ember", "Shared Step", "Ember", mode="teams", teams=("Sun", "Moon", "Moon"), rolloff="White, Black, Grey")
+    prepare(g, white="Ember", black="", grey="")
+    g.do("white", "cast", spell="Ember", target="Grey")
+    g.do("black", "respond", spell="Shared Step", target="Ember")
+    assert g.being("Grey").essence == 12 and "Black, Grey will evade Ember" in g.text()
+
+
+def test_a_global_attack_hits_every_being_through_their_defenses() -> None:
+    """Glossary "Area:G": "Global Attacks impact all Magi, though team Defenses and individual Defenses may protect
+    against that impact." RULING: the caster is among "all Magi"."""
+    g = game("Cataclysm", "Ember", "Ember", mode="teams", teams=("Sun", "Moon", "Moon"), rolloff="White, Black, Grey")
+    prepare(g, white="Cataclysm", black="", grey="")
+    g.do("white", "cast", spell="Cataclysm")
+    assert [g.being(n).essence for n in ("White", "Black", "Grey")] == [11, 11, 11]
+
+
+def test_potency_below_resistance_has_no_effect() -> None:
+    """Glossary "Potency": "In order to affect an Encounter, a spell must have Potency equal to or greater than the
+    Encounter's Resistance. The Potency of any spell is equal to its Fluency plus 1 for each tier of its ritual path
+    that is unlocked"."""
+    from tests.rules.serpent.test_encounter import start
+
+    g = start(easy=True, white="Fireball x2")
+    g.do("gm", "battle adjust", being="Sentient Shadow", resistance=2)
+    g.do("gm", "battle dice", values="token=yellow")
+    g.do("gm", "battle round", resonance=10, rolloff="White, Black")
+    g.do("white", "prepare", spells="Fireball")
+    g.do("black", "prepare", spells="")
+    out = g.do("white", "cast", spell="Fireball", target="Sentient Shadow")
+    assert "Fireball's Potency 1 is below Sentient Shadow's Resistance 2" in g.text(out)
+    assert g.being("Sentient Shadow").essence == 10
