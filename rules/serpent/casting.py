@@ -22,7 +22,7 @@ from rules.serpent.energy import discard, gain, lose, release_focus, shortfall
 from rules.serpent.requirements import plan_cast
 from rules.serpent.responses import response_problem
 from rules.serpent.state import Being, CardState, ChargePaid, Effect, Impact, Payment, Zone
-from rules.serpent.turns import next_turn, priority_holder, require_full_action, require_turn
+from rules.serpent.turns import next_turn, priority_holder, require_full_action, require_turn, spend_full_action
 
 
 @dataclass
@@ -314,7 +314,8 @@ def cast(ctx: Ctx, caster: Being, req: CastRequest) -> None:
     """A turn's cast from the prepared spells (Free Action spells too)."""
     require_turn(ctx, caster, "Casting a spell")
     spell = ctx.spell(req.spell)
-    card = next((c for c in ctx.battle.cards_in("prepared", caster.key) if c.title == spell.title), None)
+    rite = next((c for c in ctx.battle.cards_in("rite", caster.key) if c.title == spell.title), None)
+    card = rite or next((c for c in ctx.battle.cards_in("prepared", caster.key) if c.title == spell.title), None)
     if card is None:
         prepared = ", ".join(c.title for c in ctx.battle.cards_in("prepared", caster.key)) or "nothing"
         hint = " Response spells are cast with /serpent respond while a spell is manifesting." if spell.response else ""
@@ -328,20 +329,45 @@ def cast(ctx: Ctx, caster: Being, req: CastRequest) -> None:
     if blocked:
         raise RuleError(f"{caster.name} cannot cast {spell.title}: {blocked}.")
     upgrade_free = any(u.boost.free_action for u in spell.upgrades if any(fold(u.key) == fold(k) for k in req.upgrades))
-    free = free_action(ctx, caster, spell) or upgrade_free
+    free = (free_action(ctx, caster, spell) or upgrade_free) and spell.actions == 1
     if not free:
         require_full_action(caster)
-    spoken = intone(ctx, caster, spell, req.intone)
+    spoken = rite.rite_spoken if rite is not None else intone(ctx, caster, spell, req.intone)
     if spoken is False:
         miscast(ctx, caster, card, spell)
         next_turn(ctx)
         return
+    if spell.actions > 1 and card.rite_actions + 1 < spell.actions:
+        into_rite(ctx, caster, card, spell, spoken)
+        return
     effect = place_and_pay(ctx, caster, card, spell, req, spoken, response=False)
+    card.rite_actions, card.rite_spoken = 0, None
     if not free:
-        caster.full_actions -= 1
+        spend_full_action(ctx, caster, rite=card if spell.actions > 1 else None)
     action = "a Free Action" if free else f"a Full Action ({caster.full_actions} left)"
     ctx.j.say(f"{caster.name} used {action}.")
     ctx.battle.stack.append(effect)
+    next_turn(ctx)
+
+
+def into_rite(ctx: Ctx, caster: Being, card: CardState, spell: Spell, spoken: bool | None) -> None:
+    """Glossary "# Actions": "The spell is Spoken then placed in the Rite zone until the Magi has enough Full Actions
+    invested into the spell"; then it is cast like any just-Spoken spell (target, costs, Response phase)."""
+    first = card.location != "rite"
+    card.location = "rite"
+    card.rite_actions += 1
+    card.rite_spoken = spoken
+    spend_full_action(ctx, caster, rite=card)
+    left = spell.actions - card.rite_actions
+    how = "is Spoken into the Rite zone" if first else "advances in the Rite zone"
+    ctx.j.say(
+        f"🕯 {caster.name}'s {spell.title} {how}: {card.rite_actions} of {spell.actions} Full Actions invested; "
+        f"{left} more and it is cast (target and costs then). {caster.full_actions} Full Action(s) left.",
+        "rite",
+        card=card.id,
+        invested=card.rite_actions,
+        needed=spell.actions,
+    )
     next_turn(ctx)
 
 
@@ -567,7 +593,7 @@ def use_ability(ctx: Ctx, user: Being, name: str, target: str | None) -> None:
     spell = ctx.spell(card.title)
     card.ability_uses[ability.name] = used + 1
     if not ability.free_action:
-        user.full_actions -= 1
+        spend_full_action(ctx, user)
     impact = Impact(
         sphere=spell.sphere,
         physical=bool(ability.dmg and ability.dmg.physical),

@@ -15,6 +15,7 @@ from rules.serpent.control import adamant_refuses, backlash, phased_by, resisted
 from rules.serpent.defenses import Hit, defend, immune, team_shields, warded_siphon
 from rules.serpent.energy import after_change, amount_of, discard, gain, incapacitate, lose, release_focus
 from rules.serpent.state import Being, CardState, Effect, Impact
+from rules.serpent.turns import discard_rite
 
 
 def activate(ctx: Ctx, effect: Effect) -> None:
@@ -341,6 +342,8 @@ def apply_directives(ctx: Ctx, effect: Effect, impact: Impact, caster: Being, hi
         what = f"loses Focus on {', '.join(held)}." if held else "no Focus to lose."
         ctx.j.say(f"⚡ {effect.title} Disrupts {victim.name}: {what}", "disrupt", target=victim.name, lost=held)
         release_focus(ctx, victim, f"{effect.title} Disrupts {victim.name}")
+        for rite in ctx.battle.cards_in("rite", victim.key):
+            discard_rite(ctx, rite, f'{effect.title} Disrupts {victim.name} (glossary "Rite Zone")')
         if held and impact.focus_loss_harmony:
             lose(ctx, victim, "Harmony", impact.focus_loss_harmony, effect.title)
             ctx.j.say(f"{victim.name} lost Focus this way and loses {impact.focus_loss_harmony} Harmony.")

@@ -30,7 +30,7 @@ from rules.serpent.options import (
 from rules.serpent.rounds import prepare, reattune
 from rules.serpent.runner import magi_in_battle, with_battle
 from rules.serpent.state import Being, CardState
-from rules.serpent.turns import next_turn, require_full_action, require_turn, window_waiting
+from rules.serpent.turns import next_turn, require_full_action, require_turn, spend_full_action, window_waiting
 from rules.serpent.zones import order_zone
 
 
@@ -127,7 +127,7 @@ def run_meditate(table: Table, opts: MagiOnlyOptions) -> Outcome:
         harmony = 0
         if not ctx.settings.basic_play:
             harmony = gain(ctx, magi, "Harmony", gains.get("Harmony", 0), "Meditate")
-        magi.full_actions -= 1
+        spend_full_action(ctx, magi)
         extra = (
             f" and {harmony} Harmony" if harmony else (" (basic play: no Harmony)" if ctx.settings.basic_play else "")
         )
@@ -187,7 +187,7 @@ def run_shed_stone(table: Table, opts: MagiOnlyOptions) -> Outcome:
         if magi.full_actions <= 0:
             raise RuleError(f"Shedding a stone takes a Full Action and {magi.name} has none left this round.")
         magi.stones -= 1
-        magi.full_actions -= 1
+        spend_full_action(ctx, magi)
         ctx.j.say(
             f"{magi.name} spends a Full Action to shed an interrupt stone ({magi.stones} left).", "shed", magi=magi.name
         )

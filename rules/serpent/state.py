@@ -80,7 +80,7 @@ class CardState(Model):
     fluency: int | None = None  # this card's printed fluency, when the Codex names a variant ("Fireball@3")
     combined_with: int | None = None  # a Transmute: the spell it is combined with (glossary "Combination")
     rite_actions: int = 0  # Full Actions invested while it waits in the Rite zone ("# Actions")
-    rite_target: str | None = None  # the target named when it entered the Rite zone
+    rite_spoken: bool | None = None  # Intoned ("Alum!") when it was Spoken into the Rite zone
 
 
 Payment.model_rebuild()

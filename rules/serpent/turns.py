@@ -12,7 +12,7 @@ from rules.base import RuleError
 from rules.serpent.aspects import bearers, free_action
 from rules.serpent.context import Ctx
 from rules.serpent.responses import response_options
-from rules.serpent.state import Being, Effect
+from rules.serpent.state import Being, CardState, Effect
 
 
 def next_turn(ctx: Ctx) -> None:
@@ -51,6 +51,23 @@ def require_turn(ctx: Ctx, being: Being, what: str) -> None:
     if current is None or current.key != being.key:
         now = current.name if current else "nobody (the round is over)"
         raise RuleError(f"It is not {being.name}'s turn: it is {now}'s turn.")
+
+
+def spend_full_action(ctx: Ctx, being: Being, rite: CardState | None = None) -> None:
+    """Glossary "# Actions": "If the player takes a Full Action for anything (including clearing an interrupt stone)
+    other than advancing a Rite zone spells, all spells in the Rite zone are discarded." """
+    being.full_actions -= 1
+    if rite is not None:
+        return
+    for card in ctx.battle.cards_in("rite", being.key):
+        discard_rite(ctx, card, f"{being.name} took a Full Action for something else")
+
+
+def discard_rite(ctx: Ctx, card: CardState, why: str) -> None:
+    card.location = "discard"
+    card.rite_actions = 0
+    card.rite_spoken = None
+    ctx.j.say(f"{card.title} (#{card.id}) leaves the Rite zone and is discarded: {why}.", "discard", card=card.id)
 
 
 def require_full_action(being: Being) -> None:

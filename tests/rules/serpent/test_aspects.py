@@ -374,3 +374,37 @@ def test_potency_below_resistance_has_no_effect() -> None:
     out = g.do("white", "cast", spell="Fireball", target="Sentient Shadow")
     assert "Fireball's Potency 1 is below Sentient Shadow's Resistance 2" in g.text(out)
     assert g.being("Sentient Shadow").essence == 10
+
+
+SPELLS["Great Rite"] = spell("Attack", dmg="4", aspects="Actions 2")
+
+
+def rite_game() -> Game:
+    return game("Great Rite x2, Ember", "Ember")
+
+
+def test_a_two_action_spell_waits_in_the_rite_zone_then_is_cast() -> None:
+    """Glossary "# Actions": "The spell is Spoken then placed in the Rite zone until the Magi has enough Full Actions
+    invested into the spell, at which time the spell is treated like any other just-Spoken spell: choose target, pay
+    costs and handle Response phase." """
+    g = rite_game()
+    prepare(g, white="Great Rite", black="")
+    out = g.do("white", "cast", spell="Great Rite")
+    assert "Spoken into the Rite zone: 1 of 2 Full Actions invested" in g.text(out)
+    assert [c.title for c in g.battle.cards_in("rite", "white")] == ["Great Rite"]
+    g.do("black", "meditate")
+    g.do("white", "cast", spell="Great Rite", target="Black")
+    assert g.being("Black").essence == 8 and g.being("White").full_actions == 0
+    assert not g.battle.cards_in("rite", "white")
+
+
+def test_another_full_action_discards_the_rite_zone_but_a_free_action_does_not() -> None:
+    """Glossary "# Actions": "If the player takes a Full Action for anything (including clearing an interrupt stone)
+    other than advancing a Rite zone spells, all spells in the Rite zone are discarded." """
+    g = rite_game()
+    prepare(g, white="Great Rite", black="")
+    g.do("white", "cast", spell="Great Rite")
+    g.do("black", "meditate")
+    out = g.do("white", "meditate")
+    assert "leaves the Rite zone and is discarded" in g.text(out)
+    assert [c.title for c in g.battle.cards_in("discard", "white")] == ["Great Rite"]
