@@ -70,7 +70,7 @@ def spec_boosts(ctx: Ctx, caster: Being, spell: Spell) -> list[tuple[str, Boost]
 def passive_boosts(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> list[tuple[str, Boost]]:
     """Passives in play: the caster's own Enhancements, and Curses the caster controls on the target."""
     found: list[tuple[str, Boost]] = []
-    for card in ctx.battle.in_play():
+    for card in ctx.battle.active():
         source = ctx.spell(card.title)
         for passive in source.passives:
             if not matches(spell, passive.applies_to):
@@ -91,6 +91,12 @@ def boosts(
     """Everything boosting this spell now, and the names of where each boost came from."""
     total = card.boost if card is not None else Boost()
     sources: list[str] = []
+    if card is not None:
+        for other in ctx.battle.active():
+            gift = ctx.spell(other.title).combine if other.combined_with == card.id else None
+            if gift is not None:
+                total = add(total, gift)
+                sources.append(f"{other.title} (Transmute): {gift.describe()}")
     if card is not None and card.upgrades:
         sources.append("upgrades: " + ", ".join(card.upgrades))
     for label, boost in spec_boosts(ctx, caster, spell) + passive_boosts(ctx, caster, spell, target):

@@ -288,6 +288,8 @@ class Spell(Model):
     spell_loss: SpellLoss | None = None  # directive: the target removes spells from their Codex
     actions: int = Field(default=1, ge=1, le=9)  # "# Actions": Full Actions invested (in the Rite zone) to cast it
     exclusive: bool = False  # a Transmute: one Exclusive Transmute per target spell
+    ally_essence: int | None = Field(default=None, ge=1)  # an Ally spell: its Koishaka's Essence (the GM's value)
+    makes_dormant: bool = False  # a Transmute: the spell it combines with is Dormant while it lasts
     combine: Boost | None = None  # a Transmute: what it adds to the spell it combines with
     target_manifesting: bool = False  # an Abjuration that needs a manifesting spell
     upgrades: list[Upgrade] = Field(default_factory=list)

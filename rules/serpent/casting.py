@@ -99,8 +99,16 @@ def find_effect(ctx: Ctx, name: str | None) -> Effect:
 def aim(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> Aim:
     """Resolve the target by spell role (Quick Start "Spell Types"); invalid targets are refused here."""
     b = ctx.battle
-    if spell.role in ("Transmute", "Ally"):
-        raise RuleError(f"{spell.role} spells are not automated yet; the GM resolves {spell.title} by hand.")
+    if spell.role == "Ally":
+        return _ally_aim(ctx, caster, spell)
+    if spell.role == "Transmute":
+        # glossary "Transmute Spell": "targets and combines with other spells"; Area means nothing on it
+        if target is None:
+            raise RuleError(f"Name the spell {spell.title} combines with (its title, or #number from the board).")
+        card = find_card_in_play(ctx, target, ctx.battle.active())
+        return Aim(
+            "card", str(card.id), None, None, None, card_offensive(ctx, caster, card), f"{card.title} (#{card.id})"
+        )
     if spell.role == "Attack":
         if spell.area == "global":
             # glossary "Area:G": "Global Attacks impact all Magi", in the center of the arena; always offensive
@@ -164,7 +172,7 @@ def aim(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> Aim:
         )
     if target is None:
         raise RuleError(f"Name the spell {spell.title} targets (its title, or #number from the board).")
-    card = find_card_in_play(ctx, target, ctx.battle.in_play())
+    card = find_card_in_play(ctx, target, ctx.battle.active())
     return Aim("card", str(card.id), None, None, None, card_offensive(ctx, caster, card), f"{card.title} (#{card.id})")
 
 
@@ -191,7 +199,7 @@ def area_abjuration_targets(ctx: Ctx, spell: Spell, team: str, exclude: int | No
     if wants_manifesting:
         cards = [ctx.card(e.card) for e in b.stack if e.is_spell and e.card is not None and e.caster in members]
     else:
-        cards = [c for c in b.in_play() if c.team == team or (c.team is None and c.bearer in members)]
+        cards = [c for c in b.active() if c.team == team or (c.team is None and c.bearer in members)]
     return [c for c in cards if c.id != exclude]
 
 
@@ -207,6 +215,18 @@ def _area_abjuration_aim(ctx: Ctx, caster: Being, spell: Spell, target: str | No
     if not area_abjuration_targets(ctx, spell, team):
         raise RuleError(f"Team {team} has no spell {spell.title} can target now.")
     return Aim("team", team, None, None, None, team != caster.team, f"every spell of team {team}")
+
+
+def _ally_aim(ctx: Ctx, caster: Being, spell: Spell) -> Aim:
+    """Glossary "Ally Spell": the caster summons a Koishaka at their side and is its controller."""
+    if not caster.is_magi:
+        raise RuleError('Only a Magi summons a Koishaka (glossary "Ally Spell").')
+    if spell.ally_essence is None:
+        raise RuleError(
+            f"The book does not give the Essence of {spell.title}'s Koishaka. A GM sets it with "
+            f'`/serpent spell define name:"{spell.title}" aspects:"Ally Essence 5"` and the action can be tried again.'
+        )
+    return Aim("being", caster.key, "enhance", caster.key, None, False, f"{caster.name}'s side")
 
 
 def _team_aim(team: str, caster: Being) -> Aim:
@@ -537,7 +557,7 @@ def karma(ctx: Ctx, effect: Effect, caster: Being) -> None:
         target_effect = next((e for e in ctx.battle.stack if e.id == int(effect.target)), None)
         if target_effect is not None:
             hit.add(target_effect.caster)
-    for card in ctx.battle.in_play():
+    for card in ctx.battle.active():
         for passive in ctx.spell(card.title).passives:
             if passive.kind != "charge_on_offense" or not passive.charge:
                 continue
@@ -560,7 +580,7 @@ def use_ability(ctx: Ctx, user: Being, name: str, target: str | None) -> None:
     """An ability an active spell grants its bearer, e.g. Beast Form's Free Action attack."""
     require_turn(ctx, user, "Using an ability")
     options = []
-    for card in ctx.battle.in_play():
+    for card in ctx.battle.active():
         if user.key not in bearers(ctx, card):
             continue
         for ability in ctx.spell(card.title).abilities:

@@ -21,7 +21,7 @@ def active_on(ctx: Ctx, being: Being) -> list[tuple[CardState, Spell]]:
     A Curse acts on its bearer only once it has moved behind their Defenses into the Curse zone.
     """
     found = []
-    for card in ctx.battle.in_play():
+    for card in ctx.battle.active():
         spell = ctx.spell(card.title)
         if spell.curse and card.zone != "curse":
             continue
@@ -98,7 +98,7 @@ def potency(ctx: Ctx, card: CardState) -> int:
     """Glossary "Potency": "its Fluency plus 1 for each tier of its ritual path that is unlocked plus 1 for each
     Transmute combined with it"."""
     spell = ctx.spell(card.title)
-    combined = sum(1 for c in ctx.battle.in_play() if c.combined_with == card.id)
+    combined = sum(1 for c in ctx.battle.active() if c.combined_with == card.id)
     return (card.fluency or spell.fluency or 0) + card.tiers + combined
 
 

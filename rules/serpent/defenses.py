@@ -40,7 +40,7 @@ class Hit:
 def shields_of(ctx: Ctx, victim: Being, team_zone: bool) -> list[CardState]:
     """Active Shields protecting the victim: the team zone's, or the victim's own."""
     found = []
-    for card in ctx.battle.in_play():
+    for card in ctx.battle.active():
         spell = ctx.spell(card.title)
         if card.zone != "defense" or spell.defense != "Shield":
             continue
@@ -132,7 +132,7 @@ def wear(ctx: Ctx, shield: CardState, loss: int) -> None:
 def best_ward(ctx: Ctx, victim: Being, energy: str, sphere: str | None) -> tuple[int, str] | None:
     """The best Ward the victim bears for Dmg of this energy and sphere (Wards for one energy do not stack)."""
     best: tuple[int, str] | None = None
-    for card in ctx.battle.in_play():
+    for card in ctx.battle.active():
         spell = ctx.spell(card.title)
         if card.zone != "defense" or spell.ward is None or victim.key not in bearers(ctx, card):
             continue
@@ -170,7 +170,7 @@ def warded_siphon(ctx: Ctx, victim: Being, impact: Impact, amount: int) -> tuple
 
 def immune(ctx: Ctx, victim: Being, impact: Impact) -> str | None:
     """A being immune to one descriptor of an effect is immune to the whole effect."""
-    for card in ctx.battle.in_play():
+    for card in ctx.battle.active():
         if victim.key not in bearers(ctx, card):
             continue
         for passive in ctx.spell(card.title).passives:

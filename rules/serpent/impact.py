@@ -55,6 +55,12 @@ def activate_spell(ctx: Ctx, effect: Effect) -> None:
         if card.location == "play":
             discard(ctx, card, "an Abjuration is discarded after its one-time effect")
         return
+    if spell.role == "Transmute":
+        transmute(ctx, effect, card)
+        return
+    if spell.role == "Ally":
+        summon(ctx, effect, card)
+        return
     if spell.role == "Defense" and spell.defense == "Evade":
         evade(ctx, effect, card)
         return
@@ -520,6 +526,76 @@ def refund(ctx: Ctx, victim: CardState, caster: Being) -> str:
         victim.focus = None
         parts.append(f"{ctx.name(focus_card)}'s Focus is free")
     return ", ".join(parts) or "nothing was paid"
+
+
+def summon(ctx: Ctx, effect: Effect, card: CardState) -> None:
+    """Glossary "Ally Spell": a Koishaka joins the caster's team with 2 Full Actions, at the lowest initiative this
+    round; "Gaining control of a second Ally discards the first." It stays while its spell does."""
+    spell = ctx.spell(card.title)
+    caster = ctx.being(effect.caster)
+    b = ctx.battle
+    for other in list(b.beings.values()):
+        if other.kind == "koishaka" and other.controller == caster.key and not other.incapacitated:
+            old = b.cards.get(other.summoned_by or 0)
+            if old is not None and old.location == "play":
+                discard(ctx, old, f"{caster.name} may control only one Ally at a time")
+    name = f"{card.title} of {caster.name}"
+    key = name.casefold()
+    if key in b.beings:
+        name, key = f"{name} #{card.id}", f"{key} #{card.id}"
+    essence = spell.ally_essence or 1
+    actions = ctx.book.rules.full_actions
+    b.beings[key] = Being(
+        key=key,
+        name=name,
+        kind="koishaka",
+        team=caster.team,
+        essence=essence,
+        starting_essence=essence,
+        full_actions=actions,
+        actions_per_round=actions,
+        controller=caster.key,
+        summoned_by=card.id,
+    )
+    b.order.append(key)  # "In its first round it has lowest initiative"
+    card.bearer = key
+    place_counters(ctx, card)
+    ctx.j.say(
+        f"🐉 {caster.name} summons **{name}** (Koishaka, {essence} Essence, {actions} Full Actions). "
+        f'{caster.name}\'s player acts for it with magi:"{name}".',
+        "summon",
+        being=name,
+    )
+
+
+def transmute(ctx: Ctx, effect: Effect, card: CardState) -> None:
+    """Glossary "Transmute Spell", "Combination", "Exclusive": it combines with its target, modifies it while it lasts,
+    and goes when the target goes; a second Exclusive Transmute on a spell discards the first."""
+    spell = ctx.spell(card.title)
+    target = ctx.card(int(effect.target or 0))
+    caster = ctx.being(effect.caster)
+    refusal = adamant_refuses(ctx, spell, caster.key, target)
+    bearer = ctx.battle.beings.get(target.bearer or "")
+    if not refusal and effect.offensive and bearer is not None and target.zone in ("defense", "enhance"):
+        hit = defend(ctx, effect, spell_impact(ctx, card, bearer.key), bearer, None, None)
+        refusal = "; ".join(hit.notes) if hit.blocked else None
+    if refusal:
+        discard(ctx, card, f"it cannot combine with {target.title}: {refusal}")
+        return
+    if spell.exclusive:
+        for other in ctx.battle.in_play():
+            if other.combined_with == target.id and other.id != card.id and ctx.spell(other.title).exclusive:
+                discard(ctx, other, f"{card.title} is Exclusive: only one Exclusive Transmute per spell")
+    card.combined_with = target.id
+    card.zone, card.bearer, card.team = target.zone, target.bearer, target.team
+    place_counters(ctx, card)
+    gift = f": {spell.combine.describe()}" if spell.combine else ""
+    ctx.j.say(f"🔗 {card.title} combines with {target.title} (#{target.id}){gift}.", "combine", card=target.id)
+    if spell.makes_dormant:
+        for dormant in [target, *(c for c in ctx.battle.in_play() if c.combined_with == target.id and c.id != card.id)]:
+            dormant.dormant = True
+        ctx.j.say(f"💤 {target.title} is Dormant while {card.title} lasts (its Transmutes too).", "dormant")
+    backlash(ctx, target, caster, card.title)
 
 
 def dampen(ctx: Ctx, effect: Effect, card: CardState) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rules.base import Card, Outcome, RuleError, Table
 from rules.serpent.aspects import bearers
+from rules.serpent.book import fold
 from rules.serpent.casting import CastRequest, cast, find_card_in_play, respond, use_ability
 from rules.serpent.context import Ctx
 from rules.serpent.energy import LEAVING, discard, energy_line, gain, lose
@@ -119,7 +120,7 @@ def pass_window(ctx: Ctx, key: str) -> str:
 
 def run_meditate(table: Table, opts: MagiOnlyOptions) -> Outcome:
     def run(ctx: Ctx) -> str:
-        magi = magi_in_battle(ctx, table, opts.magi)
+        magi = acting_being(ctx, table, opts.magi)
         require_turn(ctx, magi, "Meditating")
         require_full_action(magi)
         gains = ctx.book.rules.meditate
@@ -294,7 +295,7 @@ def run_spec(table: Table, opts: SpecOptions) -> Outcome:
 
 def run_pass(table: Table, opts: MagiOnlyOptions) -> Outcome:
     def run(ctx: Ctx) -> str:
-        magi = magi_in_battle(ctx, table, opts.magi)
+        magi = acting_being(ctx, table, opts.magi)
         b = ctx.battle
         if b.stack and magi.key in window_waiting(ctx, b.stack[-1]):
             return pass_window(ctx, magi.key)
@@ -309,7 +310,7 @@ def run_pass(table: Table, opts: MagiOnlyOptions) -> Outcome:
 
 def run_use(table: Table, opts: UseOptions) -> Outcome:
     def run(ctx: Ctx) -> str:
-        magi = magi_in_battle(ctx, table, opts.magi)
+        magi = acting_being(ctx, table, opts.magi)
         use_ability(ctx, magi, opts.ability, opts.target)
         return f"{magi.name} uses {opts.ability}"
 
@@ -397,3 +398,16 @@ def choose_spell_loss(ctx: Ctx, magi: Being, titles: list[str]) -> str:
     verb = {"sacrifice": "sacrifices", "banish": "banishes", "codex": "returns unprepared"}[loss.how]
     ctx.j.say(f"📜 {magi.name} {verb} {names} ({loss.describe()}).", "spell_loss", magi=magi.name, cards=names)
     return f"{magi.name} {verb} {names}"
+
+
+def acting_being(ctx: Ctx, table: Table, name: str | None) -> Being:
+    """The actor's Magi, or a Koishaka they control (glossary "Ally Spell": its controller acts for it)."""
+    if name:
+        koishaka = ctx.battle.beings.get(fold(name))
+        if koishaka is not None and koishaka.kind == "koishaka":
+            controller = ctx.battle.beings.get(koishaka.controller or "")
+            record = table.characters.get(controller.name.casefold()) if controller else None
+            if not table.actor.is_gm and (record is None or record.owner_id != table.actor.user_id):
+                raise RuleError(f"{koishaka.name} is controlled by {ctx.name(koishaka.controller or '')}'s player.")
+            return koishaka
+    return magi_in_battle(ctx, table, name)

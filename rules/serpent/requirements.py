@@ -43,14 +43,14 @@ def _spell_matches(ctx: Ctx, card: CardState, req: Requirement) -> bool:
 def components(ctx: Ctx, caster: Being, req: Requirement) -> list[CardState]:
     return [
         c
-        for c in ctx.battle.in_play()
+        for c in ctx.battle.active()
         if c.controller == caster.key and ctx.spell(c.title).role == "Component" and _spell_matches(ctx, c, req)
     ]
 
 
 def on_bearer(ctx: Ctx, bearer: str, req: Requirement, exclude: int | None = None) -> list[CardState]:
     return [
-        c for c in ctx.battle.in_play() if c.id != exclude and bearer in bearers(ctx, c) and _spell_matches(ctx, c, req)
+        c for c in ctx.battle.active() if c.id != exclude and bearer in bearers(ctx, c) and _spell_matches(ctx, c, req)
     ]
 
 
@@ -100,11 +100,7 @@ def plan_cast(ctx: Ctx, caster: Being, spell: Spell, bearer: str | None, compone
         elif req.kind == "discard_charge":
             kind = req.charge or "?"
             source = next(
-                (
-                    c
-                    for c in ctx.battle.in_play()
-                    if c.controller == caster.key and c.charges.get(kind, 0) >= req.amount
-                ),
+                (c for c in ctx.battle.active() if c.controller == caster.key and c.charges.get(kind, 0) >= req.amount),
                 None,
             )
             if source is None:
@@ -125,7 +121,7 @@ def plan_cast(ctx: Ctx, caster: Being, spell: Spell, bearer: str | None, compone
             if not bearer or not on_bearer(ctx, bearer, req):
                 raise RuleError(f"{spell.title} requires: {req.text}. The bearer has no such active spell.")
         elif req.kind == "active" and not any(
-            c.controller == caster.key and _spell_matches(ctx, c, req) for c in ctx.battle.in_play()
+            c.controller == caster.key and _spell_matches(ctx, c, req) for c in ctx.battle.active()
         ):
             raise RuleError(f"{spell.title} requires: {req.text}. {caster.name} controls no such active spell.")
     if component and not used:
@@ -152,7 +148,7 @@ def sustain_problem(ctx: Ctx, card: CardState, spell: Spell) -> str | None:
                 return req.text
         elif req.kind == "active" and not any(
             c.controller == card.controller and c.id != card.id and _spell_matches(ctx, c, req)
-            for c in ctx.battle.in_play()
+            for c in ctx.battle.active()
         ):
             return req.text
     return None

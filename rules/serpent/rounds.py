@@ -249,7 +249,7 @@ def resolve_step(ctx: Ctx, card_id: int) -> None:
     if problem:
         discard(ctx, card, f"its sustain requirement fails: {problem}")
         return
-    if impacts_in_maintenance(ctx, card):
+    if impacts_in_maintenance(ctx, card) and not card.dormant:  # a Dormant spell pays, counts down, does nothing
         ctx.battle.stack.append(
             Effect(
                 id=ctx.battle.new_id(),
@@ -280,7 +280,8 @@ def impacts_in_maintenance(ctx: Ctx, card: CardState) -> bool:
 def finish_maintenance(ctx: Ctx) -> None:
     """After every zone: the victory check, then spell preparation."""
     b = ctx.battle
-    standing = [t for t in b.teams() if any(not x.incapacitated for x in b.team_members(t))]
+    # RULING: a Koishaka alone does not keep its team in the battle (it acts for its controller)
+    standing = [t for t in b.teams() if any(not x.incapacitated and x.kind != "koishaka" for x in b.team_members(t))]
     if len(standing) <= 1:
         b.phase = "over"
         b.winner = standing[0] if standing else "draw"
@@ -289,7 +290,7 @@ def finish_maintenance(ctx: Ctx) -> None:
         return
     b.phase = "preparation"
     for being in b.beings.values():
-        being.ready = being.kind == "encounter" or being.incapacitated
+        being.ready = being.kind != "magi" or being.incapacitated
     waiting = ", ".join(x.name for x in b.beings.values() if not x.ready)
     ctx.j.say(
         f"Victory check: the battle goes on. **Spell preparation**: {waiting} "

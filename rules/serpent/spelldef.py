@@ -88,23 +88,28 @@ FLAGS = {
     "phased": "phases",
     "obliteration": "obliterate",
     "exclusive": "exclusive",
+    "dormant": "makes_dormant",
 }
 
 # "Aspect N" and "Aspect word" forms (glossary names), read by ``apply_valued``
 VALUED = (
-    "backlash N, shed discord N, will break N, actions N, dampen N [energy], spell loss N sacrifice|banish|codex, "
-    "injunction ENERGY, prevents all|ROLE, unique to descriptor X, combines +1 Dmg (a Transmute's gift), immune X"
+    "backlash N, shed discord N, will break N, actions N, ally essence N, dampen N [energy], "
+    "spell loss N sacrifice|banish|codex, injunction ENERGY, prevents all|ROLE, unique to descriptor X, "
+    "combines +1 Dmg (a Transmute's gift), dormant (a Transmute), immune X"
 )
 
 
 def apply_valued(data: dict[str, Any], item: str, raw: str, negate: bool) -> bool:
     """The aspects that carry a number or a word; False when ``item`` is none of them."""
-    number = re.fullmatch(r"(backlash|shed discord|will break|actions)\s+(\d+)", item)
+    number = re.fullmatch(r"(backlash|shed discord|will break|actions|ally essence)\s+(\d+)", item)
     if number:
-        field = {"backlash": "backlash", "shed discord": "shed_discord", "will break": "will_break"}.get(
-            number.group(1), "actions"
-        )
-        default = None if field == "will_break" else 1 if field == "actions" else 0
+        field = {
+            "backlash": "backlash",
+            "shed discord": "shed_discord",
+            "will break": "will_break",
+            "ally essence": "ally_essence",
+        }.get(number.group(1), "actions")
+        default = None if field in ("will_break", "ally_essence") else 1 if field == "actions" else 0
         data[field] = default if negate else int(number.group(2))
         return True
     words = item.split()

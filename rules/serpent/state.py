@@ -80,6 +80,7 @@ class CardState(Model):
     fluency: int | None = None  # this card's printed fluency, when the Codex names a variant ("Fireball@3")
     combined_with: int | None = None  # a Transmute: the spell it is combined with (glossary "Combination")
     rite_actions: int = 0  # Full Actions invested while it waits in the Rite zone ("# Actions")
+    dormant: bool = False  # glossary "Dormant": in play, counting down, but without effect
     rite_spoken: bool | None = None  # Intoned ("Alum!") when it was Spoken into the Rite zone
 
 
@@ -97,7 +98,7 @@ class Being(Model):
 
     key: str
     name: str
-    kind: Literal["magi", "encounter"]
+    kind: Literal["magi", "encounter", "koishaka"]
     owner_id: int | None = None
     team: str
     resonance: int = 0
@@ -127,6 +128,8 @@ class Being(Model):
     burned_focus: int = 0  # Foci burned (glossary "Burn Focus"), re-attuned in preparation for 1 Resonance each
     stoned_round: int = 0  # the round an offensive effect last gave this being an interrupt stone
     spell_loss: SpellLoss | None = None  # a Spell Loss waiting for this Magi to choose the spells
+    controller: str | None = None  # a Koishaka: the Magi who summoned it and acts for it
+    summoned_by: int | None = None  # a Koishaka: the Ally spell card that keeps it in the battle
 
     @property
     def is_magi(self) -> bool:
@@ -245,6 +248,10 @@ class Battle(Model):
 
     def in_play(self) -> list[CardState]:
         return sorted((c for c in self.cards.values() if c.location == "play"), key=lambda c: c.order)
+
+    def active(self) -> list[CardState]:
+        """Spells in play that are not Dormant: they "cause no effect and cannot be used to meet requirements"."""
+        return [c for c in self.in_play() if not c.dormant]
 
 
 class SerpentState(Model):

@@ -87,7 +87,7 @@ def free_options(ctx: Ctx, being: Being) -> list[str]:
         spell = ctx.spell(card.title)
         if free_action(ctx, being, spell) and not spell.response:
             out.append(card.title)
-    for card in ctx.battle.in_play():
+    for card in ctx.battle.active():
         if being.key not in bearers(ctx, card):
             continue
         for ability in ctx.spell(card.title).abilities:

@@ -408,3 +408,68 @@ def test_another_full_action_discards_the_rite_zone_but_a_free_action_does_not()
     out = g.do("white", "meditate")
     assert "leaves the Rite zone and is discarded" in g.text(out)
     assert [c.title for c in g.battle.cards_in("discard", "white")] == ["Great Rite"]
+
+
+SPELLS.update(
+    {
+        "Sharpen": spell("Transmute", "Forces", aspects="Combines +1 Dmg, Exclusive", duration="2"),
+        "Hone": spell("Transmute", "Forces", aspects="Combines +2 Dmg, Exclusive", duration="2"),
+        "Slumber": spell("Transmute", "Mind", aspects="Dormant", duration="1"),
+        "Burning Field": spell("Attack", dmg="1", duration="3"),
+        "Wolf Spirit": spell("Ally", "Bio", aspects="Ally Essence 3", duration="P"),
+    }
+)
+
+
+def test_a_transmute_combines_modifies_and_goes_with_its_target() -> None:
+    """Glossary "Transmute Spell": "targets and combines with other spells and modifies them for some Duration. ... If
+    the combined spell is discarded, the Transmute is also discarded." "Exclusive": "If a second Exclusive Transmute
+    is combined on a spell, the first Exclusive Transmute is discarded." """
+    g = game("Burning Field, Sharpen, Hone, Unravel", "Unravel")
+    prepare(g, white="Burning Field, Sharpen, Hone", black="")
+    g.do("white", "cast", spell="Burning Field", target="Black")
+    assert g.being("Black").essence == 11
+    g.do("black", "meditate")
+    out = g.do("white", "cast", spell="Sharpen", target="Burning Field")
+    assert "Sharpen combines with Burning Field" in g.text(out)
+    g.do("gm", "battle round", resonance=10, rolloff="White, Black")  # maintenance: 1 + 1 Dmg
+    assert g.being("Black").essence == 9
+    prepare(g, white="Hone, Unravel", black="")
+    g.do("black", "meditate")  # Black leads round 2 (more Harmony after meditating)
+    g.do("white", "cast", spell="Hone", target="Burning Field")
+    assert not g.in_play("Sharpen") and g.in_play("Hone")[0].combined_with == g.in_play("Burning Field")[0].id
+    g.do("black", "pass")
+    g.do("white", "cast", spell="Unravel", target="Burning Field")
+    assert not g.in_play("Burning Field") and not g.in_play("Hone")
+
+
+def test_a_dormant_spell_counts_down_without_effect() -> None:
+    """Glossary "Dormant": "A Dormant spell continues to countdown Duration. ... A Dormant spell does not cause any
+    effect and cannot be used to meet requirements." "Re-activate": "It does not impact." """
+    g = game("Slumber", "Burning Field", rolloff="Black, White")
+    prepare(g, white="Slumber", black="Burning Field")
+    g.do("black", "cast", spell="Burning Field", target="White")
+    assert g.being("White").essence == 11
+    g.do("white", "cast", spell="Slumber", target="Burning Field")
+    (field,) = g.in_play("Burning Field")
+    assert field.dormant and field.duration == 3
+    out = g.do("gm", "battle round", resonance=10, rolloff="Black, White")
+    assert g.being("White").essence == 11  # no impact while Dormant
+    assert g.in_play("Burning Field")[0].duration == 2  # but it counted down
+    assert "re-activates (no impact)" in g.text(out)  # Slumber ran out
+
+
+def test_an_ally_spell_summons_a_koishaka_its_controller_acts_for() -> None:
+    """Glossary "Ally Spell": "An Ally has 2 Full Actions per round, including the round it first activates. In its
+    first round it has lowest initiative ... Gaining control of a second Ally discards the first." """
+    g = game("Wolf Spirit x2", "Ember")
+    prepare(g, white="Wolf Spirit x2", black="")
+    g.do("white", "cast", spell="Wolf Spirit")
+    wolf = g.being("Wolf Spirit of White")
+    assert (wolf.kind, wolf.essence, wolf.full_actions, wolf.team) == ("koishaka", 3, 2, g.being("White").team)
+    assert g.battle.order[-1] == wolf.key
+    g.do("black", "pass")
+    with pytest.raises(RuleError, match="controlled by White's player"):
+        g.do("black", "meditate", magi="Wolf Spirit of White")
+    g.do("white", "meditate", magi="Wolf Spirit of White")
+    assert g.being("Wolf Spirit of White").resonance == 2
