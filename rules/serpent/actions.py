@@ -10,6 +10,7 @@ import re
 
 from rules.base import Action, Card, Outcome, RuleError, Table
 from rules.serpent import play
+from rules.serpent.artifacts import join_artifact
 from rules.serpent.book import fold, spell_body
 from rules.serpent.cards import battle_status, board, fit
 from rules.serpent.context import Ctx
@@ -21,8 +22,10 @@ from rules.serpent.magi import (
     build_sheet,
     check_codex,
     check_specialization,
+    codex_entries,
     codex_summary,
     parse_spell_list,
+    split_variant,
 )
 from rules.serpent.options import (
     BattleAdjustOptions,
@@ -84,7 +87,7 @@ def run_magi_edit(table: Table, opts: MagiEditOptions) -> Outcome:
     record = table.default_character(opts.name)
     sheet = sheet_of(record).model_copy(deep=True)
     if opts.codex is not None:
-        sheet.codex = [s.title for s in check_codex(book_of(table), state.spellbook, parse_spell_list(opts.codex))]
+        sheet.codex = codex_entries(book_of(table), state.spellbook, parse_spell_list(opts.codex))
     if opts.specialization is not None:
         sheet.specialization = (
             check_specialization(book_of(table), opts.specialization) if opts.specialization.strip() else None
@@ -243,9 +246,11 @@ def run_battle_join(table: Table, opts: BattleJoinOptions) -> Outcome:
             artifact_active=sheet.artifact is not None,
         )
         b.beings[key] = being
-        for title in sheet.codex:
+        for entry in sheet.codex:
+            title, fluency = split_variant(entry)
             card_id = b.new_id()
-            b.cards[card_id] = CardState(id=card_id, title=title, owner=key)
+            b.cards[card_id] = CardState(id=card_id, title=title, owner=key, fluency=fluency)
+        join_artifact(ctx, being)
         extra = [f"Spec {sheet.specialization}"] if sheet.specialization else []
         if sheet.artifact:
             extra.append(f"Artifact {sheet.artifact}")

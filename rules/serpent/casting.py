@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rules.base import RuleError
+from rules.serpent.artifacts import activate_artifact, artifact_card
 from rules.serpent.aspects import add, bearers, boosts, free_action, require
 from rules.serpent.book import Boost, Energy, Spell, fold, number_of
 from rules.serpent.context import Ctx
@@ -514,8 +515,9 @@ def place_and_pay(
         gained=payment.gained,
     )
     if spoken:
-        caster.voice += spell.fluency or 0
-        ctx.j.say(f"{caster.name} gains {spell.fluency or 0} Voice for Intoning.", "voice", voice=caster.voice)
+        fluency = card.fluency or spell.fluency or 0  # the copy's printed fluency (a variant may differ)
+        caster.voice += fluency
+        ctx.j.say(f"{caster.name} gains {fluency} Voice for Intoning.", "voice", voice=caster.voice)
     if spell.duration and spell.duration.kind == "F" and not sealed:
         release_focus(ctx, caster, f"{caster.name}'s Focus moves to {spell.title}")
         card.focus = caster.key
@@ -579,6 +581,14 @@ def karma(ctx: Ctx, effect: Effect, caster: Being) -> None:
 def use_ability(ctx: Ctx, user: Being, name: str, target: str | None) -> None:
     """An ability an active spell grants its bearer, e.g. Beast Form's Free Action attack."""
     require_turn(ctx, user, "Using an ability")
+    artifact = artifact_card(ctx, user, name)
+    if artifact is not None:
+        if phased_by(ctx, user):
+            raise RuleError(f"{user.name} is Phased: they may only meditate (and take innate Actions).")
+        victim = find_being(ctx, user, target) if target else None
+        ctx.battle.stack.append(activate_artifact(ctx, user, artifact, victim))
+        next_turn(ctx)
+        return
     options = []
     for card in ctx.battle.active():
         if user.key not in bearers(ctx, card):

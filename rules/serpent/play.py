@@ -7,6 +7,7 @@ rules modules; ``with_battle`` commits only if nothing was refused.
 from __future__ import annotations
 
 from rules.base import Card, Outcome, RuleError, Table
+from rules.serpent.artifacts import artifact_card
 from rules.serpent.aspects import bearers
 from rules.serpent.book import fold
 from rules.serpent.casting import CastRequest, cast, find_card_in_play, respond, use_ability
@@ -207,7 +208,12 @@ def run_dismiss(table: Table, opts: DismissOptions) -> Outcome:
             magi.spec_active = False
             ctx.j.say(f"{magi.name} dismisses their Specialization {magi.spec} (a Free Action).", "dismiss")
         elif what == "artifact" and magi.artifact_active:
+            card = artifact_card(ctx, magi, magi.artifact or "")
+            if card is not None and ctx.spell(card.title).vowed:
+                raise RuleError(f'{card.title} is Vowed: its controller cannot dismiss it (glossary "Vowed").')
             magi.artifact_active = False
+            if card is not None:
+                discard(ctx, card, f"{magi.name} dismisses their Artifact")
             ctx.j.say(f"{magi.name} dismisses their Artifact {magi.artifact} (a Free Action).", "dismiss")
         else:
             dismiss_spell(ctx, magi, opts.spell)

@@ -17,6 +17,7 @@ from rules.serpent.context import Ctx
 from rules.serpent.control import haste_bonus
 from rules.serpent.energy import after_change, discard, energy_line, gain, lose, shortfall
 from rules.serpent.impact import tick
+from rules.serpent.magi import split_variant
 from rules.serpent.requirements import sustain_problem
 from rules.serpent.state import ZONE_ORDER, Being, CardState, Effect
 
@@ -322,9 +323,17 @@ def prepare(ctx: Ctx, magi: Being, titles: list[str]) -> list[str]:
     for card in b.cards_in("prepared", magi.key):
         card.location = "codex"
     chosen: list[str] = []
-    for title in titles:
+    for entry in titles:
+        title, fluency = split_variant(entry)  # "Fireball@3": that copy (glossary "Fluency Level")
         spell = ctx.spell(title)
-        card = next((c for c in b.cards_in("codex", magi.key) if c.title == spell.title), None)
+        card = next(
+            (
+                c
+                for c in b.cards_in("codex", magi.key)
+                if c.title == spell.title and (fluency is None or (c.fluency or spell.fluency) == fluency)
+            ),
+            None,
+        )
         if card is None:
             where = (
                 "discard pile (re-attune it first)"
@@ -336,7 +345,7 @@ def prepare(ctx: Ctx, magi: Being, titles: list[str]) -> list[str]:
                 f"{magi.name} has no {spell.title} left in their Codex to prepare; it is not in the {where}."
             )
         card.location = "prepared"
-        chosen.append(spell.title)
+        chosen.append(f"{spell.title}@{card.fluency}" if card.fluency else spell.title)
     magi.ready = True
     return chosen
 
@@ -367,11 +376,12 @@ def reattune(ctx: Ctx, magi: Being, titles: list[str]) -> int:
         else:
             if other:
                 raise RuleError(f"Only one non-Bonded spell may be re-attuned per round; {spell.title} is not Bonded.")
-            if spell.fluency is None:
+            fluency = card.fluency or spell.fluency
+            if fluency is None:
                 raise RuleError(
                     f"The book does not give {spell.title}'s fluency; a GM sets it with /serpent spell define."
                 )
-            total += 1 + spell.fluency
+            total += 1 + fluency
             other = True
         picked.append(card)
     if magi.resonance < total:

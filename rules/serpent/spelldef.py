@@ -93,7 +93,7 @@ FLAGS = {
 
 # "Aspect N" and "Aspect word" forms (glossary names), read by ``apply_valued``
 VALUED = (
-    "backlash N, shed discord N, will break N, actions N, ally essence N, dampen N [energy], "
+    "backlash N, shed discord N, will break N, actions N, ally essence N, charges N (an Artifact), dampen N [energy], "
     "spell loss N sacrifice|banish|codex, injunction ENERGY, prevents all|ROLE, unique to descriptor X, "
     "combines +1 Dmg (a Transmute's gift), dormant (a Transmute), immune X"
 )
@@ -101,15 +101,16 @@ VALUED = (
 
 def apply_valued(data: dict[str, Any], item: str, raw: str, negate: bool) -> bool:
     """The aspects that carry a number or a word; False when ``item`` is none of them."""
-    number = re.fullmatch(r"(backlash|shed discord|will break|actions|ally essence)\s+(\d+)", item)
+    number = re.fullmatch(r"(backlash|shed discord|will break|actions|ally essence|charges)\s+(\d+)", item)
     if number:
         field = {
             "backlash": "backlash",
             "shed discord": "shed_discord",
             "will break": "will_break",
             "ally essence": "ally_essence",
+            "charges": "charges",
         }.get(number.group(1), "actions")
-        default = None if field in ("will_break", "ally_essence") else 1 if field == "actions" else 0
+        default = None if field in ("will_break", "ally_essence", "charges") else 1 if field == "actions" else 0
         data[field] = default if negate else int(number.group(2))
         return True
     words = item.split()
@@ -138,7 +139,7 @@ def apply_valued(data: dict[str, Any], item: str, raw: str, negate: bool) -> boo
         data["injunction"] = None if negate else energy
         return True
     if item.startswith("prevents"):
-        roles = ("Attack", "Defense", "Enhance", "Component", "Abjuration", "Transmute", "Ally")
+        roles = ("Attack", "Defense", "Enhance", "Component", "Abjuration", "Transmute", "Ally", "Artifact")
         what = item.removeprefix("prevents").strip()
         role = (
             "all"
@@ -331,7 +332,7 @@ def define(base: Spell | None, name: str, fields: dict[str, Any]) -> Spell:
         if key == "sphere":
             data["sphere"] = _sphere(value)
         elif key == "role":
-            roles = ("Attack", "Defense", "Enhance", "Component", "Abjuration", "Transmute", "Ally")
+            roles = ("Attack", "Defense", "Enhance", "Component", "Abjuration", "Transmute", "Ally", "Artifact")
             match = next((r for r in roles if fold(r) == fold(value) or fold(r).startswith(fold(value))), None)
             if match is None:
                 raise RuleError(f"{value!r} is not a spell role. Roles: {', '.join(roles)}.")

@@ -473,3 +473,63 @@ def test_an_ally_spell_summons_a_koishaka_its_controller_acts_for() -> None:
         g.do("black", "meditate", magi="Wolf Spirit of White")
     g.do("white", "meditate", magi="Wolf Spirit of White")
     assert g.being("Wolf Spirit of White").resonance == 2
+
+
+def test_fluency_variants_of_one_title_share_its_codex_limits() -> None:
+    """Glossary "Title": "Spells with the same title but different fluency levels still count as the same spell for
+    Codex limits"; "Codex": "only 3 spells of the same title ... even if one is level 1 and the others are level 3"."""
+    g = Game()
+    out = g.do("white", "magi create", name="White", codex="Fireball, Fireball@3, Fireball (fluency 4)")
+    assert out.data["sheet"]["codex"] == ["Fireball", "Fireball@3", "Fireball@4"]
+    with pytest.raises(RuleError, match="4 copies of Fireball"):
+        g.do("black", "magi create", name="Black", codex="Fireball x2, Fireball@3 x2")
+    with pytest.raises(RuleError, match="3 spells of fluency 4"):
+        g.do("black", "magi create", name="Black", codex="Fireball@4, Dissolve Tissue@4, Acidic Matter@4")
+    # the copy's fluency is what Intoning pays in Voice
+    g.do("gm", "spell define", name="Fireball", cast_phrase="Ignis")
+    g.do("black", "magi create", name="Black", codex="Dissolve Tissue")
+    g.do("gm", "battle start")
+    g.do("white", "battle join")
+    g.do("black", "battle join")
+    g.do("gm", "battle round", resonance=10, rolloff="White")
+    g.do("white", "prepare", spells="Fireball@3")
+    g.do("black", "prepare", spells="")
+    assert [c.fluency for c in g.battle.cards_in("prepared", "white")] == [3]
+    out = g.do("white", "cast", spell="Fireball", target="Black", intone="Ignis")
+    assert "White gains 3 Voice for Intoning" in g.text(out)
+
+
+SPELLS["Sun Orb"] = {
+    "role": "Artifact",
+    "resonance": -1,
+    "dmg": "2",
+    "aspects": "Charges 2",
+}
+SPELLS["Swift Boots"] = {"role": "Artifact", "aspects": "Haste"}
+
+
+def test_an_artifact_activates_with_its_cost_and_charges() -> None:
+    """Glossary "Artifact": "Others have charges. Magi must expend the energy to activate the Artifact. Unless
+    otherwise noted, such activation requires a Free Action." Reference: "these costs are always costs, never gains"."""
+    g = Game()
+    for name, values in SPELLS.items():
+        g.do("gm", "spell define", name=name, **values)
+    g.do("white", "magi create", name="White", codex="Ember", artifact="Sun Orb")
+    g.do("black", "magi create", name="Black", codex="Ember", artifact="Swift Boots")
+    g.do("gm", "battle start")
+    g.do("white", "battle join")
+    g.do("black", "battle join")
+    g.do("gm", "battle round", resonance=10, rolloff="White")
+    g.do("white", "prepare", spells="")
+    g.do("black", "prepare", spells="")
+    out = g.do("white", "use", ability="Sun Orb", target="Black")
+    assert "pays 1 Resonance; 1 charge(s) left" in g.text(out)
+    assert g.being("Black").essence == 10 and g.being("White").full_actions == 2  # a Free Action
+    g.do("black", "meditate")
+    g.do("white", "use", ability="Sun Orb", target="Black")
+    g.do("black", "meditate")
+    with pytest.raises(RuleError, match="Sun Orb has no charges left"):
+        g.do("white", "use", ability="Sun Orb", target="Black")
+    g.do("white", "pass")
+    g.do("gm", "battle round", resonance=10, rolloff="White")
+    assert g.being("Black").full_actions == 3  # Swift Boots' passive Haste
