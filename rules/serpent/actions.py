@@ -47,6 +47,7 @@ from rules.serpent.options import (
     MagiShowOptions,
     NoOptions,
     OrderOptions,
+    PledgeOptions,
     PrepareOptions,
     ReattuneOptions,
     RespondOptions,
@@ -542,6 +543,9 @@ ACTIONS: dict[str, Action] = {
         "pass", play.run_pass, MagiOnlyOptions, description="Pass the turn for the round, or a response window"
     ),
     "lose": Action("lose", play.run_lose, LoseOptions, description="Choose the spells a Spell Loss takes from you"),
+    "pledge": Action(
+        "pledge", play.run_pledge, PledgeOptions, description="Pay ritual path tiers of an ally's next spell"
+    ),
     "order": Action(
         "order", play.run_order, OrderOptions, description="Order your Shields or a zone's spells (you own the zone)"
     ),

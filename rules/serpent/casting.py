@@ -22,7 +22,7 @@ from rules.serpent.control import cloaked_by, phased_by, prevented
 from rules.serpent.energy import discard, gain, lose, release_focus, shortfall
 from rules.serpent.requirements import plan_cast
 from rules.serpent.responses import response_problem
-from rules.serpent.state import Being, CardState, ChargePaid, Effect, Impact, Payment, Zone
+from rules.serpent.state import Being, CardState, ChargePaid, Effect, Impact, Payment, Pledge, Zone
 from rules.serpent.turns import next_turn, priority_holder, require_full_action, require_turn, spend_full_action
 
 
@@ -314,21 +314,46 @@ def price(
             costs[energy] = costs.get(energy, 0) + amount
         bought = add(bought, upgrade.boost)
         notes.append(f"upgrade {upgrade.key}: " + ", ".join(f"{v} {k}" for k, v in chosen.items()))
-    if req.tiers:
+    helpers = pledges_for(ctx, caster, spell)
+    total = req.tiers + sum(p.tiers for _, p in helpers)
+    if total:
         path = spell.ritual_path
-        if req.tiers > len(path):
-            raise RuleError(f"{spell.title} has {len(path)} ritual path tiers; you asked for {req.tiers}.")
-        wills = req.tiers // 3 if req.tiers_with_will else 0
-        harmony = req.tiers - 3 * wills
-        if wills:
-            costs["Will"] = costs.get("Will", 0) + wills
-        if harmony:
-            costs["Harmony"] = costs.get("Harmony", 0) + harmony
-        for tier in path[: req.tiers]:
+        if total > len(path):
+            raise RuleError(
+                f"{spell.title} has {len(path)} ritual path tiers; you asked for {total}"
+                + (" (with your Allies' pledges)" if helpers else "")
+                + "."
+            )
+        for energy, amount in tier_costs(req.tiers, req.tiers_with_will).items():
+            costs[energy] = costs.get(energy, 0) + amount
+        for tier in path[:total]:
             if tier is not None:
                 bought = add(bought, tier)
-        notes.append(f"ritual path {req.tiers} tier(s): {wills} Will, {harmony} Harmony")
+        paid = ", ".join(f"{v} {k}" for k, v in tier_costs(req.tiers, req.tiers_with_will).items()) or "nothing"
+        notes.append(f"ritual path {total} tier(s): {req.tiers} by {caster.name} ({paid})")
+        for ally, pledge in helpers:
+            share = ", ".join(f"{v} {k}" for k, v in tier_costs(pledge.tiers, pledge.will).items())
+            notes.append(f"{pledge.tiers} by {ally.name} ({share})")
     return costs, gains, bought, notes
+
+
+def tier_costs(tiers: int, with_will: bool) -> dict[Energy, int]:
+    """Glossary "Ritual Path": "Tiers cost 1 Harmony for 1 tier or 1 Will for 3 tiers"."""
+    wills = tiers // 3 if with_will else 0
+    harmony = tiers - 3 * wills
+    return {k: v for k, v in (("Will", wills), ("Harmony", harmony)) if v}  # type: ignore[misc]
+
+
+def pledges_for(ctx: Ctx, caster: Being, spell: Spell) -> list[tuple[Being, Pledge]]:
+    """Glossary "Ritual Path": "Human Allies may help to upgrade your Ritual Path at the same price. An Ally's
+    investment is cumulative with your own." Pledges wait for the caster's next spell with a ritual path."""
+    if not spell.ritual_path:
+        return []
+    return [
+        (ally, ally.pledge)
+        for ally in ctx.battle.beings.values()
+        if ally.pledge is not None and ally.pledge.to == caster.key and not ally.incapacitated
+    ]
 
 
 def cast(ctx: Ctx, caster: Being, req: CastRequest) -> None:
@@ -442,6 +467,10 @@ def place_and_pay(
     plan = plan_cast(ctx, caster, spell, target.bearer or caster.key, req.component)
     for energy, amount in plan.costs.items():
         costs[energy] = costs.get(energy, 0) + amount
+    for ally, pledge in pledges_for(ctx, caster, spell):
+        short = shortfall(ally, tier_costs(pledge.tiers, pledge.will))
+        if short:
+            raise RuleError(f"{ally.name} pledged {pledge.tiers} ritual tier(s) but cannot pay: needs {short}.")
     problem = shortfall(caster, costs)
     if problem:
         raise RuleError(
@@ -463,7 +492,8 @@ def place_and_pay(
     card.global_area = target.kind == "global"
     card.order = b.placed
     card.upgrades = list(req.upgrades)
-    card.tiers = req.tiers
+    helpers = pledges_for(ctx, caster, spell)
+    card.tiers = req.tiers + sum(p.tiers for _, p in helpers)
     card.boost = bought
     verb = "Intones" if spoken else "casts"
     alum = " — **Alum!**" if spoken else ""
@@ -503,6 +533,14 @@ def place_and_pay(
             source.charges.pop(kind)
         payment.charges.append(ChargePaid(card=source.id, kind=kind, amount=amount))
         ctx.j.say(f"{caster.name} discards {amount} {kind} charge(s) from {source.title}.")
+    for ally, pledge in pledges_for(ctx, caster, spell):
+        share = tier_costs(pledge.tiers, pledge.will)
+        for energy, amount in share.items():
+            lose(ctx, ally, energy, amount, f"ritual tiers for {spell.title}")
+        payment.allies[ally.key] = share
+        ally.pledge = None
+        paid = ", ".join(f"{v} {k}" for k, v in share.items())
+        ctx.j.say(f"{ally.name} pays {paid} for {pledge.tiers} of {spell.title}'s ritual tiers.", "pledge_paid")
     card.paid = payment
     paid = ", ".join(f"{v} {k}" for k, v in payment.energies.items()) or "nothing"
     got = ", ".join(f"{v} {k}" for k, v in payment.gained.items())

@@ -514,6 +514,16 @@ def refund(ctx: Ctx, victim: CardState, caster: Being) -> str:
             else:
                 caster.voice += amount
             parts.append(f"{got} {energy}")
+    for key, share in victim.paid.allies.items():
+        ally = ctx.battle.beings.get(key)
+        if ally is None:
+            continue
+        for energy, amount in share.items():
+            if energy == "Harmony":
+                ally.harmony = (ally.harmony or 0) + amount
+            else:
+                ally.will += amount
+        parts.append(f"{', '.join(f'{v} {k}' for k, v in share.items())} back to {ally.name}")
     for old in victim.paid.sacrificed:
         ctx.battle.cards[old.id] = old.model_copy(deep=True)
         parts.append(f"{old.title} returns to play")

@@ -219,3 +219,12 @@ class OrderOptions(Model):
 class LoseOptions(Model):
     spells: str = Field(description='The spells your Spell Loss takes, e.g. "Fireball, Dissolve Tissue"')
     magi: str | None = magi_field()
+
+
+class PledgeOptions(Model):
+    to: str = Field(description="The ally whose next spell with a ritual path you help to upgrade")
+    tiers: int = Field(default=1, ge=0, le=4, description="Ritual path tiers you pay (0 withdraws your pledge)")
+    tiers_with: Literal["harmony", "will"] = Field(
+        default="harmony", description="Pay tiers with 1 Harmony each, or 1 Will for 3"
+    )
+    magi: str | None = magi_field()

@@ -10,7 +10,7 @@ from rules.base import Card, Outcome, RuleError, Table
 from rules.serpent.artifacts import artifact_card
 from rules.serpent.aspects import bearers
 from rules.serpent.book import fold
-from rules.serpent.casting import CastRequest, cast, find_card_in_play, respond, use_ability
+from rules.serpent.casting import CastRequest, cast, find_being, find_card_in_play, respond, tier_costs, use_ability
 from rules.serpent.context import Ctx
 from rules.serpent.energy import LEAVING, discard, energy_line, gain, lose
 from rules.serpent.magi import parse_spell_list
@@ -22,6 +22,7 @@ from rules.serpent.options import (
     LoseOptions,
     MagiOnlyOptions,
     OrderOptions,
+    PledgeOptions,
     PrepareOptions,
     ReattuneOptions,
     RespondOptions,
@@ -31,7 +32,7 @@ from rules.serpent.options import (
 )
 from rules.serpent.rounds import prepare, reattune
 from rules.serpent.runner import magi_in_battle, with_battle
-from rules.serpent.state import Being, CardState
+from rules.serpent.state import Being, CardState, Pledge
 from rules.serpent.turns import next_turn, require_full_action, require_turn, spend_full_action, window_waiting
 from rules.serpent.zones import order_zone
 
@@ -417,3 +418,36 @@ def acting_being(ctx: Ctx, table: Table, name: str | None) -> Being:
                 raise RuleError(f"{koishaka.name} is controlled by {ctx.name(koishaka.controller or '')}'s player.")
             return koishaka
     return magi_in_battle(ctx, table, name)
+
+
+def run_pledge(table: Table, opts: PledgeOptions) -> Outcome:
+    """Glossary "Ritual Path": "Human Allies may help to upgrade your Ritual Path at the same price."
+
+    The Ally's own player pledges (only they may spend their energy); the tiers are paid
+    with the other casting costs of that Magi's next spell with a ritual path.
+    """
+
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        if ctx.battle.phase == "over":
+            raise RuleError("The battle is over.")
+        ally = find_being(ctx, magi, opts.to)
+        if ally.key == magi.key or ally.team != magi.team or not ally.is_magi:
+            raise RuleError("Pledge ritual tiers to another human Magi of your team (an Ally).")
+        if not opts.tiers:
+            magi.pledge = None
+            ctx.j.say(f"{magi.name} withdraws their ritual pledge.", "pledge", tiers=0)
+            return f"{magi.name} withdraws their pledge"
+        with_will = opts.tiers_with == "will"
+        magi.pledge = Pledge(to=ally.key, tiers=opts.tiers, will=with_will)
+        price = ", ".join(f"{v} {k}" for k, v in tier_costs(opts.tiers, with_will).items())
+        ctx.j.say(
+            f"🤝 {magi.name} pledges {opts.tiers} ritual tier(s) ({price}) to {ally.name}'s next spell with a "
+            "ritual path.",
+            "pledge",
+            to=ally.name,
+            tiers=opts.tiers,
+        )
+        return f"{magi.name} pledges {opts.tiers} tier(s) to {ally.name}"
+
+    return with_battle(table, "pledge", run)

@@ -36,6 +36,14 @@ class SerpentSettings(Model):
     shadow_gain_resonance: int | None = Field(default=None, ge=0)
 
 
+class Pledge(Model):
+    """Ritual path tiers a human Ally will pay on a Magi's next spell with a ritual path (glossary "Ritual Path")."""
+
+    to: str
+    tiers: int
+    will: bool = False  # 1 Will for 3 tiers instead of 1 Harmony each
+
+
 class ChargePaid(Model):
     card: int
     kind: str
@@ -49,6 +57,7 @@ class Payment(Model):
     gained: dict[Energy, int] = Field(default_factory=dict)  # positive orbs collected (never paid back)
     sacrificed: list[CardState] = Field(default_factory=list)  # Components etc. as they were before discarding
     charges: list[ChargePaid] = Field(default_factory=list)
+    allies: dict[str, dict[Energy, int]] = Field(default_factory=dict)  # ritual tiers paid by Allies, by being key
 
 
 class CardState(Model):
@@ -128,6 +137,7 @@ class Being(Model):
     burned_focus: int = 0  # Foci burned (glossary "Burn Focus"), re-attuned in preparation for 1 Resonance each
     stoned_round: int = 0  # the round an offensive effect last gave this being an interrupt stone
     spell_loss: SpellLoss | None = None  # a Spell Loss waiting for this Magi to choose the spells
+    pledge: Pledge | None = None  # ritual tiers this Magi will pay on an Ally's next spell
     controller: str | None = None  # a Koishaka: the Magi who summoned it and acts for it
     summoned_by: int | None = None  # a Koishaka: the Ally spell card that keeps it in the battle
 

@@ -80,6 +80,9 @@ def _choices(
         return found
     if option == "being":
         return [b.name for b in battle.beings.values()]
+    if option == "to" and action == "pledge":
+        teams = {battle.beings[k].team for k in mine}
+        return [b.name for b in battle.beings.values() if b.is_magi and b.team in teams and b.key not in mine]
     if option == "team":
         return battle.teams()
     if option == "ability" and book and state:

@@ -533,3 +533,21 @@ def test_an_artifact_activates_with_its_cost_and_charges() -> None:
     g.do("white", "pass")
     g.do("gm", "battle round", resonance=10, rolloff="White")
     assert g.being("Black").full_actions == 3  # Swift Boots' passive Haste
+
+
+def test_a_human_ally_pays_ritual_tiers_cumulative_with_the_caster() -> None:
+    """Glossary "Ritual Path": "Human Allies may help to upgrade your Ritual Path at the same price. An Ally's
+    investment is cumulative with your own." """
+    g = game("Long Burn", "Ember", "Ember", mode="teams", teams=("Sun", "Moon", "Sun"), rolloff="White, Black, Grey")
+    prepare(g, white="Long Burn", black="", grey="")
+    out = g.do("grey", "pledge", to="White", tiers=2)
+    assert "Grey pledges 2 ritual tier(s) (2 Harmony) to White" in g.text(out)
+    white, grey = g.being("White").harmony or 0, g.being("Grey").harmony or 0
+    out = g.do("white", "cast", spell="Long Burn", target="Black", tiers=1)
+    (burn,) = g.in_play("Long Burn")
+    assert burn.tiers == 3 and burn.duration == 2 + 1  # the third tier's +1 Duration
+    assert (g.being("White").harmony, g.being("Grey").harmony) == (white - 1, grey - 2)
+    assert g.being("Grey").pledge is None
+
+
+SPELLS["Long Burn"] = spell("Attack", dmg="1", duration="2", ritual_path="N/A; N/A; +1 Duration; Subtle")
