@@ -45,6 +45,7 @@ from rules.serpent.options import (
     MagiEditOptions,
     MagiOnlyOptions,
     MagiShowOptions,
+    NamShubOptions,
     NoOptions,
     OrderOptions,
     PledgeOptions,
@@ -545,6 +546,9 @@ ACTIONS: dict[str, Action] = {
     "lose": Action("lose", play.run_lose, LoseOptions, description="Choose the spells a Spell Loss takes from you"),
     "pledge": Action(
         "pledge", play.run_pledge, PledgeOptions, description="Pay ritual path tiers of an ally's next spell"
+    ),
+    "nam-shub": Action(
+        "nam-shub", play.run_namshub, NamShubOptions, description="Begin a Nam-Shub, or (GM) record its step"
     ),
     "order": Action(
         "order", play.run_order, OrderOptions, description="Order your Shields or a zone's spells (you own the zone)"

@@ -22,7 +22,7 @@ from rules.dice.threshold import ResonanceBand, check_resonance_bands
 Sphere = Literal["Soul", "Mind", "Quantum", "Bio", "Forces", "Matter"]
 SPHERES: tuple[Sphere, ...] = ("Soul", "Mind", "Quantum", "Bio", "Forces", "Matter")
 PHYSICAL_SPHERES: frozenset[str] = frozenset({"Bio", "Matter", "Forces"})
-Role = Literal["Attack", "Defense", "Enhance", "Component", "Abjuration", "Transmute", "Ally", "Artifact"]
+Role = Literal["Attack", "Defense", "Enhance", "Component", "Abjuration", "Transmute", "Ally", "Artifact", "Nam-Shub"]
 Energy = Literal["Essence", "Resonance", "Harmony", "Will", "Voice"]
 ENERGIES: tuple[Energy, ...] = ("Resonance", "Harmony", "Essence", "Will", "Voice")
 
@@ -288,6 +288,7 @@ class Spell(Model):
     spell_loss: SpellLoss | None = None  # directive: the target removes spells from their Codex
     actions: int = Field(default=1, ge=1, le=9)  # "# Actions": Full Actions invested (in the Rite zone) to cast it
     exclusive: bool = False  # a Transmute: one Exclusive Transmute per target spell
+    steps: int | None = Field(default=None, ge=1)  # a Nam-Shub: the steps its page lists (the GM's value)
     charges: int | None = Field(default=None, ge=1)  # an Artifact: the charges it starts a battle with
     ally_essence: int | None = Field(default=None, ge=1)  # an Ally spell: its Koishaka's Essence (the GM's value)
     makes_dormant: bool = False  # a Transmute: the spell it combines with is Dormant while it lasts

@@ -106,7 +106,7 @@ def aim(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> Aim:
         # glossary "Transmute Spell": "targets and combines with other spells"; Area means nothing on it
         if target is None:
             raise RuleError(f"Name the spell {spell.title} combines with (its title, or #number from the board).")
-        card = find_card_in_play(ctx, target, ctx.battle.active())
+        card = find_card_in_play(ctx, target, targetable(ctx))
         return Aim(
             "card", str(card.id), None, None, None, card_offensive(ctx, caster, card), f"{card.title} (#{card.id})"
         )
@@ -173,8 +173,13 @@ def aim(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> Aim:
         )
     if target is None:
         raise RuleError(f"Name the spell {spell.title} targets (its title, or #number from the board).")
-    card = find_card_in_play(ctx, target, ctx.battle.active())
+    card = find_card_in_play(ctx, target, targetable(ctx))
     return Aim("card", str(card.id), None, None, None, card_offensive(ctx, caster, card), f"{card.title} (#{card.id})")
+
+
+def targetable(ctx: Ctx) -> list[CardState]:
+    """Active spells a spell may target: not Dormant, not a Nam-Shub ("immune to regular spells"), not an Artifact."""
+    return [c for c in ctx.battle.active() if ctx.spell(c.title).role not in ("Nam-Shub", "Artifact")]
 
 
 def card_offensive(ctx: Ctx, caster: Being, card: CardState) -> bool:
@@ -200,7 +205,7 @@ def area_abjuration_targets(ctx: Ctx, spell: Spell, team: str, exclude: int | No
     if wants_manifesting:
         cards = [ctx.card(e.card) for e in b.stack if e.is_spell and e.card is not None and e.caster in members]
     else:
-        cards = [c for c in b.active() if c.team == team or (c.team is None and c.bearer in members)]
+        cards = [c for c in targetable(ctx) if c.team == team or (c.team is None and c.bearer in members)]
     return [c for c in cards if c.id != exclude]
 
 

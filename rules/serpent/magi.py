@@ -80,16 +80,18 @@ def check_codex(book: SerpentBook, campaign_spells: dict[str, Spell], titles: li
     for spell in spells:
         if spell.role == "Artifact":
             problems.append(f"{spell.title} is an Artifact: it goes in the artifact slot, not the Codex")
-    if len(spells) > rules.codex_size:
-        problems.append(f"it holds {len(spells)} spells; a Codex binds at most {rules.codex_size}")
-    fluency = Counter(variant or s.fluency for s, (_, variant) in zip(spells, variants, strict=True))
+    # glossary "Nam-Shub": "There is no limit to the number of Nam-Shubs your Codex may contain"
+    bound = [(s, v) for s, (_, v) in zip(spells, variants, strict=True) if s.role != "Nam-Shub"]
+    if len(bound) > rules.codex_size:
+        problems.append(f"it holds {len(bound)} spells; a Codex binds at most {rules.codex_size}")
+    fluency = Counter(variant or s.fluency for s, variant in bound)
     if fluency[3] > rules.codex_max_fluency_3:
         problems.append(f"{fluency[3]} spells of fluency 3; at most {rules.codex_max_fluency_3}")
     if fluency[4] > rules.codex_max_fluency_4:
         problems.append(f"{fluency[4]} spells of fluency 4; at most {rules.codex_max_fluency_4}")
-    per_title = Counter(s.title for s in spells)
+    per_title = Counter(s.title for s, _ in bound)
     for title, count in sorted(per_title.items()):
-        spell = next(s for s in spells if s.title == title)
+        spell = next(s for s, _ in bound if s.title == title)
         if spell.unique_to_codex and count > 1:
             problems.append(f"{count} copies of {title}, which is Unique to Codex (1 allowed)")
         elif count > rules.codex_max_same_title:

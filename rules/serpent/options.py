@@ -228,3 +228,10 @@ class PledgeOptions(Model):
         default="harmony", description="Pay tiers with 1 Harmony each, or 1 Will for 3"
     )
     magi: str | None = magi_field()
+
+
+class NamShubOptions(Model):
+    name: str | None = Field(default=None, description="Begin this Nam-Shub from your Codex (a Free Action)")
+    step: bool = Field(default=False, description="GM: record that the team completed this round's step")
+    team: str | None = Field(default=None, description="GM: whose Nam-Shub takes the step (default: the only one)")
+    magi: str | None = magi_field()

@@ -7,6 +7,7 @@ rules modules; ``with_battle`` commits only if nothing was refused.
 from __future__ import annotations
 
 from rules.base import Card, Outcome, RuleError, Table
+from rules.serpent import namshub
 from rules.serpent.artifacts import artifact_card
 from rules.serpent.aspects import bearers
 from rules.serpent.book import fold
@@ -21,6 +22,7 @@ from rules.serpent.options import (
     FocusOptions,
     LoseOptions,
     MagiOnlyOptions,
+    NamShubOptions,
     OrderOptions,
     PledgeOptions,
     PrepareOptions,
@@ -451,3 +453,15 @@ def run_pledge(table: Table, opts: PledgeOptions) -> Outcome:
         return f"{magi.name} pledges {opts.tiers} tier(s) to {ally.name}"
 
     return with_battle(table, "pledge", run)
+
+
+def run_namshub(table: Table, opts: NamShubOptions) -> Outcome:
+    def run(ctx: Ctx) -> str:
+        if opts.step:
+            table.require_gm("Recording a Nam-Shub step")
+            return namshub.step(ctx, opts.team)
+        if not opts.name:
+            raise RuleError("Give name: to begin a Nam-Shub from your Codex, or (GM) step:true to record a step.")
+        return namshub.begin(ctx, magi_in_battle(ctx, table, opts.magi), opts.name)
+
+    return with_battle(table, "nam-shub", run)

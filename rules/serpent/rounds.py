@@ -344,6 +344,8 @@ def prepare(ctx: Ctx, magi: Being, titles: list[str]) -> list[str]:
             raise RuleError(
                 f"{magi.name} has no {spell.title} left in their Codex to prepare; it is not in the {where}."
             )
+        if spell.role == "Nam-Shub":
+            raise RuleError(f"{spell.title} is a Nam-Shub: begin it with /serpent nam-shub; it is not prepared.")
         card.location = "prepared"
         chosen.append(f"{spell.title}@{card.fluency}" if card.fluency else spell.title)
     magi.ready = True

@@ -11,12 +11,12 @@ supplies removes that aspect from the spell's ``missing`` list.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import ValidationError
 
 from rules.base import RuleError
-from rules.serpent.book import ENERGIES, SPHERES, Requirement, Spell, fold
+from rules.serpent.book import ENERGIES, SPHERES, Requirement, Role, Spell, fold
 
 
 def _sphere(text: str) -> str:
@@ -93,7 +93,8 @@ FLAGS = {
 
 # "Aspect N" and "Aspect word" forms (glossary names), read by ``apply_valued``
 VALUED = (
-    "backlash N, shed discord N, will break N, actions N, ally essence N, charges N (an Artifact), dampen N [energy], "
+    "backlash N, shed discord N, will break N, actions N, ally essence N, charges N (an Artifact), "
+    "steps N (a Nam-Shub), dampen N [energy], "
     "spell loss N sacrifice|banish|codex, injunction ENERGY, prevents all|ROLE, unique to descriptor X, "
     "combines +1 Dmg (a Transmute's gift), dormant (a Transmute), immune X"
 )
@@ -101,7 +102,7 @@ VALUED = (
 
 def apply_valued(data: dict[str, Any], item: str, raw: str, negate: bool) -> bool:
     """The aspects that carry a number or a word; False when ``item`` is none of them."""
-    number = re.fullmatch(r"(backlash|shed discord|will break|actions|ally essence|charges)\s+(\d+)", item)
+    number = re.fullmatch(r"(backlash|shed discord|will break|actions|ally essence|charges|steps)\s+(\d+)", item)
     if number:
         field = {
             "backlash": "backlash",
@@ -109,8 +110,10 @@ def apply_valued(data: dict[str, Any], item: str, raw: str, negate: bool) -> boo
             "will break": "will_break",
             "ally essence": "ally_essence",
             "charges": "charges",
+            "steps": "steps",
         }.get(number.group(1), "actions")
-        default = None if field in ("will_break", "ally_essence", "charges") else 1 if field == "actions" else 0
+        optional = ("will_break", "ally_essence", "charges", "steps")
+        default = None if field in optional else 1 if field == "actions" else 0
         data[field] = default if negate else int(number.group(2))
         return True
     words = item.split()
@@ -139,7 +142,7 @@ def apply_valued(data: dict[str, Any], item: str, raw: str, negate: bool) -> boo
         data["injunction"] = None if negate else energy
         return True
     if item.startswith("prevents"):
-        roles = ("Attack", "Defense", "Enhance", "Component", "Abjuration", "Transmute", "Ally", "Artifact")
+        roles = get_args(Role)
         what = item.removeprefix("prevents").strip()
         role = (
             "all"
@@ -332,7 +335,7 @@ def define(base: Spell | None, name: str, fields: dict[str, Any]) -> Spell:
         if key == "sphere":
             data["sphere"] = _sphere(value)
         elif key == "role":
-            roles = ("Attack", "Defense", "Enhance", "Component", "Abjuration", "Transmute", "Ally", "Artifact")
+            roles = get_args(Role)
             match = next((r for r in roles if fold(r) == fold(value) or fold(r).startswith(fold(value))), None)
             if match is None:
                 raise RuleError(f"{value!r} is not a spell role. Roles: {', '.join(roles)}.")

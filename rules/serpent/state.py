@@ -89,6 +89,8 @@ class CardState(Model):
     fluency: int | None = None  # this card's printed fluency, when the Codex names a variant ("Fireball@3")
     combined_with: int | None = None  # a Transmute: the spell it is combined with (glossary "Combination")
     rite_actions: int = 0  # Full Actions invested while it waits in the Rite zone ("# Actions")
+    steps_done: int = 0  # a Nam-Shub: steps its team has completed
+    stepped_round: int = 0  # a Nam-Shub: the round of its last step (one a round per team)
     dormant: bool = False  # glossary "Dormant": in play, counting down, but without effect
     rite_spoken: bool | None = None  # Intoned ("Alum!") when it was Spoken into the Rite zone
 

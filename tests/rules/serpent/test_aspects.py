@@ -551,3 +551,33 @@ def test_a_human_ally_pays_ritual_tiers_cumulative_with_the_caster() -> None:
 
 
 SPELLS["Long Burn"] = spell("Attack", dmg="1", duration="2", ritual_path="N/A; N/A; +1 Duration; Subtle")
+
+
+SPELLS["World Song"] = {"role": "Nam-Shub", "aspects": "Steps 2"}
+
+
+def test_a_nam_shub_one_per_team_one_step_a_round_immune_to_spells() -> None:
+    """Glossary "Nam-Shub": "as a Free Action, remove the page from your Codex and place it beside your team zone. A
+    team may only be working on one Nam-Shub at a time. Only one step of a Nam-Shub may be completed per round by the
+    team. Nam-Shubs as a whole are immune to regular spells" and "no limit to the number of Nam-Shubs your Codex may
+    contain"."""
+    g = game("World Song x4, Ember", "Unravel")
+    prepare(g, white="", black="")
+    out = g.do("white", "nam-shub", name="World Song")
+    assert "begins it beside team White's zone" in g.text(out) and g.being("White").full_actions == 2
+    g.do("black", "pass")
+    with pytest.raises(RuleError, match="already working on World Song"):
+        g.do("white", "nam-shub", name="World Song")
+    with pytest.raises(RuleError, match="GM"):
+        g.do("white", "nam-shub", step=True)
+    g.do("gm", "nam-shub", step=True)
+    with pytest.raises(RuleError, match="already completed a step of World Song this round"):
+        g.do("gm", "nam-shub", step=True)
+    g.do("gm", "battle round", resonance=10, rolloff="White, Black")
+    g.do("white", "prepare", spells="")
+    g.do("black", "prepare", spells="Unravel")
+    g.do("white", "pass")
+    with pytest.raises(RuleError, match="not a spell this can target"):
+        g.do("black", "cast", spell="Unravel", target="World Song")
+    out = g.do("gm", "nam-shub", step=True)
+    assert "step 2 of 2 of World Song. It is complete" in g.text(out)
