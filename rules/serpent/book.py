@@ -286,6 +286,7 @@ class Spell(Model):
     obliterate: bool = False  # directive: incapacitates the target at once
     shed_discord: int = Field(default=0, ge=0)  # directive: removes up to this much negative Harmony
     spell_loss: SpellLoss | None = None  # directive: the target removes spells from their Codex
+    absolute_free_action: bool = False  # a Free Action even when it needs "# Actions"
     actions: int = Field(default=1, ge=1, le=9)  # "# Actions": Full Actions invested (in the Rite zone) to cast it
     exclusive: bool = False  # a Transmute: one Exclusive Transmute per target spell
     steps: int | None = Field(default=None, ge=1)  # a Nam-Shub: the steps its page lists (the GM's value)

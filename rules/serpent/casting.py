@@ -380,7 +380,11 @@ def cast(ctx: Ctx, caster: Being, req: CastRequest) -> None:
     if blocked:
         raise RuleError(f"{caster.name} cannot cast {spell.title}: {blocked}.")
     upgrade_free = any(u.boost.free_action for u in spell.upgrades if any(fold(u.key) == fold(k) for k in req.upgrades))
-    free = (free_action(ctx, caster, spell) or upgrade_free) and spell.actions == 1
+    # glossary "Free Action (spell aspect)": on a "# Actions" spell Free Action only takes 1 off the Full Actions
+    # needed; "Absolute Free Action" makes it a Free Action anyway
+    plain_free = free_action(ctx, caster, spell) or upgrade_free
+    needed = 1 if spell.absolute_free_action else max(1, spell.actions - int(plain_free and spell.actions > 1))
+    free = spell.absolute_free_action or (plain_free and spell.actions == 1)
     if not free:
         require_full_action(caster)
     spoken = rite.rite_spoken if rite is not None else intone(ctx, caster, spell, req.intone)
@@ -388,20 +392,20 @@ def cast(ctx: Ctx, caster: Being, req: CastRequest) -> None:
         miscast(ctx, caster, card, spell)
         next_turn(ctx)
         return
-    if spell.actions > 1 and card.rite_actions + 1 < spell.actions:
-        into_rite(ctx, caster, card, spell, spoken)
+    if needed > 1 and card.rite_actions + 1 < needed:
+        into_rite(ctx, caster, card, spell, spoken, needed)
         return
     effect = place_and_pay(ctx, caster, card, spell, req, spoken, response=False)
     card.rite_actions, card.rite_spoken = 0, None
     if not free:
-        spend_full_action(ctx, caster, rite=card if spell.actions > 1 else None)
+        spend_full_action(ctx, caster, rite=card if needed > 1 else None)
     action = "a Free Action" if free else f"a Full Action ({caster.full_actions} left)"
     ctx.j.say(f"{caster.name} used {action}.")
     ctx.battle.stack.append(effect)
     next_turn(ctx)
 
 
-def into_rite(ctx: Ctx, caster: Being, card: CardState, spell: Spell, spoken: bool | None) -> None:
+def into_rite(ctx: Ctx, caster: Being, card: CardState, spell: Spell, spoken: bool | None, needed: int) -> None:
     """Glossary "# Actions": "The spell is Spoken then placed in the Rite zone until the Magi has enough Full Actions
     invested into the spell"; then it is cast like any just-Spoken spell (target, costs, Response phase)."""
     first = card.location != "rite"
@@ -409,15 +413,15 @@ def into_rite(ctx: Ctx, caster: Being, card: CardState, spell: Spell, spoken: bo
     card.rite_actions += 1
     card.rite_spoken = spoken
     spend_full_action(ctx, caster, rite=card)
-    left = spell.actions - card.rite_actions
+    left = needed - card.rite_actions
     how = "is Spoken into the Rite zone" if first else "advances in the Rite zone"
     ctx.j.say(
-        f"🕯 {caster.name}'s {spell.title} {how}: {card.rite_actions} of {spell.actions} Full Actions invested; "
+        f"🕯 {caster.name}'s {spell.title} {how}: {card.rite_actions} of {needed} Full Actions invested; "
         f"{left} more and it is cast (target and costs then). {caster.full_actions} Full Action(s) left.",
         "rite",
         card=card.id,
         invested=card.rite_actions,
-        needed=spell.actions,
+        needed=needed,
     )
     next_turn(ctx)
 

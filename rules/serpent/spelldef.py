@@ -67,6 +67,7 @@ FLAGS = {
     "invulnerable": "invulnerable",
     "unblockable": "unblockable",
     "free action": "free_action",
+    "absolute free action": "absolute_free_action",
     "response": "response",
     "bonded": "bonded",
     "shape-shift": "shape_shift",

@@ -85,7 +85,8 @@ def free_options(ctx: Ctx, being: Being) -> list[str]:
     out = []
     for card in ctx.battle.cards_in("prepared", being.key):
         spell = ctx.spell(card.title)
-        if free_action(ctx, being, spell) and not spell.response:
+        free = (free_action(ctx, being, spell) and spell.actions == 1) or spell.absolute_free_action
+        if free and not spell.response:
             out.append(card.title)
     for card in ctx.battle.active():
         if being.key not in bearers(ctx, card):

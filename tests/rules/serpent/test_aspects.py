@@ -581,3 +581,23 @@ def test_a_nam_shub_one_per_team_one_step_a_round_immune_to_spells() -> None:
         g.do("black", "cast", spell="Unravel", target="World Song")
     out = g.do("gm", "nam-shub", step=True)
     assert "step 2 of 2 of World Song. It is complete" in g.text(out)
+
+
+SPELLS["Quick Rite"] = spell("Attack", dmg="2", aspects="Actions 3, Free Action")
+SPELLS["Instant Rite"] = spell("Attack", dmg="2", aspects="Actions 3, Absolute Free Action")
+
+
+def test_free_action_on_a_multi_action_spell_takes_one_action_off() -> None:
+    """Glossary "Free Action (spell aspect)": "Adding "Free Action" to a spell that costs "# Actions" only reduces the
+    Full Action requirement by 1. Adding "Absolute Free Action" grants Free Action to a spell even if the spell is a
+    "# Action." spell." """
+    g = game("Quick Rite, Instant Rite", "Ember")
+    prepare(g, white="Quick Rite, Instant Rite", black="")
+    out = g.do("white", "cast", spell="Quick Rite")
+    assert "1 of 2 Full Actions invested" in g.text(out)
+    g.do("black", "meditate")
+    g.do("white", "cast", spell="Quick Rite", target="Black")
+    assert g.being("Black").essence == 10 and g.being("White").full_actions == 0
+    g.do("black", "meditate")
+    g.do("white", "cast", spell="Instant Rite", target="Black")  # no Full Action left: Absolute Free Action
+    assert g.being("Black").essence == 8
