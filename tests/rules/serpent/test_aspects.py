@@ -601,3 +601,30 @@ def test_free_action_on_a_multi_action_spell_takes_one_action_off() -> None:
     g.do("black", "meditate")
     g.do("white", "cast", spell="Instant Rite", target="Black")  # no Full Action left: Absolute Free Action
     assert g.being("Black").essence == 8
+
+
+def test_the_board_shows_the_new_states() -> None:
+    """What a GM would otherwise keep on paper: the Rite zone, a Koishaka, an Artifact's charges, a Nam-Shub's steps,
+    a pending Spell Loss, a pledge and a burned Focus."""
+    g = game("Great Rite, Wolf Spirit, World Song, Pyre", "Forget", "Ember", mode="teams", teams=("Sun", "Moon", "Sun"))
+    g.do("gm", "battle adjust", being="Black", resonance=5)
+    prepare(g, white="Great Rite, Wolf Spirit, Pyre", black="Forget", grey="")
+    g.do("white", "cast", spell="Great Rite")
+    g.do("black", "cast", spell="Forget", target="White")
+    g.do("grey", "pledge", to="White", tiers=1)
+    out = g.do("white", "battle board")
+    text = "\n".join(f.value for f in out.card.fields)
+    assert "**Rite zone:** #" in text and "Great Rite (1 invested)" in text
+    assert "must choose Spell Loss 2 (Banished) (/serpent lose)" in text
+    assert "pledged 1 ritual tier(s) to White" in text
+    g2 = game("Wolf Spirit, World Song", "Ember")
+    prepare(g2, white="Wolf Spirit", black="")
+    g2.do("white", "nam-shub", name="World Song")
+    g2.do("black", "pass")
+    g2.do("white", "cast", spell="Wolf Spirit")
+    out = g2.do("white", "battle board")
+    text = "\n".join(f.value for f in out.card.fields)
+    assert "Koishaka of White · Full Actions 2/2" in text
+    assert "beside the team zone: #" in text and "Nam-Shub: 0/2 steps" in text
+    out = g2.do("white", "pass")  # the Koishaka acts last in its first round
+    assert 'acts for it: meditate, use an ability, or pass, with magi:"Wolf Spirit of White"' in g2.text(out)
