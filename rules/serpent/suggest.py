@@ -57,6 +57,18 @@ def _choices(
     if option == "spells" and action in ("prepare", "reattune"):
         where = "discard" if action == "reattune" else "codex"
         return sorted({c.title for c in cards if c.owner in mine and c.location in (where, "prepared")})
+    if option == "magi":
+        # your Magi in the battle, and the Koishaka they control (they act for it)
+        names = [battle.beings[k].name for k in mine]
+        names += [b.name for b in battle.beings.values() if b.kind == "koishaka" and b.controller in mine]
+        return names
+    if option == "name" and action == "nam-shub" and book and state:
+        found = []
+        for card in cards:
+            spell = state.spellbook.get(card.title.casefold()) or book.spell(card.title)
+            if card.owner in mine and card.location == "codex" and spell is not None and spell.role == "Nam-Shub":
+                found.append(card.title)
+        return sorted(set(found))
     if option == "spells" and action == "lose":
         return sorted({c.title for c in cards if c.owner in mine and c.location in ("codex", "prepared")})
     if option == "spells" and action == "order":
@@ -91,5 +103,7 @@ def _choices(
             spell = state.spellbook.get(card.title.casefold()) or book.spell(card.title)
             if spell and (card.bearer in mine or card.team in {battle.beings[k].team for k in mine}):
                 names.extend(a.name for a in spell.abilities)
+            if spell and spell.role == "Artifact" and card.controller in mine:
+                names.append(card.title)
         return names
     return []

@@ -522,6 +522,9 @@ def test_an_artifact_activates_with_its_cost_and_charges() -> None:
     g.do("gm", "battle round", resonance=10, rolloff="White")
     g.do("white", "prepare", spells="")
     g.do("black", "prepare", spells="")
+    from rules.serpent import RULESET
+
+    assert RULESET.suggest(g.table("white"), "use", "ability", "") == ["Sun Orb"]
     out = g.do("white", "use", ability="Sun Orb", target="Black")
     assert "pays 1 Resonance; 1 charge(s) left" in g.text(out)
     assert g.being("Black").essence == 10 and g.being("White").full_actions == 2  # a Free Action
@@ -628,3 +631,14 @@ def test_the_board_shows_the_new_states() -> None:
     assert "beside the team zone: #" in text and "Nam-Shub: 0/2 steps" in text
     out = g2.do("white", "pass")  # the Koishaka acts last in its first round
     assert 'acts for it: meditate, use an ability, or pass, with magi:"Wolf Spirit of White"' in g2.text(out)
+
+
+def test_autocomplete_offers_koishaka_nam_shubs_and_artifacts() -> None:
+    from rules.serpent import RULESET
+
+    g = game("Wolf Spirit, World Song", "Ember")
+    assert RULESET.suggest(g.table("white"), "nam-shub", "name", "") == ["World Song"]
+    prepare(g, white="Wolf Spirit", black="")
+    g.do("white", "cast", spell="Wolf Spirit")
+    assert RULESET.suggest(g.table("white"), "meditate", "magi", "") == ["White", "Wolf Spirit of White"]
+    assert RULESET.suggest(g.table("black"), "meditate", "magi", "") == ["Black"]
