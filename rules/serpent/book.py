@@ -635,10 +635,57 @@ def describe_aspects(spell: Spell) -> list[str]:
         out.append("Area" if spell.area == "team" else "Area:G")
     if spell.eloquent:
         out.append(f"Eloquent {spell.eloquent}")
+    out.extend(further_aspects(spell))
     return out
 
 
-OVERLOAD_NOTE = " (Resonance Overload: every being with Harmony loses 1)"
+def further_aspects(spell: Spell) -> list[str]:
+    """The glossary's further aspects (issue 14), named as a GM types them in ``spell define aspects:``."""
+    out: list[str] = []
+    flags = {
+        "veiled": "Veiled",
+        "vowed": "Vowed",
+        "legendary": "Legendary",
+        "unique_to_bearer": "Unique to Bearer",
+        "unique_to_caster": "Unique to Caster",
+        "adamant": "Adamant",
+        "inexorable": "Inexorable",
+        "haste": "Haste",
+        "slow": "Slow",
+        "cloaks": "Cloaked",
+        "phases": "Phased",
+        "obliterate": "Obliteration",
+        "exclusive": "Exclusive",
+        "makes_dormant": "Dormant",
+        "absolute_free_action": "Absolute Free Action",
+    }
+    out.extend(label for field, label in flags.items() if getattr(spell, field))
+    numbers = {
+        "backlash": "Backlash",
+        "shed_discord": "Shed Discord",
+        "will_break": "Will Break",
+        "ally_essence": "Ally Essence",
+        "charges": "Charges",
+        "steps": "Steps",
+    }
+    out.extend(f"{label} {getattr(spell, field)}" for field, label in numbers.items() if getattr(spell, field))
+    if spell.actions > 1:
+        out.append(f"Actions {spell.actions}")
+    if spell.immune:
+        out.append("Immune " + ", ".join(spell.immune))
+    if spell.unique_to_descriptor:
+        out.append(f"Unique to Descriptor {spell.unique_to_descriptor}")
+    if spell.dampen:
+        out.append(f"Dampen {spell.dampen.amount} {spell.dampen.energy}")
+    if spell.prevents:
+        out.append(f"Prevents {spell.prevents}")
+    if spell.injunction:
+        out.append(f"Injunction {spell.injunction}")
+    if spell.spell_loss:
+        out.append(spell.spell_loss.describe())
+    if spell.combine:
+        out.append(f"Combines {spell.combine.describe()}")
+    return out
 
 
 OVERLOAD_NOTE = " (Resonance Overload: every being with Harmony loses 1)"

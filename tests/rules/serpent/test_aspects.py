@@ -642,3 +642,28 @@ def test_autocomplete_offers_koishaka_nam_shubs_and_artifacts() -> None:
     g.do("white", "cast", spell="Wolf Spirit")
     assert RULESET.suggest(g.table("white"), "meditate", "magi", "") == ["White", "Wolf Spirit of White"]
     assert RULESET.suggest(g.table("black"), "meditate", "magi", "") == ["Black"]
+
+
+def test_the_spell_card_shows_every_aspect_the_gm_gave() -> None:
+    g = Game()
+    out = g.do(
+        "gm",
+        "spell define",
+        name="Everything",
+        role="Attack",
+        sphere="Soul",
+        fluency=2,
+        resonance=0,
+        aspects="Veiled, Adamant, Backlash 2, Unique to Descriptor Heat, Dampen 1 Will, Spell Loss 1 codex, Actions 2",
+    )
+    text = g.text(out)
+    for shown in (
+        "Veiled",
+        "Adamant",
+        "Backlash 2",
+        "Unique to Descriptor Heat",
+        "Dampen 1 Will",
+        "Spell Loss 1",
+        "Actions 2",
+    ):
+        assert shown in text, shown
