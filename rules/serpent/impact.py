@@ -12,7 +12,7 @@ from rules.serpent.aspects import bearers, boosts, require, spell_impact
 from rules.serpent.casting import area_abjuration_targets, card_offensive
 from rules.serpent.context import Ctx
 from rules.serpent.control import adamant_refuses, backlash, phased_by, resisted, uniqueness
-from rules.serpent.defenses import Hit, defend, immune, team_shields, warded_siphon
+from rules.serpent.defenses import Hit, defend, immune, spell_immune_to, team_shields, warded_siphon
 from rules.serpent.energy import after_change, amount_of, discard, gain, incapacitate, lose, release_focus
 from rules.serpent.state import Being, CardState, Effect, Impact
 from rules.serpent.turns import discard_rite
@@ -441,6 +441,9 @@ def dispel_active(ctx: Ctx, effect: Effect, card: CardState, target: CardState) 
     bearer = ctx.battle.beings.get(target.bearer or "")
     caster = ctx.being(effect.caster)
     refusal = adamant_refuses(ctx, spell, caster.key, target)
+    immunity = spell_immune_to(ctx.spell(target.title), spell_impact(ctx, card, None))
+    if immunity:
+        refusal = f"{target.title} is Immune to {immunity}"
     if refusal:
         ctx.j.say(f"{card.title} cannot affect {target.title}: {refusal}.", "adamant", card=target.id)
         return
@@ -585,6 +588,8 @@ def transmute(ctx: Ctx, effect: Effect, card: CardState) -> None:
     target = ctx.card(int(effect.target or 0))
     caster = ctx.being(effect.caster)
     refusal = adamant_refuses(ctx, spell, caster.key, target)
+    immunity = spell_immune_to(ctx.spell(target.title), spell_impact(ctx, card, None))
+    refusal = refusal or (f"{target.title} is Immune to {immunity}" if immunity else None)
     bearer = ctx.battle.beings.get(target.bearer or "")
     if not refusal and effect.offensive and bearer is not None and target.zone in ("defense", "enhance"):
         hit = defend(ctx, effect, spell_impact(ctx, card, bearer.key), bearer, None, None)

@@ -667,3 +667,16 @@ def test_the_spell_card_shows_every_aspect_the_gm_gave() -> None:
         "Actions 2",
     ):
         assert shown in text, shown
+
+
+SPELLS["Soulguard"] = spell("Defense", "Matter", aspects="Ward 1, Immune Soul", duration="P")
+
+
+def test_an_immune_spell_cannot_be_dispelled_by_what_it_is_immune_to() -> None:
+    """Glossary "Immune": "the spell or Magi cannot be affected by the specified type of spell or effect in any
+    way"."""
+    g = game("Unravel", "Soulguard", rolloff="Black, White")
+    prepare(g, white="Unravel", black="Soulguard")
+    g.do("black", "cast", spell="Soulguard")
+    out = g.do("white", "cast", spell="Unravel", target="Soulguard")  # Unravel is a Soul Abjuration
+    assert "Soulguard is Immune to Soul" in g.text(out) and g.in_play("Soulguard")
