@@ -264,6 +264,7 @@ class Spell(Model):
     eloquent: int = 0
     immune: list[str] = Field(default_factory=list)  # the spell itself ignores effects of these descriptors/spheres
     # the glossary's further aspects (issue 14); each is read where the glossary says it matters
+    ward_spell_loss: int = Field(default=0, ge=0)  # a Ward that mitigates Spell Loss (glossary "Ward")
     veiled: bool = False  # no Response phase
     vowed: bool = False  # its controller cannot dismiss it
     legendary: bool = False  # one active spell of this title, by any Magi
@@ -683,6 +684,8 @@ def further_aspects(spell: Spell) -> list[str]:
         out.append(f"Injunction {spell.injunction}")
     if spell.spell_loss:
         out.append(spell.spell_loss.describe())
+    if spell.ward_spell_loss:
+        out.append(f"Ward {spell.ward_spell_loss} Spell Loss")
     if spell.combine:
         out.append(f"Combines {spell.combine.describe()}")
     return out

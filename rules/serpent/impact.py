@@ -367,15 +367,25 @@ def apply_directives(ctx: Ctx, effect: Effect, impact: Impact, caster: Being, hi
         )
     if impact.slow:
         give_stone(ctx, effect, victim)
-    if impact.spell_loss:
-        victim.spell_loss = impact.spell_loss
+    loss = impact.spell_loss
+    warding = [
+        (ctx.spell(c.title).ward_spell_loss, c.title)
+        for c in ctx.battle.active()
+        if c.zone == "defense" and victim.key in bearers(ctx, c) and ctx.spell(c.title).ward_spell_loss
+    ]
+    if loss and warding:
+        amount, title = max(warding)  # Wards do not stack: the best one
+        ctx.j.say(f"{title} wards {min(amount, loss.amount)} Spell Loss.", "ward", target=victim.name)
+        left = loss.amount - amount
+        loss = loss.model_copy(update={"amount": left}) if left > 0 else None
+    if loss:
+        victim.spell_loss = loss
         ctx.j.say(
-            f"📜 {effect.title}: {victim.name} suffers {impact.spell_loss.describe()}; they choose the spells with "
-            "/serpent lose.",
+            f"📜 {effect.title}: {victim.name} suffers {loss.describe()}; they choose the spells with /serpent lose.",
             "spell_loss",
             target=victim.name,
-            amount=impact.spell_loss.amount,
-            how=impact.spell_loss.how,
+            amount=loss.amount,
+            how=loss.how,
         )
     if impact.clears_charges:
         for card in ctx.battle.in_play():

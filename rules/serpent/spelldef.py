@@ -182,6 +182,10 @@ def apply_aspects(data: dict[str, Any], text: str) -> None:
             data["area"] = None if negate else "global"
         elif item in ("evade", "shield"):
             data["defense"] = None if negate else item.title()
+        elif re.fullmatch(r"ward\s+(\d+)\s+spell loss", item):
+            # glossary "Ward": "Some Wards will specify that they mitigate ... Spell Loss"
+            data["defense"] = None if negate else "Ward"
+            data["ward_spell_loss"] = 0 if negate else int(item.split()[1])
         elif re.fullmatch(r"ward(\s+\d+)?(\s+\w+)?", item):
             # "Ward" alone reduces Essence Dmg by 1 (glossary "Ward"); "Ward 2 Harmony" says more
             parts = item.split()[1:]

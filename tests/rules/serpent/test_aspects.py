@@ -680,3 +680,16 @@ def test_an_immune_spell_cannot_be_dispelled_by_what_it_is_immune_to() -> None:
     g.do("black", "cast", spell="Soulguard")
     out = g.do("white", "cast", spell="Unravel", target="Soulguard")  # Unravel is a Soul Abjuration
     assert "Soulguard is Immune to Soul" in g.text(out) and g.in_play("Soulguard")
+
+
+SPELLS["Memory Ward"] = spell("Defense", "Mind", aspects="Ward 1 Spell Loss", duration="P")
+
+
+def test_a_ward_can_mitigate_spell_loss() -> None:
+    """Glossary "Ward": "Some Wards will specify that they mitigate other types of Dmg or Spell Loss." """
+    g = game("Forget", "Memory Ward, Ember x3", rolloff="Black, White")
+    prepare(g, white="Forget", black="Memory Ward")
+    g.do("black", "cast", spell="Memory Ward")
+    out = g.do("white", "cast", spell="Forget", target="Black")
+    assert "Memory Ward wards 1 Spell Loss" in g.text(out)
+    assert g.being("Black").spell_loss is not None and g.being("Black").spell_loss.amount == 1
