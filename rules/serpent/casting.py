@@ -442,9 +442,10 @@ def respond(ctx: Ctx, caster: Being, req: CastRequest) -> None:
     )
     if card is None:
         raise RuleError(f"{caster.name} has no {spell.title} in their Codex to cast.")
-    target_effect = (
-        find_effect(ctx, req.target) if spell.target_manifesting or spell.defense == "Evade" else b.stack[-1]
+    aims_effect = (spell.target_manifesting or spell.defense == "Evade") and not (
+        spell.role == "Abjuration" and spell.area == "team"  # an Area Abjuration names a team instead
     )
+    target_effect = find_effect(ctx, req.target) if aims_effect else b.stack[-1]
     holder = priority_holder(ctx, b.stack[-1])
     if holder is not None and holder != caster.key:
         raise RuleError(
@@ -458,7 +459,7 @@ def respond(ctx: Ctx, caster: Being, req: CastRequest) -> None:
     if spoken is False:
         miscast(ctx, caster, card, spell)
         return
-    if req.target is None and (spell.target_manifesting or spell.defense == "Evade"):
+    if req.target is None and aims_effect:
         req = CastRequest(**{**req.__dict__, "target": f"#{target_effect.id}"})
     effect = place_and_pay(ctx, caster, card, spell, req, spoken, response=True)
     effect.response = True

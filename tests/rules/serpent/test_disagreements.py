@@ -294,3 +294,23 @@ def test_the_shadow_evades_in_the_spells_response_phase() -> None:
     out = g.do("black", "pass")
     assert "Fireball misses Sentient Shadow" in g.text(out)
     assert g.being("Sentient Shadow").essence == 12
+
+
+def test_an_area_negation_dispels_every_spell_the_team_is_casting() -> None:
+    """Glossary "Abjuration Spell": with Area it "targets all validly targetable spells for all Magi of a given team"
+    — for a Dispel of manifesting spells, every spell that team's Magi are casting."""
+    g = Game()
+    g.do("gm", "spell define", name="Universum Negation", dispel_to="codex", aspects="Area")
+    g.do("white", "magi create", name="White", codex="Universum Negation")
+    g.do("black", "magi create", name="Black", codex="Fireball")
+    g.do("gm", "battle start")
+    g.do("white", "battle join")
+    g.do("black", "battle join")
+    g.do("gm", "battle round", resonance=10, rolloff="Black")
+    g.do("black", "prepare", spells="Fireball")
+    g.do("white", "prepare", spells="")
+    g.do("black", "cast", spell="Fireball", target="White")
+    out = g.do("white", "respond", spell="Universum Negation", target="Black")
+    assert "targets 1 spell(s) of team Black" in g.text(out)
+    assert "Dispels Black's manifesting Fireball" in g.text(out)
+    assert g.being("White").essence == 12 and g.battle.stack == []
