@@ -116,8 +116,9 @@ def pass_window(ctx: Ctx, key: str) -> str:
     if key not in window_waiting(ctx, top):
         raise RuleError(f"{ctx.name(key)} has no Response to make to {top.title}; the window is not waiting for them.")
     top.passed.append(key)
-    if key == top.caster:
+    if key == top.caster and not top.priority_over:
         top.priority_over = True
+        top.opened_at = None  # the others' race starts now, with the full time (ruling 19)
     ctx.j.say(f"{ctx.name(key)} passes on {top.title}'s response window.", "window_pass", magi=ctx.name(key))
     return f"{ctx.name(key)} passes on {top.title}"
 

@@ -216,3 +216,23 @@ def test_no_time_limit_when_the_setting_is_zero() -> None:
     g.now = at(10_000)
     with pytest.raises(RuleError, match="response window is open"):
         g.do("black", "meditate")
+
+
+def test_the_others_get_the_full_time_once_the_caster_passes_her_priority() -> None:
+    g = Game()
+    g.now = NOON
+    g.do("gm", "spell define", name="Universum Negation", dispel_to="discard")
+    g.do("white", "magi create", name="White", codex="Fireball, Universum Negation")
+    g.do("black", "magi create", name="Black", codex="Universum Negation, Dissolve Tissue")
+    g.do("gm", "battle start")
+    g.do("white", "battle join")
+    g.do("black", "battle join")
+    g.do("gm", "battle round", resonance=10, rolloff="White")
+    g.do("white", "prepare", spells="Fireball")
+    g.do("black", "prepare", spells="")
+    g.do("white", "cast", spell="Fireball", target="Black")
+    assert g.battle.stack[0].opened_at == NOON  # waiting for White's priority
+    g.now = at(50)
+    out = g.do("white", "pass")
+    assert g.battle.stack[0].opened_at == at(50)
+    assert out.data["battle"]["window"]["closes_at"] == at(110)
