@@ -236,3 +236,25 @@ def test_the_others_get_the_full_time_once_the_caster_passes_her_priority() -> N
     out = g.do("white", "pass")
     assert g.battle.stack[0].opened_at == at(50)
     assert out.data["battle"]["window"]["closes_at"] == at(110)
+
+
+def test_a_caster_who_lets_her_priority_run_out_only_passes_herself() -> None:
+    g = Game()
+    g.now = NOON
+    g.do("gm", "spell define", name="Universum Negation", dispel_to="discard")
+    g.do("white", "magi create", name="White", codex="Fireball, Universum Negation")
+    g.do("black", "magi create", name="Black", codex="Universum Negation, Dissolve Tissue")
+    g.do("gm", "battle start")
+    g.do("white", "battle join")
+    g.do("black", "battle join")
+    g.do("gm", "battle round", resonance=10, rolloff="White")
+    g.do("white", "prepare", spells="Fireball")
+    g.do("black", "prepare", spells="")
+    g.do("white", "cast", spell="Fireball", target="Black")
+    g.now = at(61)
+    out = g.do("black", "exchange", gain="Resonance")
+    assert "White's priority on Fireball" in g.text(out) and "the others may respond now" in g.text(out)
+    (effect,) = g.battle.stack  # still open, now for Black, with the full time from the deadline
+    assert effect.opened_at == at(60) and g.being("Black").essence == 12
+    g.do("black", "respond", spell="Universum Negation", target="Fireball")
+    assert [e.title for e in g.battle.stack] == ["Fireball", "Universum Negation"]  # White may answer it
