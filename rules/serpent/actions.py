@@ -10,6 +10,7 @@ import re
 
 from rules.base import Action, Card, Outcome, RuleError, Table
 from rules.serpent import play
+from rules.serpent.artifacts import join_artifact
 from rules.serpent.book import fold, spell_body
 from rules.serpent.cards import battle_status, board, fit
 from rules.serpent.context import Ctx
@@ -21,8 +22,10 @@ from rules.serpent.magi import (
     build_sheet,
     check_codex,
     check_specialization,
+    codex_entries,
     codex_summary,
     parse_spell_list,
+    split_variant,
 )
 from rules.serpent.options import (
     BattleAdjustOptions,
@@ -37,11 +40,15 @@ from rules.serpent.options import (
     EncounterAddOptions,
     ExchangeOptions,
     FocusOptions,
+    LoseOptions,
     MagiCreateOptions,
     MagiEditOptions,
     MagiOnlyOptions,
     MagiShowOptions,
+    NamShubOptions,
     NoOptions,
+    OrderOptions,
+    PledgeOptions,
     PrepareOptions,
     ReattuneOptions,
     RespondOptions,
@@ -82,7 +89,7 @@ def run_magi_edit(table: Table, opts: MagiEditOptions) -> Outcome:
     record = table.default_character(opts.name)
     sheet = sheet_of(record).model_copy(deep=True)
     if opts.codex is not None:
-        sheet.codex = [s.title for s in check_codex(book_of(table), state.spellbook, parse_spell_list(opts.codex))]
+        sheet.codex = codex_entries(book_of(table), state.spellbook, parse_spell_list(opts.codex))
     if opts.specialization is not None:
         sheet.specialization = (
             check_specialization(book_of(table), opts.specialization) if opts.specialization.strip() else None
@@ -241,9 +248,11 @@ def run_battle_join(table: Table, opts: BattleJoinOptions) -> Outcome:
             artifact_active=sheet.artifact is not None,
         )
         b.beings[key] = being
-        for title in sheet.codex:
+        for entry in sheet.codex:
+            title, fluency = split_variant(entry)
             card_id = b.new_id()
-            b.cards[card_id] = CardState(id=card_id, title=title, owner=key)
+            b.cards[card_id] = CardState(id=card_id, title=title, owner=key, fluency=fluency)
+        join_artifact(ctx, being)
         extra = [f"Spec {sheet.specialization}"] if sheet.specialization else []
         if sheet.artifact:
             extra.append(f"Artifact {sheet.artifact}")
@@ -405,6 +414,10 @@ def run_battle_adjust(table: Table, opts: BattleAdjustOptions) -> Outcome:
                 new = max(0, new)
             setattr(being, field, new)
             changes.append(f"{field} {old}→{new}")
+        if opts.resistance is not None:
+            # glossary "Potency": the Encounter's Resistance is the GM's to give (RULING 12: never invented)
+            changes.append(f"Resistance {being.resistance}→{opts.resistance}")
+            being.resistance = opts.resistance or None
         if not changes:
             raise RuleError("Give at least one change, e.g. essence:-2.")
         why = f" ({opts.reason})" if opts.reason else ""
@@ -529,6 +542,16 @@ ACTIONS: dict[str, Action] = {
     "spec": Action("spec", play.run_spec, SpecOptions, description="Free Action: unlock a Specialization tier"),
     "pass": Action(
         "pass", play.run_pass, MagiOnlyOptions, description="Pass the turn for the round, or a response window"
+    ),
+    "lose": Action("lose", play.run_lose, LoseOptions, description="Choose the spells a Spell Loss takes from you"),
+    "pledge": Action(
+        "pledge", play.run_pledge, PledgeOptions, description="Pay ritual path tiers of an ally's next spell"
+    ),
+    "nam-shub": Action(
+        "nam-shub", play.run_namshub, NamShubOptions, description="Begin a Nam-Shub, or (GM) record its step"
+    ),
+    "order": Action(
+        "order", play.run_order, OrderOptions, description="Order your Shields or a zone's spells (you own the zone)"
     ),
     "use": Action("use", play.run_use, UseOptions, description="Use an ability (e.g. Beast Form's attack)"),
     "sustain": Action(

@@ -37,6 +37,7 @@ def add(a: Boost, b: Boost) -> Boost:
         free_action=a.free_action or b.free_action,
         pierce=a.pierce + b.pierce,
         shatter=a.shatter + b.shatter,
+        sealed=a.sealed or b.sealed,
     )
 
 
@@ -69,7 +70,7 @@ def spec_boosts(ctx: Ctx, caster: Being, spell: Spell) -> list[tuple[str, Boost]
 def passive_boosts(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> list[tuple[str, Boost]]:
     """Passives in play: the caster's own Enhancements, and Curses the caster controls on the target."""
     found: list[tuple[str, Boost]] = []
-    for card in ctx.battle.in_play():
+    for card in ctx.battle.active():
         source = ctx.spell(card.title)
         for passive in source.passives:
             if not matches(spell, passive.applies_to):
@@ -90,6 +91,12 @@ def boosts(
     """Everything boosting this spell now, and the names of where each boost came from."""
     total = card.boost if card is not None else Boost()
     sources: list[str] = []
+    if card is not None:
+        for other in ctx.battle.active():
+            gift = ctx.spell(other.title).combine if other.combined_with == card.id else None
+            if gift is not None:
+                total = add(total, gift)
+                sources.append(f"{other.title} (Transmute): {gift.describe()}")
     if card is not None and card.upgrades:
         sources.append("upgrades: " + ", ".join(card.upgrades))
     for label, boost in spec_boosts(ctx, caster, spell) + passive_boosts(ctx, caster, spell, target):
@@ -141,6 +148,10 @@ def spell_impact(ctx: Ctx, card: CardState, target: str | None) -> Impact:
         area=spell.area,
         unblockable=spell.unblockable,
         curse=spell.curse,
+        obliterate=spell.obliterate,
+        shed_discord=spell.shed_discord,
+        slow=spell.slow,
+        spell_loss=spell.spell_loss,
     )
 
 

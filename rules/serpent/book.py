@@ -22,7 +22,7 @@ from rules.dice.threshold import ResonanceBand, check_resonance_bands
 Sphere = Literal["Soul", "Mind", "Quantum", "Bio", "Forces", "Matter"]
 SPHERES: tuple[Sphere, ...] = ("Soul", "Mind", "Quantum", "Bio", "Forces", "Matter")
 PHYSICAL_SPHERES: frozenset[str] = frozenset({"Bio", "Matter", "Forces"})
-Role = Literal["Attack", "Defense", "Enhance", "Component", "Abjuration", "Transmute", "Ally"]
+Role = Literal["Attack", "Defense", "Enhance", "Component", "Abjuration", "Transmute", "Ally", "Artifact", "Nam-Shub"]
 Energy = Literal["Essence", "Resonance", "Harmony", "Will", "Voice"]
 ENERGIES: tuple[Energy, ...] = ("Resonance", "Harmony", "Essence", "Will", "Voice")
 
@@ -66,6 +66,7 @@ class Boost(Model):
     free_action: bool = False
     pierce: int = 0
     shatter: int = 0
+    sealed: bool = False  # glossary "Sealed": Duration F becomes Duration P
 
     def describe(self) -> str:
         parts = []
@@ -75,7 +76,7 @@ class Boost(Model):
             parts.append(f"+{self.add_duration} Duration")
         if self.add_resonance:
             parts.append(f"generates +{self.add_resonance} Resonance")
-        for flag in ("refined", "subtle", "free_action"):
+        for flag in ("refined", "subtle", "free_action", "sealed"):
             if getattr(self, flag):
                 parts.append(flag.replace("_", " ").title())
         if self.pierce:
@@ -146,6 +147,9 @@ class Requirement(Model):
         "pay_will",
         "pay_resonance",
         "discard_charge",  # discard charges of a kind from a spell you control
+        "attunement",  # a spell of ``sphere`` in the caster's discard pile
+        "dominance",  # more discards of ``sphere`` than of any other sphere
+        "burn_focus",  # discard a Focus
     ]
     when: Literal["cast", "sustain", "both"] = "cast"
     sphere: Sphere | None = None
@@ -199,6 +203,17 @@ class Passive(Model):
     charge: str | None = None
 
 
+class SpellLoss(Model):
+    """Glossary "Spell Loss": how many spells leave the target's Codex, and how."""
+
+    amount: int = Field(ge=1)
+    how: Literal["sacrifice", "banish", "codex"]
+
+    def describe(self) -> str:
+        verb = {"sacrifice": "Sacrificed", "banish": "Banished", "codex": "returned to the Codex unprepared"}[self.how]
+        return f"Spell Loss {self.amount} ({verb})"
+
+
 class Spell(Model):
     """One spell as the book (or the campaign's spell book) gives it.
 
@@ -247,6 +262,39 @@ class Spell(Model):
     shape_shift: bool = False
     unique_to_codex: bool = False
     eloquent: int = 0
+    immune: list[str] = Field(default_factory=list)  # the spell itself ignores effects of these descriptors/spheres
+    # the glossary's further aspects (issue 14); each is read where the glossary says it matters
+    ward_spell_loss: int = Field(default=0, ge=0)  # a Ward that mitigates Spell Loss (glossary "Ward")
+    veiled: bool = False  # no Response phase
+    vowed: bool = False  # its controller cannot dismiss it
+    legendary: bool = False  # one active spell of this title, by any Magi
+    unique_to_bearer: bool = False
+    unique_to_caster: bool = False
+    unique_to_descriptor: str | None = None
+    adamant: bool = (
+        False  # immune to abilities/Abjurations/Transmutes targeting it, unless Inexorable or its controller's
+    )
+    inexorable: bool = False
+    backlash: int = Field(default=0, ge=0)  # Unblockable Harmony Dmg to whoever Abjures or Transmutes it
+    dampen: Amount | None = None  # directive: the caster of the target effect pays this much more, or loses it
+    haste: bool = False  # passive: its bearer has one more Full Action each round (never more than one)
+    slow: bool = False  # directive: the target collects an interrupt stone (one a round from offensive effects)
+    cloaks: bool = False  # passive: its bearer is Cloaked (opponents cannot target them)
+    phases: bool = False  # passive: its bearer is Phased (only meditates; immune to offensive effects)
+    prevents: Role | Literal["all"] | None = None  # passive (a Prevented effect): its bearer cannot cast these spells
+    will_break: int | None = Field(default=None, ge=0)  # its bearer may end it by spending this much Will
+    injunction: Energy | None = None  # passive (Injunction): its bearer cannot gain this energy
+    obliterate: bool = False  # directive: incapacitates the target at once
+    shed_discord: int = Field(default=0, ge=0)  # directive: removes up to this much negative Harmony
+    spell_loss: SpellLoss | None = None  # directive: the target removes spells from their Codex
+    absolute_free_action: bool = False  # a Free Action even when it needs "# Actions"
+    actions: int = Field(default=1, ge=1, le=9)  # "# Actions": Full Actions invested (in the Rite zone) to cast it
+    exclusive: bool = False  # a Transmute: one Exclusive Transmute per target spell
+    steps: int | None = Field(default=None, ge=1)  # a Nam-Shub: the steps its page lists (the GM's value)
+    charges: int | None = Field(default=None, ge=1)  # an Artifact: the charges it starts a battle with
+    ally_essence: int | None = Field(default=None, ge=1)  # an Ally spell: its Koishaka's Essence (the GM's value)
+    makes_dormant: bool = False  # a Transmute: the spell it combines with is Dormant while it lasts
+    combine: Boost | None = None  # a Transmute: what it adds to the spell it combines with
     target_manifesting: bool = False  # an Abjuration that needs a manifesting spell
     upgrades: list[Upgrade] = Field(default_factory=list)
     ritual_path: list[Boost | None] = Field(default_factory=list, max_length=4)
@@ -588,10 +636,59 @@ def describe_aspects(spell: Spell) -> list[str]:
         out.append("Area" if spell.area == "team" else "Area:G")
     if spell.eloquent:
         out.append(f"Eloquent {spell.eloquent}")
+    out.extend(further_aspects(spell))
     return out
 
 
-OVERLOAD_NOTE = " (Resonance Overload: every being with Harmony loses 1)"
+def further_aspects(spell: Spell) -> list[str]:
+    """The glossary's further aspects (issue 14), named as a GM types them in ``spell define aspects:``."""
+    out: list[str] = []
+    flags = {
+        "veiled": "Veiled",
+        "vowed": "Vowed",
+        "legendary": "Legendary",
+        "unique_to_bearer": "Unique to Bearer",
+        "unique_to_caster": "Unique to Caster",
+        "adamant": "Adamant",
+        "inexorable": "Inexorable",
+        "haste": "Haste",
+        "slow": "Slow",
+        "cloaks": "Cloaked",
+        "phases": "Phased",
+        "obliterate": "Obliteration",
+        "exclusive": "Exclusive",
+        "makes_dormant": "Dormant",
+        "absolute_free_action": "Absolute Free Action",
+    }
+    out.extend(label for field, label in flags.items() if getattr(spell, field))
+    numbers = {
+        "backlash": "Backlash",
+        "shed_discord": "Shed Discord",
+        "will_break": "Will Break",
+        "ally_essence": "Ally Essence",
+        "charges": "Charges",
+        "steps": "Steps",
+    }
+    out.extend(f"{label} {getattr(spell, field)}" for field, label in numbers.items() if getattr(spell, field))
+    if spell.actions > 1:
+        out.append(f"Actions {spell.actions}")
+    if spell.immune:
+        out.append("Immune " + ", ".join(spell.immune))
+    if spell.unique_to_descriptor:
+        out.append(f"Unique to Descriptor {spell.unique_to_descriptor}")
+    if spell.dampen:
+        out.append(f"Dampen {spell.dampen.amount} {spell.dampen.energy}")
+    if spell.prevents:
+        out.append(f"Prevents {spell.prevents}")
+    if spell.injunction:
+        out.append(f"Injunction {spell.injunction}")
+    if spell.spell_loss:
+        out.append(spell.spell_loss.describe())
+    if spell.ward_spell_loss:
+        out.append(f"Ward {spell.ward_spell_loss} Spell Loss")
+    if spell.combine:
+        out.append(f"Combines {spell.combine.describe()}")
+    return out
 
 
 OVERLOAD_NOTE = " (Resonance Overload: every being with Harmony loses 1)"

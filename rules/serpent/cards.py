@@ -136,6 +136,13 @@ def turn_hint(ctx: Ctx, being: Being) -> str:
             "or take a Free Action"
         )
     parts.append(f"{len(prepared)} prepared spell(s)")
+    if being.spell_loss is not None:
+        return f"{being.name} must first choose their {being.spell_loss.describe()} with /serpent lose."
+    if being.kind == "koishaka":
+        return (
+            f"{being.full_actions} Full Action(s) left. {ctx.name(being.controller or '')}'s player acts for it: "
+            f'meditate, use an ability, or pass, with magi:"{being.name}".'
+        )
     return "; ".join(parts) + ". Cast, meditate, use an ability, or pass."
 
 
@@ -155,6 +162,12 @@ def card_line(ctx: Ctx, card: CardState) -> str:
         bits.append(f"by {ctx.name(card.controller)}")
     if card.let_go:
         bits.append("to be let go")
+    if card.dormant:
+        bits.append("Dormant")
+    if card.combined_with is not None:
+        bits.append(f"combined with #{card.combined_with}")
+    if ctx.spell(card.title).role == "Nam-Shub":
+        bits.append(f"Nam-Shub: {card.steps_done}/{ctx.spell(card.title).steps or '?'} steps")
     return " · ".join(bits)
 
 
@@ -180,6 +193,26 @@ def being_field(ctx: Ctx, being: Being) -> tuple[str, str]:
             lines.append(" · ".join(extras))
         enh = [c for c in b.in_play() if c.zone == "enhance" and c.bearer == being.key]
         lines.append(f"Enhancement slots: {len(enh) + slots}/{ctx.book.rules.enhancement_slots}")
+        rite = [f"#{c.id} {c.title} ({c.rite_actions} invested)" for c in b.cards_in("rite", being.key)]
+        if rite:
+            lines.append("**Rite zone:** " + "; ".join(rite))
+        artifact = [c for c in b.in_play() if c.bearer == being.key and c.zone is None]
+        if artifact:
+            lines.append("**Artifact:** " + "; ".join(card_line(ctx, c) for c in artifact))
+        waiting = []
+        if being.spell_loss is not None:
+            waiting.append(f"must choose {being.spell_loss.describe()} (/serpent lose)")
+        if being.pledge is not None:
+            waiting.append(f"pledged {being.pledge.tiers} ritual tier(s) to {ctx.name(being.pledge.to)}")
+        if being.burned_focus:
+            waiting.append(f"{being.burned_focus} Focus burned")
+        if waiting:
+            lines.append(" · ".join(waiting))
+    elif being.kind == "koishaka":
+        lines.append(
+            f"Koishaka of {ctx.name(being.controller or '')} · Full Actions {being.full_actions}/"
+            f"{being.actions_per_round}"
+        )
     elif being.encounter:
         out = ", ".join(f"{n} {c}" for c, n in sorted(being.encounter.out.items())) or "none"
         lines.append(f"Actions {being.full_actions}/{being.actions_per_round} · tokens out: {out}")
@@ -206,7 +239,10 @@ def board(ctx: Ctx) -> Card:
     for team in b.teams():
         cards = [c for c in b.in_play() if c.team == team]
         if cards:
-            card.add(f"Team zone {team}", "\n".join(f"{c.zone}: {card_line(ctx, c)}" for c in cards))
+            card.add(
+                f"Team zone {team}",
+                "\n".join(f"{c.zone or 'beside the team zone'}: {card_line(ctx, c)}" for c in cards),
+            )
     if b.stack:
         card.add("Manifesting", "\n".join(f"#{e.id} {e.title} by {ctx.name(e.caster)}" for e in b.stack))
     if b.log:

@@ -14,21 +14,23 @@ from dataclasses import dataclass
 from typing import Literal
 
 from rules.base import RuleError
+from rules.serpent.artifacts import activate_artifact, artifact_card
 from rules.serpent.aspects import add, bearers, boosts, free_action, require
 from rules.serpent.book import Boost, Energy, Spell, fold, number_of
 from rules.serpent.context import Ctx
+from rules.serpent.control import cloaked_by, phased_by, prevented
 from rules.serpent.energy import discard, gain, lose, release_focus, shortfall
 from rules.serpent.requirements import plan_cast
 from rules.serpent.responses import response_problem
-from rules.serpent.state import Being, CardState, ChargePaid, Effect, Impact, Payment, Zone
-from rules.serpent.turns import next_turn, require_full_action, require_turn
+from rules.serpent.state import Being, CardState, ChargePaid, Effect, Impact, Payment, Pledge, Zone
+from rules.serpent.turns import next_turn, priority_holder, require_full_action, require_turn, spend_full_action
 
 
 @dataclass
 class Aim:
     """Where a spell goes: its target, the zone it is placed in, and whether that is offensive."""
 
-    kind: Literal["being", "team", "card", "effect"]
+    kind: Literal["being", "team", "card", "effect", "global"]
     target: str
     zone: Zone | None
     bearer: str | None
@@ -98,11 +100,20 @@ def find_effect(ctx: Ctx, name: str | None) -> Effect:
 def aim(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> Aim:
     """Resolve the target by spell role (Quick Start "Spell Types"); invalid targets are refused here."""
     b = ctx.battle
-    if spell.role in ("Transmute", "Ally"):
-        raise RuleError(f"{spell.role} spells are not automated yet; the GM resolves {spell.title} by hand.")
+    if spell.role == "Ally":
+        return _ally_aim(ctx, caster, spell)
+    if spell.role == "Transmute":
+        # glossary "Transmute Spell": "targets and combines with other spells"; Area means nothing on it
+        if target is None:
+            raise RuleError(f"Name the spell {spell.title} combines with (its title, or #number from the board).")
+        card = find_card_in_play(ctx, target, targetable(ctx))
+        return Aim(
+            "card", str(card.id), None, None, None, card_offensive(ctx, caster, card), f"{card.title} (#{card.id})"
+        )
     if spell.role == "Attack":
         if spell.area == "global":
-            raise RuleError(f"Area:G Attacks are not automated yet; the GM resolves {spell.title} by hand.")
+            # glossary "Area:G": "Global Attacks impact all Magi", in the center of the arena; always offensive
+            return Aim("global", "all", "attack", None, None, True, "every being in the battle (Area:G)")
         foes = [x for x in b.beings.values() if x.team != caster.team and not x.incapacitated]
         if target is None:
             if spell.area == "team" and len({f.team for f in foes}) == 1:
@@ -125,6 +136,11 @@ def aim(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> Aim:
             raise RuleError(f"{victim.name} is incapacitated and cannot be targeted.")
         if spell.area == "team":
             return _team_aim(victim.team, caster)
+        cloak = cloaked_by(ctx, victim)
+        if cloak:
+            raise RuleError(
+                f"{victim.name} is Cloaked by {cloak}: opponents cannot target them (Area spells still reach them)."
+            )
         return Aim("being", victim.key, "attack", victim.key, None, True, victim.name)
     if spell.role in ("Defense", "Enhance", "Component"):
         zone = "enhance" if spell.role == "Enhance" else "defense"
@@ -142,6 +158,8 @@ def aim(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> Aim:
             return Aim("team", caster.team, zone, bearer, caster.team, False, f"team {caster.team}")
         return Aim("being", ally.key, zone, ally.key, None, False, ally.name)
     # Abjuration: targets another spell, active or manifesting
+    if spell.area == "team":
+        return _area_abjuration_aim(ctx, caster, spell, target)
     dispel = spell.dispel
     wants_manifesting = spell.target_manifesting or (dispel is not None and dispel.targets == "manifesting")
     if wants_manifesting:
@@ -155,14 +173,66 @@ def aim(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> Aim:
         )
     if target is None:
         raise RuleError(f"Name the spell {spell.title} targets (its title, or #number from the board).")
-    card = find_card_in_play(ctx, target, ctx.battle.in_play())
+    card = find_card_in_play(ctx, target, targetable(ctx))
+    return Aim("card", str(card.id), None, None, None, card_offensive(ctx, caster, card), f"{card.title} (#{card.id})")
+
+
+def targetable(ctx: Ctx) -> list[CardState]:
+    """Active spells a spell may target: not Dormant, not a Nam-Shub ("immune to regular spells"), not an Artifact."""
+    return [c for c in ctx.battle.active() if ctx.spell(c.title).role not in ("Nam-Shub", "Artifact")]
+
+
+def card_offensive(ctx: Ctx, caster: Being, card: CardState) -> bool:
+    """Targeting a spell is offensive when it sits in an opponent's zone (glossary "Offensive Action")."""
     owner_side = ctx.battle.beings.get(card.bearer or "") or ctx.being(card.controller or card.owner)
+    if card.team is not None:
+        return card.team != caster.team and card.zone in ("defense", "enhance", "curse")
     offensive = owner_side.team != caster.team and card.zone in ("defense", "enhance", "curse")
-    if card.zone == "curse" and card.bearer == caster.key:
-        offensive = False
-    if card.zone == "attack" and card.bearer == caster.key:
-        offensive = False  # an opponent's spell in your own Attack zone (glossary "Offensive Action")
-    return Aim("card", str(card.id), None, None, None, offensive, f"{card.title} (#{card.id})")
+    if card.zone in ("curse", "attack") and card.bearer == caster.key:
+        offensive = False  # an opponent's spell in your own Attack or Curse zone
+    return offensive
+
+
+def area_abjuration_targets(ctx: Ctx, spell: Spell, team: str, exclude: int | None = None) -> list[CardState]:
+    """Glossary "Abjuration Spell": with Area it "targets all validly targetable spells for all Magi of a given team".
+
+    Active spells in that team's zones (each member's and the team zone), or, for a
+    Dispel of manifesting spells, every spell that team's Magi are casting.
+    """
+    b = ctx.battle
+    members = {m.key for m in b.team_members(team)}
+    wants_manifesting = spell.target_manifesting or (spell.dispel is not None and spell.dispel.targets == "manifesting")
+    if wants_manifesting:
+        cards = [ctx.card(e.card) for e in b.stack if e.is_spell and e.card is not None and e.caster in members]
+    else:
+        cards = [c for c in targetable(ctx) if c.team == team or (c.team is None and c.bearer in members)]
+    return [c for c in cards if c.id != exclude]
+
+
+def _area_abjuration_aim(ctx: Ctx, caster: Being, spell: Spell, target: str | None) -> Aim:
+    b = ctx.battle
+    teams = {fold(t): t for t in b.teams()}
+    if target is None:
+        raise RuleError(
+            f"{spell.title} has Area: name the team whose spells it targets (or one of its beings). "
+            f"Teams: {', '.join(b.teams())}."
+        )
+    team = teams.get(fold(target)) or find_being(ctx, caster, target).team
+    if not area_abjuration_targets(ctx, spell, team):
+        raise RuleError(f"Team {team} has no spell {spell.title} can target now.")
+    return Aim("team", team, None, None, None, team != caster.team, f"every spell of team {team}")
+
+
+def _ally_aim(ctx: Ctx, caster: Being, spell: Spell) -> Aim:
+    """Glossary "Ally Spell": the caster summons a Koishaka at their side and is its controller."""
+    if not caster.is_magi:
+        raise RuleError('Only a Magi summons a Koishaka (glossary "Ally Spell").')
+    if spell.ally_essence is None:
+        raise RuleError(
+            f"The book does not give the Essence of {spell.title}'s Koishaka. A GM sets it with "
+            f'`/serpent spell define name:"{spell.title}" aspects:"Ally Essence 5"` and the action can be tried again.'
+        )
+    return Aim("being", caster.key, "enhance", caster.key, None, False, f"{caster.name}'s side")
 
 
 def _team_aim(team: str, caster: Being) -> Aim:
@@ -249,28 +319,54 @@ def price(
             costs[energy] = costs.get(energy, 0) + amount
         bought = add(bought, upgrade.boost)
         notes.append(f"upgrade {upgrade.key}: " + ", ".join(f"{v} {k}" for k, v in chosen.items()))
-    if req.tiers:
+    helpers = pledges_for(ctx, caster, spell)
+    total = req.tiers + sum(p.tiers for _, p in helpers)
+    if total:
         path = spell.ritual_path
-        if req.tiers > len(path):
-            raise RuleError(f"{spell.title} has {len(path)} ritual path tiers; you asked for {req.tiers}.")
-        wills = req.tiers // 3 if req.tiers_with_will else 0
-        harmony = req.tiers - 3 * wills
-        if wills:
-            costs["Will"] = costs.get("Will", 0) + wills
-        if harmony:
-            costs["Harmony"] = costs.get("Harmony", 0) + harmony
-        for tier in path[: req.tiers]:
+        if total > len(path):
+            raise RuleError(
+                f"{spell.title} has {len(path)} ritual path tiers; you asked for {total}"
+                + (" (with your Allies' pledges)" if helpers else "")
+                + "."
+            )
+        for energy, amount in tier_costs(req.tiers, req.tiers_with_will).items():
+            costs[energy] = costs.get(energy, 0) + amount
+        for tier in path[:total]:
             if tier is not None:
                 bought = add(bought, tier)
-        notes.append(f"ritual path {req.tiers} tier(s): {wills} Will, {harmony} Harmony")
+        paid = ", ".join(f"{v} {k}" for k, v in tier_costs(req.tiers, req.tiers_with_will).items()) or "nothing"
+        notes.append(f"ritual path {total} tier(s): {req.tiers} by {caster.name} ({paid})")
+        for ally, pledge in helpers:
+            share = ", ".join(f"{v} {k}" for k, v in tier_costs(pledge.tiers, pledge.will).items())
+            notes.append(f"{pledge.tiers} by {ally.name} ({share})")
     return costs, gains, bought, notes
+
+
+def tier_costs(tiers: int, with_will: bool) -> dict[Energy, int]:
+    """Glossary "Ritual Path": "Tiers cost 1 Harmony for 1 tier or 1 Will for 3 tiers"."""
+    wills = tiers // 3 if with_will else 0
+    harmony = tiers - 3 * wills
+    return {k: v for k, v in (("Will", wills), ("Harmony", harmony)) if v}  # type: ignore[misc]
+
+
+def pledges_for(ctx: Ctx, caster: Being, spell: Spell) -> list[tuple[Being, Pledge]]:
+    """Glossary "Ritual Path": "Human Allies may help to upgrade your Ritual Path at the same price. An Ally's
+    investment is cumulative with your own." Pledges wait for the caster's next spell with a ritual path."""
+    if not spell.ritual_path:
+        return []
+    return [
+        (ally, ally.pledge)
+        for ally in ctx.battle.beings.values()
+        if ally.pledge is not None and ally.pledge.to == caster.key and not ally.incapacitated
+    ]
 
 
 def cast(ctx: Ctx, caster: Being, req: CastRequest) -> None:
     """A turn's cast from the prepared spells (Free Action spells too)."""
     require_turn(ctx, caster, "Casting a spell")
     spell = ctx.spell(req.spell)
-    card = next((c for c in ctx.battle.cards_in("prepared", caster.key) if c.title == spell.title), None)
+    rite = next((c for c in ctx.battle.cards_in("rite", caster.key) if c.title == spell.title), None)
+    card = rite or next((c for c in ctx.battle.cards_in("prepared", caster.key) if c.title == spell.title), None)
     if card is None:
         prepared = ", ".join(c.title for c in ctx.battle.cards_in("prepared", caster.key)) or "nothing"
         hint = " Response spells are cast with /serpent respond while a spell is manifesting." if spell.response else ""
@@ -280,21 +376,53 @@ def cast(ctx: Ctx, caster: Being, req: CastRequest) -> None:
         )
     if spell.title in caster.miscast_titles:
         raise RuleError(f"{caster.name} miscast {spell.title} this turn and cannot cast it again this turn.")
+    blocked = prevented(ctx, caster, spell)
+    if blocked:
+        raise RuleError(f"{caster.name} cannot cast {spell.title}: {blocked}.")
     upgrade_free = any(u.boost.free_action for u in spell.upgrades if any(fold(u.key) == fold(k) for k in req.upgrades))
-    free = free_action(ctx, caster, spell) or upgrade_free
+    # glossary "Free Action (spell aspect)": on a "# Actions" spell Free Action only takes 1 off the Full Actions
+    # needed; "Absolute Free Action" makes it a Free Action anyway
+    plain_free = free_action(ctx, caster, spell) or upgrade_free
+    needed = 1 if spell.absolute_free_action else max(1, spell.actions - int(plain_free and spell.actions > 1))
+    free = spell.absolute_free_action or (plain_free and spell.actions == 1)
     if not free:
         require_full_action(caster)
-    spoken = intone(ctx, caster, spell, req.intone)
+    spoken = rite.rite_spoken if rite is not None else intone(ctx, caster, spell, req.intone)
     if spoken is False:
         miscast(ctx, caster, card, spell)
         next_turn(ctx)
         return
+    if needed > 1 and card.rite_actions + 1 < needed:
+        into_rite(ctx, caster, card, spell, spoken, needed)
+        return
     effect = place_and_pay(ctx, caster, card, spell, req, spoken, response=False)
+    card.rite_actions, card.rite_spoken = 0, None
     if not free:
-        caster.full_actions -= 1
+        spend_full_action(ctx, caster, rite=card if needed > 1 else None)
     action = "a Free Action" if free else f"a Full Action ({caster.full_actions} left)"
     ctx.j.say(f"{caster.name} used {action}.")
     ctx.battle.stack.append(effect)
+    next_turn(ctx)
+
+
+def into_rite(ctx: Ctx, caster: Being, card: CardState, spell: Spell, spoken: bool | None, needed: int) -> None:
+    """Glossary "# Actions": "The spell is Spoken then placed in the Rite zone until the Magi has enough Full Actions
+    invested into the spell"; then it is cast like any just-Spoken spell (target, costs, Response phase)."""
+    first = card.location != "rite"
+    card.location = "rite"
+    card.rite_actions += 1
+    card.rite_spoken = spoken
+    spend_full_action(ctx, caster, rite=card)
+    left = needed - card.rite_actions
+    how = "is Spoken into the Rite zone" if first else "advances in the Rite zone"
+    ctx.j.say(
+        f"🕯 {caster.name}'s {spell.title} {how}: {card.rite_actions} of {needed} Full Actions invested; "
+        f"{left} more and it is cast (target and costs then). {caster.full_actions} Full Action(s) left.",
+        "rite",
+        card=card.id,
+        invested=card.rite_actions,
+        needed=needed,
+    )
     next_turn(ctx)
 
 
@@ -314,9 +442,16 @@ def respond(ctx: Ctx, caster: Being, req: CastRequest) -> None:
     )
     if card is None:
         raise RuleError(f"{caster.name} has no {spell.title} in their Codex to cast.")
-    target_effect = (
-        find_effect(ctx, req.target) if spell.target_manifesting or spell.defense == "Evade" else b.stack[-1]
+    aims_effect = (spell.target_manifesting or spell.defense == "Evade") and not (
+        spell.role == "Abjuration" and spell.area == "team"  # an Area Abjuration names a team instead
     )
+    target_effect = find_effect(ctx, req.target) if aims_effect else b.stack[-1]
+    holder = priority_holder(ctx, b.stack[-1])
+    if holder is not None and holder != caster.key:
+        raise RuleError(
+            f"{ctx.name(holder)} cast {b.stack[-1].title} and has priority for the first Response "
+            f'(glossary "Priority"): wait until they respond or pass.'
+        )
     problem = response_problem(ctx, caster, spell, target_effect)
     if problem:
         raise RuleError(f"{caster.name} cannot respond with {spell.title}: {problem}.")
@@ -324,7 +459,7 @@ def respond(ctx: Ctx, caster: Being, req: CastRequest) -> None:
     if spoken is False:
         miscast(ctx, caster, card, spell)
         return
-    if req.target is None and (spell.target_manifesting or spell.defense == "Evade"):
+    if req.target is None and aims_effect:
         req = CastRequest(**{**req.__dict__, "target": f"#{target_effect.id}"})
     effect = place_and_pay(ctx, caster, card, spell, req, spoken, response=True)
     effect.response = True
@@ -342,13 +477,18 @@ def place_and_pay(
     plan = plan_cast(ctx, caster, spell, target.bearer or caster.key, req.component)
     for energy, amount in plan.costs.items():
         costs[energy] = costs.get(energy, 0) + amount
+    for ally, pledge in pledges_for(ctx, caster, spell):
+        short = shortfall(ally, tier_costs(pledge.tiers, pledge.will))
+        if short:
+            raise RuleError(f"{ally.name} pledged {pledge.tiers} ritual tier(s) but cannot pay: needs {short}.")
     problem = shortfall(caster, costs)
     if problem:
         raise RuleError(
             f"{caster.name} cannot pay for {spell.title}: needs {problem}. "
             "An energy exchange (/serpent exchange) or Meditate may help."
         )
-    if spell.duration and spell.duration.kind == "F" and caster.focus_total < 1:
+    sealed = bought.sealed  # glossary "Sealed": the Duration F spell becomes Duration P and needs no Focus
+    if spell.duration and spell.duration.kind == "F" and not sealed and caster.focus_total < 1:
         raise RuleError(f"{spell.title} has Duration F and {caster.name} has no Focus.")
     # -- place
     b = ctx.battle
@@ -359,9 +499,11 @@ def place_and_pay(
     card.zone = target.zone
     card.bearer = target.bearer
     card.team = target.team if spell.area == "team" or target.kind == "team" else None
+    card.global_area = target.kind == "global"
     card.order = b.placed
     card.upgrades = list(req.upgrades)
-    card.tiers = req.tiers
+    helpers = pledges_for(ctx, caster, spell)
+    card.tiers = req.tiers + sum(p.tiers for _, p in helpers)
     card.boost = bought
     verb = "Intones" if spoken else "casts"
     alum = " — **Alum!**" if spoken else ""
@@ -386,12 +528,29 @@ def place_and_pay(
     for component in plan.sacrifice:
         payment.sacrificed.append(component.model_copy(deep=True))
         discard(ctx, component, f"paid as {spell.title}'s requirement")
+    if plan.burn_focus:
+        caster.focus_total -= plan.burn_focus
+        caster.burned_focus += plan.burn_focus
+        ctx.j.say(
+            f"{caster.name} burns {plan.burn_focus} Focus ({caster.focus_total} left; re-attune it in preparation).",
+            "burn_focus",
+        )
+        if caster.focus_total < 1:
+            release_focus(ctx, caster, f"{caster.name} burned their Focus")
     for source, kind, amount in plan.charges:
         source.charges[kind] -= amount
         if not source.charges[kind]:
             source.charges.pop(kind)
         payment.charges.append(ChargePaid(card=source.id, kind=kind, amount=amount))
         ctx.j.say(f"{caster.name} discards {amount} {kind} charge(s) from {source.title}.")
+    for ally, pledge in pledges_for(ctx, caster, spell):
+        share = tier_costs(pledge.tiers, pledge.will)
+        for energy, amount in share.items():
+            lose(ctx, ally, energy, amount, f"ritual tiers for {spell.title}")
+        payment.allies[ally.key] = share
+        ally.pledge = None
+        paid = ", ".join(f"{v} {k}" for k, v in share.items())
+        ctx.j.say(f"{ally.name} pays {paid} for {pledge.tiers} of {spell.title}'s ritual tiers.", "pledge_paid")
     card.paid = payment
     paid = ", ".join(f"{v} {k}" for k, v in payment.energies.items()) or "nothing"
     got = ", ".join(f"{v} {k}" for k, v in payment.gained.items())
@@ -404,9 +563,10 @@ def place_and_pay(
         gained=payment.gained,
     )
     if spoken:
-        caster.voice += spell.fluency or 0
-        ctx.j.say(f"{caster.name} gains {spell.fluency or 0} Voice for Intoning.", "voice", voice=caster.voice)
-    if spell.duration and spell.duration.kind == "F":
+        fluency = card.fluency or spell.fluency or 0  # the copy's printed fluency (a variant may differ)
+        caster.voice += fluency
+        ctx.j.say(f"{caster.name} gains {fluency} Voice for Intoning.", "voice", voice=caster.voice)
+    if spell.duration and spell.duration.kind == "F" and not sealed:
         release_focus(ctx, caster, f"{caster.name}'s Focus moves to {spell.title}")
         card.focus = caster.key
         ctx.j.say(f"{caster.name} places their Focus on {spell.title}.")
@@ -422,6 +582,7 @@ def place_and_pay(
         offensive=target.offensive,
         free_action=free_action(ctx, caster, spell),
         replace=req.replace,
+        veiled=spell.veiled,
     )
     karma(ctx, effect, caster)
     return effect
@@ -436,6 +597,8 @@ def karma(ctx: Ctx, effect: Effect, caster: Being) -> None:
         hit.add(effect.target)
     elif effect.target_kind == "team" and effect.target:
         hit.update(b.key for b in ctx.battle.team_members(effect.target))
+    elif effect.target_kind == "global":
+        hit.update(ctx.battle.beings)
     elif effect.target_kind == "card" and effect.target:
         target = ctx.battle.cards.get(int(effect.target))
         if target is not None and target.bearer:
@@ -444,7 +607,7 @@ def karma(ctx: Ctx, effect: Effect, caster: Being) -> None:
         target_effect = next((e for e in ctx.battle.stack if e.id == int(effect.target)), None)
         if target_effect is not None:
             hit.add(target_effect.caster)
-    for card in ctx.battle.in_play():
+    for card in ctx.battle.active():
         for passive in ctx.spell(card.title).passives:
             if passive.kind != "charge_on_offense" or not passive.charge:
                 continue
@@ -466,8 +629,16 @@ def karma(ctx: Ctx, effect: Effect, caster: Being) -> None:
 def use_ability(ctx: Ctx, user: Being, name: str, target: str | None) -> None:
     """An ability an active spell grants its bearer, e.g. Beast Form's Free Action attack."""
     require_turn(ctx, user, "Using an ability")
+    artifact = artifact_card(ctx, user, name)
+    if artifact is not None:
+        if phased_by(ctx, user):
+            raise RuleError(f"{user.name} is Phased: they may only meditate (and take innate Actions).")
+        victim = find_being(ctx, user, target) if target else None
+        ctx.battle.stack.append(activate_artifact(ctx, user, artifact, victim))
+        next_turn(ctx)
+        return
     options = []
-    for card in ctx.battle.in_play():
+    for card in ctx.battle.active():
         if user.key not in bearers(ctx, card):
             continue
         for ability in ctx.spell(card.title).abilities:
@@ -491,10 +662,16 @@ def use_ability(ctx: Ctx, user: Being, name: str, target: str | None) -> None:
         victim = find_being(ctx, user, target)
     if ability.offensive and victim.team == user.team:
         raise RuleError(f"{ability.name} is offensive: target an opponent.")
+    phase = phased_by(ctx, user)
+    if phase:
+        raise RuleError(f"{user.name} is Phased by {phase}: they may only meditate (and take innate Actions).")
+    cloak = cloaked_by(ctx, victim) if victim.team != user.team else None
+    if cloak:
+        raise RuleError(f"{victim.name} is Cloaked by {cloak}: opponents cannot target them.")
     spell = ctx.spell(card.title)
     card.ability_uses[ability.name] = used + 1
     if not ability.free_action:
-        user.full_actions -= 1
+        spend_full_action(ctx, user)
     impact = Impact(
         sphere=spell.sphere,
         physical=bool(ability.dmg and ability.dmg.physical),

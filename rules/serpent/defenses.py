@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from rules.base import RuleError
 from rules.serpent.aspects import bearers, refined
-from rules.serpent.book import PHYSICAL_SPHERES
+from rules.serpent.book import PHYSICAL_SPHERES, Spell
 from rules.serpent.context import Ctx
 from rules.serpent.energy import discard
 from rules.serpent.state import Being, CardState, Effect, Impact
@@ -40,7 +40,7 @@ class Hit:
 def shields_of(ctx: Ctx, victim: Being, team_zone: bool) -> list[CardState]:
     """Active Shields protecting the victim: the team zone's, or the victim's own."""
     found = []
-    for card in ctx.battle.in_play():
+    for card in ctx.battle.active():
         spell = ctx.spell(card.title)
         if card.zone != "defense" or spell.defense != "Shield":
             continue
@@ -85,13 +85,22 @@ def shield_pass(ctx: Ctx, shields: list[CardState], impact: Impact, effect: Effe
         loss = 1
         if first_block and not piercing and impact.shatter and not (spell.resilient or spell.invulnerable):
             loss += impact.shatter
+        immunity = spell_immune_to(spell, impact)
+        if immunity:
+            loss = (
+                0  # glossary "Immune": "If the Shield itself was Immune, it would still block but not lose Durability"
+            )
         hit.blocked = True
         if piercing:
             through = min(pierce, hit.dmg or 0)
             hit.notes.append(f"{shield.title} blocks, but Pierce {pierce} lets {through} Dmg through")
             hit.dmg = through
         else:
-            hit.notes.append(f"{shield.title} blocks it" + (f" (Shatter {impact.shatter})" if loss > 1 else ""))
+            hit.notes.append(
+                f"{shield.title} blocks it"
+                + (f" (Shatter {impact.shatter})" if loss > 1 else "")
+                + (f" (immune to {immunity}: no Durability lost)" if immunity else "")
+            )
             hit.dmg = 0 if hit.dmg is not None else None
         first_block = False
         wear(ctx, shield, loss)
@@ -99,9 +108,15 @@ def shield_pass(ctx: Ctx, shields: list[CardState], impact: Impact, effect: Effe
             return
 
 
+def spell_immune_to(spell: Spell, impact: Impact) -> str | None:
+    """The descriptor or sphere of the effect the spell is Immune to (glossary "Immune"), if any."""
+    names = {x.casefold(): x for x in [*impact.descriptors, *([impact.sphere] if impact.sphere else [])]}
+    return next((names[x.casefold()] for x in spell.immune if x.casefold() in names), None)
+
+
 def wear(ctx: Ctx, shield: CardState, loss: int) -> None:
     """A Durability Shield loses Durability per block; with none and no Duration left it is discarded."""
-    if shield.durability is None:
+    if shield.durability is None or loss <= 0:
         return
     shield.durability = max(0, shield.durability - loss)
     ctx.j.say(
@@ -114,31 +129,48 @@ def wear(ctx: Ctx, shield: CardState, loss: int) -> None:
         discard(ctx, shield, "its last Durability is gone")
 
 
-def ward(ctx: Ctx, victim: Being, impact: Impact, hit: Hit) -> None:
-    """The best Ward for the Dmg's energy and sphere applies; Wards for one energy do not stack."""
-    if not hit.dmg or impact.dmg is None:
-        return
+def best_ward(ctx: Ctx, victim: Being, energy: str, sphere: str | None) -> tuple[int, str] | None:
+    """The best Ward the victim bears for Dmg of this energy and sphere (Wards for one energy do not stack)."""
     best: tuple[int, str] | None = None
-    for card in ctx.battle.in_play():
+    for card in ctx.battle.active():
         spell = ctx.spell(card.title)
         if card.zone != "defense" or spell.ward is None or victim.key not in bearers(ctx, card):
             continue
-        if spell.ward.energy != impact.dmg.energy:
+        if spell.ward.energy != energy:
             continue
-        if spell.ward_spheres and impact.sphere not in spell.ward_spheres:
+        if spell.ward_spheres and sphere not in spell.ward_spheres:
             continue
         amount = spell.ward.amount or 0
         if best is None or amount > best[0]:
             best = (amount, card.title)
-    if best and best[0] > 0:
+    return best if best and best[0] > 0 else None
+
+
+def ward(ctx: Ctx, victim: Being, impact: Impact, hit: Hit) -> None:
+    """The best Ward for the Dmg's energy and sphere applies; Wards for one energy do not stack."""
+    if not hit.dmg or impact.dmg is None:
+        return
+    best = best_ward(ctx, victim, impact.dmg.energy, impact.sphere)
+    if best:
         reduced = min(best[0], hit.dmg)
         hit.dmg -= reduced
         hit.notes.append(f"{best[1]} wards {reduced} {impact.dmg.energy} Dmg (Wards do not stack)")
 
 
+def warded_siphon(ctx: Ctx, victim: Being, impact: Impact, amount: int) -> tuple[int, str]:
+    """Glossary "Siphon": the Dmg it deals meets the victim's Ward for that energy; the caster gains only the rest."""
+    if impact.siphon is None or not amount:
+        return amount, ""
+    best = best_ward(ctx, victim, impact.siphon.energy, impact.sphere)
+    if not best:
+        return amount, ""
+    reduced = min(best[0], amount)
+    return amount - reduced, f"{best[1]} wards {reduced} {impact.siphon.energy} Dmg"
+
+
 def immune(ctx: Ctx, victim: Being, impact: Impact) -> str | None:
     """A being immune to one descriptor of an effect is immune to the whole effect."""
-    for card in ctx.battle.in_play():
+    for card in ctx.battle.active():
         if victim.key not in bearers(ctx, card):
             continue
         for passive in ctx.spell(card.title).passives:

@@ -14,6 +14,7 @@ from typing import Literal
 from rules.serpent.book import Amount, ChartEffect, ChartRow, Encounter
 from rules.serpent.casting import karma
 from rules.serpent.context import Ctx
+from rules.serpent.control import cloaked_by
 from rules.serpent.rounds import dice_off
 from rules.serpent.state import Being, Effect, EncounterState, Impact
 
@@ -180,6 +181,7 @@ def roll_ability_chart(ctx: Ctx, enc: Encounter, name: str) -> tuple[ChartEffect
 def choose_target(ctx: Ctx, being: Being) -> Being | None:
     """RULING 13: the lowest Harmony; a tie is broken by d10, the highest roll becomes the target."""
     foes = [b for b in ctx.battle.beings.values() if b.team != being.team and not b.incapacitated]
+    foes = [b for b in foes if not cloaked_by(ctx, b)]  # glossary "Cloaked": opponents cannot target them
     if not foes:
         return None
     lowest = min(b.harmony or 0 for b in foes)

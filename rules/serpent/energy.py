@@ -10,6 +10,7 @@ from __future__ import annotations
 from rules.base import RuleError
 from rules.serpent.book import Energy
 from rules.serpent.context import Ctx
+from rules.serpent.control import enjoined
 from rules.serpent.state import Being, CardState, Location
 
 DISCORD_LIMIT = 20
@@ -68,6 +69,10 @@ def gain(ctx: Ctx, being: Being, energy: Energy, amount: int, why: str) -> int:
         return 0
     if energy == "Harmony" and being.harmony is None:
         return 0
+    injunction = enjoined(ctx, being, energy)
+    if injunction:
+        ctx.j.say(f"{being.name} gains no {energy} ({why}): {injunction} enjoins it.", "injunction", energy=energy)
+        return 0
     before = amount_of(being, energy)
     _set(being, energy, before + amount)
     return amount_of(being, energy) - before
@@ -106,6 +111,9 @@ def incapacitate(ctx: Ctx, being: Being, reason: str) -> None:
     word = "is defeated" if being.kind == "encounter" else "is incapacitated"
     ctx.j.say(f"💀 {reason}: {being.name} {word}.", "incapacitated", being=being.name)
     release_focus(ctx, being, "an incapacitated Magi cannot sustain Focus")
+    source = ctx.battle.cards.get(being.summoned_by or 0)
+    if source is not None and source.location == "play":
+        discard(ctx, source, f"its Koishaka {being.name} is gone")
 
 
 def release_focus(ctx: Ctx, being: Being, why: str) -> list[str]:
@@ -134,7 +142,30 @@ def discard(ctx: Ctx, card: CardState, why: str, to: str = "discard") -> None:
     card.charges = {}
     card.affected = []
     card.let_go = False
+    for koishaka in ctx.battle.beings.values():
+        if koishaka.summoned_by == card.id and not koishaka.incapacitated:
+            koishaka.incapacitated = koishaka.passed = True
+            ctx.j.say(f"{koishaka.name} leaves the battle with its spell.", "incapacitated", being=koishaka.name)
+    was_combined_with = card.combined_with
+    card.combined_with = None
+    card.dormant = False
     ctx.j.say(f"{card.title} (#{card.id}, {ctx.name(card.owner)}) is {where}: {why}.", "discard", card=card.id, to=to)
+    for other in ctx.battle.in_play():
+        if other.combined_with == card.id:  # glossary "Combination": its Transmutes go with it
+            discard(ctx, other, f"the spell it was combined with, {card.title}, is gone")
+    target = ctx.battle.cards.get(was_combined_with or 0)
+    if target is not None and target.dormant and ctx.spell(card.title).makes_dormant:
+        wake(ctx, target)
+
+
+def wake(ctx: Ctx, card: CardState) -> None:
+    """Glossary "Re-activate": it "simply resumes being Active. It does not impact." """
+    still = any(o.combined_with == card.id and ctx.spell(o.title).makes_dormant for o in ctx.battle.in_play())
+    if still or card.location != "play":
+        return
+    for dormant in [card, *(c for c in ctx.battle.in_play() if c.combined_with == card.id)]:
+        dormant.dormant = False
+    ctx.j.say(f"{card.title} re-activates (no impact).", "reactivate", card=card.id)
 
 
 def energy_line(being: Being) -> str:

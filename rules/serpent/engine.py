@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from rules.serpent.context import Ctx
 from rules.serpent.encounter import encounter_turn
-from rules.serpent.impact import activate
+from rules.serpent.impact import activate, encounter_responses
 from rules.serpent.rounds import finish_maintenance, resolve_step, start_actions, unprepare_leftovers
-from rules.serpent.turns import next_turn, should_auto_pass, window_waiting
+from rules.serpent.turns import next_turn, priority_holder, should_auto_pass, window_waiting
 
 MAX_STEPS = 10_000  # a guard against a rules bug looping forever; no real round comes close
 
@@ -23,6 +23,8 @@ def advance(ctx: Ctx) -> None:
     for _ in range(MAX_STEPS):
         if b.stack:
             top = b.stack[-1]
+            if not top.encounters_answered and priority_holder(ctx, top) is None:
+                encounter_responses(ctx, top)  # the Shadow's Evade: in the Response phase, after the caster's priority
             if window_waiting(ctx, top):
                 if top.opened_at is None and ctx.now:
                     top.opened_at = ctx.now  # the play-by-post clock starts when the window starts waiting
@@ -86,6 +88,9 @@ def close_window(ctx: Ctx) -> list[str]:
     if not b.stack:
         return []
     top = b.stack[-1]
-    waiting = window_waiting(ctx, top)
-    top.passed.extend(waiting)
-    return waiting
+    closed: list[str] = []
+    while waiting := window_waiting(ctx, top):  # the caster's priority first, then everyone else
+        top.passed.extend(waiting)
+        closed.extend(waiting)
+        top.priority_over = top.priority_over or top.caster in waiting
+    return closed

@@ -9,10 +9,13 @@ meet Defenses, and the directives apply: Dmg, Infusion, Siphon, Disrupt, Dispel
 from __future__ import annotations
 
 from rules.serpent.aspects import bearers, boosts, require, spell_impact
+from rules.serpent.casting import area_abjuration_targets, card_offensive
 from rules.serpent.context import Ctx
-from rules.serpent.defenses import Hit, defend, immune, team_shields
-from rules.serpent.energy import after_change, amount_of, discard, gain, lose, release_focus
+from rules.serpent.control import adamant_refuses, backlash, phased_by, resisted, uniqueness
+from rules.serpent.defenses import Hit, defend, immune, spell_immune_to, team_shields, warded_siphon
+from rules.serpent.energy import after_change, amount_of, discard, gain, incapacitate, lose, release_focus
 from rules.serpent.state import Being, CardState, Effect, Impact
+from rules.serpent.turns import discard_rite
 
 
 def activate(ctx: Ctx, effect: Effect) -> None:
@@ -42,10 +45,21 @@ def activate_spell(ctx: Ctx, effect: Effect) -> None:
         return
     card.location = "play"
     ctx.j.say(f"✨ {card.title} activates.", "activate", card=card.id)
+    for other, why in uniqueness(ctx, card):
+        discard(ctx, other, why)
+    if spell.dampen is not None:
+        dampen(ctx, effect, card)
     if spell.role == "Abjuration":
-        abjure(ctx, effect, card)
+        if spell.dispel is not None or spell.dampen is None:
+            abjure(ctx, effect, card)
         if card.location == "play":
             discard(ctx, card, "an Abjuration is discarded after its one-time effect")
+        return
+    if spell.role == "Transmute":
+        transmute(ctx, effect, card)
+        return
+    if spell.role == "Ally":
+        summon(ctx, effect, card)
         return
     if spell.role == "Defense" and spell.defense == "Evade":
         evade(ctx, effect, card)
@@ -53,7 +67,7 @@ def activate_spell(ctx: Ctx, effect: Effect) -> None:
     place_counters(ctx, card)
     if spell.role == "Enhance":
         settle_enhancement(ctx, card, effect.replace)
-        if spell.infusion:
+        if spell.infusion or spell.shed_discord or spell.slow:
             impact_beings(ctx, effect, card, bearers(ctx, card), offensive=False)
         return
     if spell.role in ("Component", "Defense"):
@@ -78,7 +92,7 @@ def place_counters(ctx: Ctx, card: CardState) -> None:
             card.duration = (spell.duration.count or 0) + boost.add_duration
             extra = f" ({'; '.join(s for s in sources if 'Duration' in s)})" if boost.add_duration else ""
             ctx.j.say(f"{card.title} gets {card.duration} Duration counters{extra}.", "counters", card=card.id)
-        elif spell.duration.kind == "P":
+        elif spell.duration.kind == "P" or (spell.duration.kind == "F" and card.boost.sealed):
             card.persistent = True
     if spell.defense == "Shield" and (spell.durability or spell.needs("durability")):
         require(spell, "durability", "Durability")
@@ -137,6 +151,8 @@ def settle_curse(ctx: Ctx, card: CardState, hits: list[Hit]) -> None:
 
 
 def attack_victims(ctx: Ctx, effect: Effect) -> list[str]:
+    if effect.target_kind == "global":
+        return [b.key for b in ctx.battle.beings.values() if not b.incapacitated]
     if effect.target_kind == "team" and effect.target:
         return [b.key for b in ctx.battle.team_members(effect.target) if not b.incapacitated]
     if effect.target_kind == "being" and effect.target:
@@ -175,7 +191,7 @@ def impact_beings(
     """Apply one effect to each victim through their Defenses (when offensive), then its directives."""
     caster = ctx.being(effect.caster)
     hits: list[Hit] = []
-    team_hit: Hit | None = None
+    team_hits: dict[str, Hit | None] = {}  # an Area effect meets each team zone's Shields once
     for key in victims:
         victim = ctx.being(key)
         if victim.incapacitated:
@@ -187,17 +203,30 @@ def impact_beings(
         else:
             raise ValueError("an effect needs its card or its own impact")
         dmg = dmg_amount(ctx, imp, victim)
-        if offensive and encounter_evades(ctx, effect, imp, victim):
-            hit = Hit(victim=victim, dmg=dmg, evaded=True, notes=[f"{victim.name} evades it"])
-        elif offensive:
-            if imp.area and team_hit is None:
-                team_hit = team_shields(ctx, effect, imp, victim.team, dmg)
-            hit = defend(ctx, effect, imp, victim, dmg, team_hit if imp.area else None)
+        shielded_from = out_of_reach(ctx, effect, card, victim, offensive)
+        if shielded_from:
+            ctx.j.say(f"{effect.title} has no effect on {victim.name}: {shielded_from}.", "immune", target=victim.name)
+            hits.append(Hit(victim=victim, dmg=0, blocked=True, notes=[shielded_from]))
+            continue
+        if offensive:
+            if imp.area and victim.team not in team_hits:
+                team_hits[victim.team] = team_shields(ctx, effect, imp, victim.team, dmg)
+            hit = defend(ctx, effect, imp, victim, dmg, team_hits.get(victim.team) if imp.area else None)
         else:
             hit = Hit(victim=victim, dmg=dmg)
         apply_directives(ctx, effect, imp, caster, hit)
         hits.append(hit)
     return hits
+
+
+def out_of_reach(ctx: Ctx, effect: Effect, card: CardState | None, victim: Being, offensive: bool) -> str | None:
+    """A Phased victim is immune to offensive effects; an Encounter's Resistance stops spells of lower Potency."""
+    phase = phased_by(ctx, victim) if offensive else None
+    if phase:
+        return f"{victim.name} is Phased by {phase} and immune to offensive effects"
+    if effect.kind in ("spell", "maintenance"):
+        return resisted(ctx, card, victim)
+    return None
 
 
 def dmg_amount(ctx: Ctx, impact: Impact, victim: Being) -> int | None:
@@ -206,6 +235,30 @@ def dmg_amount(ctx: Ctx, impact: Impact, victim: Being) -> int | None:
     if impact.dmg.from_charges:
         return charge_total(ctx, victim, impact.dmg.from_charges)
     return impact.dmg.amount
+
+
+def encounter_responses(ctx: Ctx, effect: Effect) -> None:
+    """Encounters answer in the effect's Response phase, once, as soon as its caster's priority is over.
+
+    Walkthrough Act II: "I place it in front of the Encounter and pay for it. This is a
+    Dmg spell so the Shadow attempts to Evade by paying 1 Resonance and then pulling a
+    token"; in maintenance, "I pay the 1 Resonance and enter its Response phase. ... we
+    see if the Shadow can Evade". A successful Evade marks the effect as dodged by it.
+    """
+    effect.encounters_answered = True
+    if effect.veiled or not effect.offensive or effect.target_kind != "being" or not effect.target:
+        return
+    victim = ctx.battle.beings.get(effect.target)
+    if victim is None or victim.kind != "encounter" or victim.incapacitated:
+        return
+    if effect.impact is not None:
+        impact = effect.impact
+    elif effect.card is not None and ctx.card(effect.card).location in ("manifesting", "play"):
+        impact = spell_impact(ctx, ctx.card(effect.card), victim.key)
+    else:
+        return
+    if encounter_evades(ctx, effect, impact, victim):
+        effect.evaded.append(victim.key)
 
 
 def encounter_evades(ctx: Ctx, effect: Effect, impact: Impact, victim: Being) -> bool:
@@ -272,10 +325,17 @@ def apply_directives(ctx: Ctx, effect: Effect, impact: Impact, caster: Being, hi
             lost=0,
         )
     if impact.siphon and impact.siphon.amount:
-        lost = lose(ctx, victim, impact.siphon.energy, impact.siphon.amount, effect.title)
-        got = gain(ctx, caster, impact.siphon.energy, lost, effect.title)
+        amount, warded = warded_siphon(ctx, victim, impact, impact.siphon.amount)
+        lost = lose(ctx, victim, impact.siphon.energy, amount, effect.title) if amount else 0
+        got = gain(ctx, caster, impact.siphon.energy, lost, effect.title) if lost else 0
         ctx.j.say(
-            f"{effect.title} siphons {lost} {impact.siphon.energy} from {victim.name}; {caster.name} gains {got}."
+            f"{effect.title} siphons {lost} {impact.siphon.energy} from {victim.name}"
+            f"{f' ({warded})' if warded else ''}; {caster.name} gains {got}.",
+            "siphon",
+            target=victim.name,
+            energy=impact.siphon.energy,
+            amount=lost,
+            gained=got,
         )
     if hit.blocked:
         return  # Pierce lets only Dmg through
@@ -288,9 +348,45 @@ def apply_directives(ctx: Ctx, effect: Effect, impact: Impact, caster: Being, hi
         what = f"loses Focus on {', '.join(held)}." if held else "no Focus to lose."
         ctx.j.say(f"⚡ {effect.title} Disrupts {victim.name}: {what}", "disrupt", target=victim.name, lost=held)
         release_focus(ctx, victim, f"{effect.title} Disrupts {victim.name}")
+        for rite in ctx.battle.cards_in("rite", victim.key):
+            discard_rite(ctx, rite, f'{effect.title} Disrupts {victim.name} (glossary "Rite Zone")')
         if held and impact.focus_loss_harmony:
             lose(ctx, victim, "Harmony", impact.focus_loss_harmony, effect.title)
             ctx.j.say(f"{victim.name} lost Focus this way and loses {impact.focus_loss_harmony} Harmony.")
+    if impact.obliterate:
+        ctx.j.say(f"☠ {effect.title} Obliterates {victim.name}.", "obliterate", target=victim.name)
+        incapacitate(ctx, victim, f"{victim.name} is Obliterated by {effect.title}")
+    if impact.shed_discord and (victim.harmony or 0) < 0:
+        before = victim.harmony or 0
+        victim.harmony = min(0, before + impact.shed_discord)
+        ctx.j.say(
+            f"{victim.name} sheds {victim.harmony - before} Discord ({effect.title}): Harmony {victim.harmony}.",
+            "shed_discord",
+            target=victim.name,
+            amount=victim.harmony - before,
+        )
+    if impact.slow:
+        give_stone(ctx, effect, victim)
+    loss = impact.spell_loss
+    warding = [
+        (ctx.spell(c.title).ward_spell_loss, c.title)
+        for c in ctx.battle.active()
+        if c.zone == "defense" and victim.key in bearers(ctx, c) and ctx.spell(c.title).ward_spell_loss
+    ]
+    if loss and warding:
+        amount, title = max(warding)  # Wards do not stack: the best one
+        ctx.j.say(f"{title} wards {min(amount, loss.amount)} Spell Loss.", "ward", target=victim.name)
+        left = loss.amount - amount
+        loss = loss.model_copy(update={"amount": left}) if left > 0 else None
+    if loss:
+        victim.spell_loss = loss
+        ctx.j.say(
+            f"📜 {effect.title}: {victim.name} suffers {loss.describe()}; they choose the spells with /serpent lose.",
+            "spell_loss",
+            target=victim.name,
+            amount=loss.amount,
+            how=loss.how,
+        )
     if impact.clears_charges:
         for card in ctx.battle.in_play():
             if (victim.key in bearers(ctx, card) or card.bearer == victim.key) and card.charges.get(
@@ -303,6 +399,25 @@ def apply_directives(ctx: Ctx, effect: Effect, impact: Impact, caster: Being, hi
                 card.charges.pop(impact.clears_charges)
 
 
+def give_stone(ctx: Ctx, effect: Effect, victim: Being) -> None:
+    """Glossary "Action": an offensive effect gives at most one interrupt stone a round, and none to a Magi who
+    already has 2; the Magi's own or an ally's effects always give theirs."""
+    offensive = ctx.being(effect.caster).team != victim.team
+    limit = ctx.book.rules.max_interrupt_stones
+    if offensive and (victim.stoned_round == ctx.battle.round or victim.stones >= limit):
+        why = "already has one from an offensive effect this round" if victim.stones < limit else f"holds {limit}"
+        ctx.j.say(f"{effect.title} gives {victim.name} no interrupt stone: {why}.", "stone", stones=victim.stones)
+        return
+    victim.stones += 1
+    if offensive:
+        victim.stoned_round = ctx.battle.round
+    ctx.j.say(
+        f"🪨 {effect.title} gives {victim.name} an interrupt stone ({victim.stones} held).",
+        "stone",
+        stones=victim.stones,
+    )
+
+
 # ---------------------------------------------------------------- Abjurations and Evades
 
 
@@ -312,22 +427,47 @@ def abjure(ctx: Ctx, effect: Effect, card: CardState) -> None:
     if spell.dispel is None:
         ctx.j.say(f"{card.title} has no Dispel; its rules text is applied by the GM.")
         return
+    if effect.target_kind == "team":
+        targets = area_abjuration_targets(ctx, spell, effect.target or "", exclude=card.id)
+        ctx.j.say(f"{card.title} has Area: it targets {len(targets)} spell(s) of team {effect.target}.")
+        for target in targets:
+            if target.location == "manifesting":
+                found = next((e for e in ctx.battle.stack if e.card == target.id), None)
+                if found is not None:
+                    dispel_manifesting(ctx, card, found.id)
+            elif target.location == "play":
+                offensive = card_offensive(ctx, ctx.being(effect.caster), target)
+                dispel_active(ctx, effect.model_copy(update={"offensive": offensive}), card, target)
+        return
     if effect.target_kind == "effect":
         dispel_manifesting(ctx, card, int(effect.target or 0))
         return
-    target = ctx.card(int(effect.target or 0))
+    dispel_active(ctx, effect, card, ctx.card(int(effect.target or 0)))
+
+
+def dispel_active(ctx: Ctx, effect: Effect, card: CardState, target: CardState) -> None:
+    """Dispel one active spell; an offensive Dispel meets the Shields of the zone the target sits in."""
+    spell = ctx.spell(card.title)
     bearer = ctx.battle.beings.get(target.bearer or "")
     caster = ctx.being(effect.caster)
+    refusal = adamant_refuses(ctx, spell, caster.key, target)
+    immunity = spell_immune_to(ctx.spell(target.title), spell_impact(ctx, card, None))
+    if immunity:
+        refusal = f"{target.title} is Immune to {immunity}"
+    if refusal:
+        ctx.j.say(f"{card.title} cannot affect {target.title}: {refusal}.", "adamant", card=target.id)
+        return
     if effect.offensive and bearer is not None and target.zone in ("defense", "enhance"):
         hit = defend(ctx, effect, spell_impact(ctx, card, bearer.key), bearer, None, None)
         if hit.blocked:
             ctx.j.say(f"{card.title} cannot reach {target.title}: {'; '.join(hit.notes)}.", "blocked")
             return
-    to = spell.dispel.to
+    to = spell.dispel.to if spell.dispel else None
     if to is None:
         require(spell, "dispel_to", "Dispel destination (discard, banish or codex)")
         to = "discard"
     ctx.j.say(f"🚫 {caster.name}'s {card.title} Dispels {target.title}.", "dispel", card=target.id)
+    backlash(ctx, target, caster, card.title)
     discard(ctx, target, f"Dispelled by {card.title}", to=to)
 
 
@@ -337,6 +477,12 @@ def dispel_manifesting(ctx: Ctx, card: CardState, effect_id: int) -> None:
     if target is None:
         ctx.j.say(f"{card.title} finds nothing left to Dispel.")
         return
+    abjurer = ctx.being(card.controller or card.owner)
+    if target.card is not None:
+        refusal = adamant_refuses(ctx, spell, abjurer.key, ctx.card(target.card))
+        if refusal:
+            ctx.j.say(f"{card.title} cannot affect {target.title}: {refusal}.", "adamant", effect=target.id)
+            return
     ctx.battle.stack.remove(target)
     caster = ctx.being(target.caster)
     if target.card is None:
@@ -359,6 +505,7 @@ def dispel_manifesting(ctx: Ctx, card: CardState, effect_id: int) -> None:
         effect=target.id,
         refund=refunds,
     )
+    backlash(ctx, victim, abjurer, card.title)
     discard(ctx, victim, f"Dispelled by {card.title}", to=to)
 
 
@@ -380,6 +527,16 @@ def refund(ctx: Ctx, victim: CardState, caster: Being) -> str:
             else:
                 caster.voice += amount
             parts.append(f"{got} {energy}")
+    for key, share in victim.paid.allies.items():
+        ally = ctx.battle.beings.get(key)
+        if ally is None:
+            continue
+        for energy, amount in share.items():
+            if energy == "Harmony":
+                ally.harmony = (ally.harmony or 0) + amount
+            else:
+                ally.will += amount
+        parts.append(f"{', '.join(f'{v} {k}' for k, v in share.items())} back to {ally.name}")
     for old in victim.paid.sacrificed:
         ctx.battle.cards[old.id] = old.model_copy(deep=True)
         parts.append(f"{old.title} returns to play")
@@ -394,11 +551,129 @@ def refund(ctx: Ctx, victim: CardState, caster: Being) -> str:
     return ", ".join(parts) or "nothing was paid"
 
 
+def summon(ctx: Ctx, effect: Effect, card: CardState) -> None:
+    """Glossary "Ally Spell": a Koishaka joins the caster's team with 2 Full Actions, at the lowest initiative this
+    round; "Gaining control of a second Ally discards the first." It stays while its spell does."""
+    spell = ctx.spell(card.title)
+    caster = ctx.being(effect.caster)
+    b = ctx.battle
+    for other in list(b.beings.values()):
+        if other.kind == "koishaka" and other.controller == caster.key and not other.incapacitated:
+            old = b.cards.get(other.summoned_by or 0)
+            if old is not None and old.location == "play":
+                discard(ctx, old, f"{caster.name} may control only one Ally at a time")
+    name = f"{card.title} of {caster.name}"
+    key = name.casefold()
+    if key in b.beings:
+        name, key = f"{name} #{card.id}", f"{key} #{card.id}"
+    essence = spell.ally_essence or 1
+    actions = ctx.book.rules.full_actions
+    b.beings[key] = Being(
+        key=key,
+        name=name,
+        kind="koishaka",
+        team=caster.team,
+        essence=essence,
+        starting_essence=essence,
+        full_actions=actions,
+        actions_per_round=actions,
+        controller=caster.key,
+        summoned_by=card.id,
+    )
+    b.order.append(key)  # "In its first round it has lowest initiative"
+    card.bearer = key
+    place_counters(ctx, card)
+    ctx.j.say(
+        f"🐉 {caster.name} summons **{name}** (Koishaka, {essence} Essence, {actions} Full Actions). "
+        f'{caster.name}\'s player acts for it with magi:"{name}".',
+        "summon",
+        being=name,
+    )
+
+
+def transmute(ctx: Ctx, effect: Effect, card: CardState) -> None:
+    """Glossary "Transmute Spell", "Combination", "Exclusive": it combines with its target, modifies it while it lasts,
+    and goes when the target goes; a second Exclusive Transmute on a spell discards the first."""
+    spell = ctx.spell(card.title)
+    target = ctx.card(int(effect.target or 0))
+    caster = ctx.being(effect.caster)
+    refusal = adamant_refuses(ctx, spell, caster.key, target)
+    immunity = spell_immune_to(ctx.spell(target.title), spell_impact(ctx, card, None))
+    refusal = refusal or (f"{target.title} is Immune to {immunity}" if immunity else None)
+    bearer = ctx.battle.beings.get(target.bearer or "")
+    if not refusal and effect.offensive and bearer is not None and target.zone in ("defense", "enhance"):
+        hit = defend(ctx, effect, spell_impact(ctx, card, bearer.key), bearer, None, None)
+        refusal = "; ".join(hit.notes) if hit.blocked else None
+    if refusal:
+        discard(ctx, card, f"it cannot combine with {target.title}: {refusal}")
+        return
+    if spell.exclusive:
+        for other in ctx.battle.in_play():
+            if other.combined_with == target.id and other.id != card.id and ctx.spell(other.title).exclusive:
+                discard(ctx, other, f"{card.title} is Exclusive: only one Exclusive Transmute per spell")
+    card.combined_with = target.id
+    card.zone, card.bearer, card.team = target.zone, target.bearer, target.team
+    place_counters(ctx, card)
+    gift = f": {spell.combine.describe()}" if spell.combine else ""
+    ctx.j.say(f"🔗 {card.title} combines with {target.title} (#{target.id}){gift}.", "combine", card=target.id)
+    if spell.makes_dormant:
+        for dormant in [target, *(c for c in ctx.battle.in_play() if c.combined_with == target.id and c.id != card.id)]:
+            dormant.dormant = True
+        ctx.j.say(f"💤 {target.title} is Dormant while {card.title} lasts (its Transmutes too).", "dormant")
+    backlash(ctx, target, caster, card.title)
+
+
+def dampen(ctx: Ctx, effect: Effect, card: CardState) -> None:
+    """Glossary "Dampen": the target effect's controller "must immediately choose to either pay the additional costs
+    or else discard the spell (no refund as this is not a Dispel)". RULING: Magister pays when they can."""
+    amount = ctx.spell(card.title).dampen
+    target = next((e for e in ctx.battle.stack if str(e.id) == (effect.target or "")), None)
+    if amount is None or target is None or not amount.amount:
+        ctx.j.say(f"{card.title} finds nothing left to Dampen.")
+        return
+    victim = ctx.battle.cards.get(target.card or 0)
+    abjurer = ctx.being(card.controller or card.owner)
+    if victim is not None:
+        refusal = adamant_refuses(ctx, ctx.spell(card.title), abjurer.key, victim)
+        if refusal:
+            ctx.j.say(f"{card.title} cannot affect {target.title}: {refusal}.", "adamant", effect=target.id)
+            return
+    payer = ctx.being(target.caster)
+    have = {"Essence": payer.essence, "Resonance": payer.resonance, "Will": payer.will, "Voice": payer.voice}
+    can = have.get(amount.energy, payer.harmony if payer.harmony is not None else 0) >= amount.amount
+    if amount.energy == "Harmony":
+        can = payer.harmony is not None  # Harmony may go negative: paying it is always possible
+    if can:
+        lose(ctx, payer, amount.energy, amount.amount, f"{card.title} Dampens {target.title}")
+        ctx.j.say(
+            f"🌫 {card.title} Dampens {target.title}: {payer.name} pays {amount.amount} {amount.energy} more.",
+            "dampen",
+            paid=True,
+        )
+        return
+    ctx.battle.stack.remove(target)
+    ctx.j.say(
+        f"🌫 {card.title} Dampens {target.title}: {payer.name} cannot pay {amount.amount} {amount.energy} more, "
+        "so it is discarded (no refund: this is not a Dispel).",
+        "dampen",
+        paid=False,
+    )
+    if victim is not None:
+        backlash(ctx, victim, abjurer, card.title)
+        discard(ctx, victim, f"Dampened by {card.title}")
+
+
 def evade(ctx: Ctx, effect: Effect, card: CardState) -> None:
     """An Evade spell lets its bearer dodge one targeted effect entirely (never an Area one)."""
     target = next((e for e in ctx.battle.stack if e.id == int(effect.target or 0)), None)
     bearer = card.bearer or card.owner
-    if target is not None:
+    if target is not None and ctx.spell(card.title).area:
+        # glossary "Evade": "If an Evade spell gains Area, it allows a whole team to dodge the same single impact"
+        team = [m.key for m in ctx.battle.team_members(ctx.being(bearer).team)]
+        target.evaded.extend(k for k in team if k not in target.evaded)
+        names = ", ".join(ctx.name(k) for k in team)
+        ctx.j.say(f"💨 {names} will evade {target.title} (an Area Evade).", "evade", evaded=True)
+    elif target is not None:
         target.evaded.append(bearer)
         ctx.j.say(f"💨 {ctx.name(bearer)} will evade {target.title}.", "evade", evaded=True)
     discard(ctx, card, "an Evade dodges one impact and is discarded")
@@ -436,7 +711,10 @@ def resolve_maintenance_impact(ctx: Ctx, effect: Effect) -> None:
     card = ctx.battle.cards.get(effect.card or 0)
     if card is None or card.location != "play":
         return
-    if card.zone == "attack":
+    if card.zone == "attack" and card.global_area:
+        victims = [b.key for b in ctx.battle.beings.values() if not b.incapacitated]
+        impact_beings(ctx, effect, card, victims, offensive=True)
+    elif card.zone == "attack":
         victims = [card.bearer] if card.bearer else [b.key for b in ctx.battle.team_members(card.team or "")]
         impact_beings(ctx, effect, card, [v for v in victims if v], offensive=True)
     else:

@@ -49,21 +49,49 @@ def parse_spell_list(text: str) -> list[str]:
     return names
 
 
+VARIANT = re.compile(r"(.+?)\s*(?:@\s*|\(\s*(?:fluency\s*)?)([1-4])\s*\)?$", re.IGNORECASE)
+
+
+def split_variant(entry: str) -> tuple[str, int | None]:
+    """``"Karmic Debt@3"`` or ``"Karmic Debt (fluency 3)"``: the title and the printed fluency of that copy.
+
+    Glossary "Fluency Level": "The same spell title may be printed at multiple Fluencies"; "Title": they
+    "still count as the same spell for Codex limits and other title-specific effects".
+    """
+    match = VARIANT.fullmatch(entry.strip())
+    return (match.group(1).strip(), int(match.group(2))) if match else (entry.strip(), None)
+
+
+def codex_entries(book: SerpentBook, campaign_spells: dict[str, Spell], entries: list[str]) -> list[str]:
+    """Checked Codex entries as stored on the sheet: the book's title, with ``@N`` for a fluency variant."""
+    out = []
+    for entry, spell in zip(entries, check_codex(book, campaign_spells, entries), strict=True):
+        fluency = split_variant(entry)[1]
+        out.append(f"{spell.title}@{fluency}" if fluency and fluency != spell.fluency else spell.title)
+    return out
+
+
 def check_codex(book: SerpentBook, campaign_spells: dict[str, Spell], titles: list[str]) -> list[Spell]:
     """The Laws of the Codex: 27 spells, at most 5 of fluency 3, 2 of fluency 4, 3 per title, Unique to Codex."""
     rules = book.rules
-    spells = [find_spell(book, campaign_spells, title) for title in titles]
+    variants = [split_variant(t) for t in titles]
+    spells = [find_spell(book, campaign_spells, title) for title, _ in variants]
     problems: list[str] = []
-    if len(spells) > rules.codex_size:
-        problems.append(f"it holds {len(spells)} spells; a Codex binds at most {rules.codex_size}")
-    fluency = Counter(s.fluency for s in spells)
+    for spell in spells:
+        if spell.role == "Artifact":
+            problems.append(f"{spell.title} is an Artifact: it goes in the artifact slot, not the Codex")
+    # glossary "Nam-Shub": "There is no limit to the number of Nam-Shubs your Codex may contain"
+    bound = [(s, v) for s, (_, v) in zip(spells, variants, strict=True) if s.role != "Nam-Shub"]
+    if len(bound) > rules.codex_size:
+        problems.append(f"it holds {len(bound)} spells; a Codex binds at most {rules.codex_size}")
+    fluency = Counter(variant or s.fluency for s, variant in bound)
     if fluency[3] > rules.codex_max_fluency_3:
         problems.append(f"{fluency[3]} spells of fluency 3; at most {rules.codex_max_fluency_3}")
     if fluency[4] > rules.codex_max_fluency_4:
         problems.append(f"{fluency[4]} spells of fluency 4; at most {rules.codex_max_fluency_4}")
-    per_title = Counter(s.title for s in spells)
+    per_title = Counter(s.title for s, _ in bound)
     for title, count in sorted(per_title.items()):
-        spell = next(s for s in spells if s.title == title)
+        spell = next(s for s, _ in bound if s.title == title)
         if spell.unique_to_codex and count > 1:
             problems.append(f"{count} copies of {title}, which is Unique to Codex (1 allowed)")
         elif count > rules.codex_max_same_title:
@@ -91,9 +119,8 @@ def build_sheet(
     artifact: str | None,
 ) -> MagiSheet:
     """A checked sheet from slash-command text; titles are stored as the book spells them."""
-    spells = check_codex(book, campaign_spells, parse_spell_list(codex))
     return MagiSheet(
-        codex=[s.title for s in spells],
+        codex=codex_entries(book, campaign_spells, parse_spell_list(codex)),
         specialization=check_specialization(book, specialization),
         artifact=(artifact or "").strip() or None,
         starting_essence=book.rules.starting["Essence"],

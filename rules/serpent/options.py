@@ -121,6 +121,9 @@ class BattleAdjustOptions(Model):
     voice: int | None = Field(default=None, description="Change to Voice")
     stones: int | None = Field(default=None, description="Change to interrupt stones held")
     reason: str | None = Field(default=None, description="Why, for the log (e.g. Ability Chart A)")
+    resistance: int | None = Field(
+        default=None, ge=0, description="Set an Encounter's Resistance: spells of lower Potency cannot affect it"
+    )
 
 
 class CloseWindowOptions(Model):
@@ -203,4 +206,32 @@ class UseOptions(Model):
 class SustainOptions(Model):
     spell: str = Field(description="A spell you control (title or #number)")
     keep: bool = Field(default=True, description="true: sustain it at the next maintenance; false: let it go")
+    magi: str | None = magi_field()
+
+
+class OrderOptions(Model):
+    spells: str = Field(
+        description='Spells of one of your zones in the order you choose, e.g. "#4, #2" (Shields: outermost first)'
+    )
+    magi: str | None = magi_field()
+
+
+class LoseOptions(Model):
+    spells: str = Field(description='The spells your Spell Loss takes, e.g. "Fireball, Dissolve Tissue"')
+    magi: str | None = magi_field()
+
+
+class PledgeOptions(Model):
+    to: str = Field(description="The ally whose next spell with a ritual path you help to upgrade")
+    tiers: int = Field(default=1, ge=0, le=4, description="Ritual path tiers you pay (0 withdraws your pledge)")
+    tiers_with: Literal["harmony", "will"] = Field(
+        default="harmony", description="Pay tiers with 1 Harmony each, or 1 Will for 3"
+    )
+    magi: str | None = magi_field()
+
+
+class NamShubOptions(Model):
+    name: str | None = Field(default=None, description="Begin this Nam-Shub from your Codex (a Free Action)")
+    step: bool = Field(default=False, description="GM: record that the team completed this round's step")
+    team: str | None = Field(default=None, description="GM: whose Nam-Shub takes the step (default: the only one)")
     magi: str | None = magi_field()

@@ -7,16 +7,24 @@ rules modules; ``with_battle`` commits only if nothing was refused.
 from __future__ import annotations
 
 from rules.base import Card, Outcome, RuleError, Table
-from rules.serpent.casting import CastRequest, cast, find_card_in_play, respond, use_ability
+from rules.serpent import namshub
+from rules.serpent.artifacts import artifact_card
+from rules.serpent.aspects import bearers
+from rules.serpent.book import fold
+from rules.serpent.casting import CastRequest, cast, find_being, find_card_in_play, respond, tier_costs, use_ability
 from rules.serpent.context import Ctx
-from rules.serpent.energy import discard, energy_line, gain
+from rules.serpent.energy import LEAVING, discard, energy_line, gain, lose
 from rules.serpent.magi import parse_spell_list
 from rules.serpent.options import (
     CastOptions,
     DismissOptions,
     ExchangeOptions,
     FocusOptions,
+    LoseOptions,
     MagiOnlyOptions,
+    NamShubOptions,
+    OrderOptions,
+    PledgeOptions,
     PrepareOptions,
     ReattuneOptions,
     RespondOptions,
@@ -26,7 +34,9 @@ from rules.serpent.options import (
 )
 from rules.serpent.rounds import prepare, reattune
 from rules.serpent.runner import magi_in_battle, with_battle
-from rules.serpent.turns import next_turn, require_full_action, require_turn, window_waiting
+from rules.serpent.state import Being, CardState, Pledge
+from rules.serpent.turns import next_turn, require_full_action, require_turn, spend_full_action, window_waiting
+from rules.serpent.zones import order_zone
 
 
 def _upgrades(text: str | None) -> tuple[str, ...]:
@@ -106,13 +116,16 @@ def pass_window(ctx: Ctx, key: str) -> str:
     if key not in window_waiting(ctx, top):
         raise RuleError(f"{ctx.name(key)} has no Response to make to {top.title}; the window is not waiting for them.")
     top.passed.append(key)
+    if key == top.caster and not top.priority_over:
+        top.priority_over = True
+        top.opened_at = None  # the others' race starts now, with the full time (ruling 19)
     ctx.j.say(f"{ctx.name(key)} passes on {top.title}'s response window.", "window_pass", magi=ctx.name(key))
     return f"{ctx.name(key)} passes on {top.title}"
 
 
 def run_meditate(table: Table, opts: MagiOnlyOptions) -> Outcome:
     def run(ctx: Ctx) -> str:
-        magi = magi_in_battle(ctx, table, opts.magi)
+        magi = acting_being(ctx, table, opts.magi)
         require_turn(ctx, magi, "Meditating")
         require_full_action(magi)
         gains = ctx.book.rules.meditate
@@ -120,7 +133,7 @@ def run_meditate(table: Table, opts: MagiOnlyOptions) -> Outcome:
         harmony = 0
         if not ctx.settings.basic_play:
             harmony = gain(ctx, magi, "Harmony", gains.get("Harmony", 0), "Meditate")
-        magi.full_actions -= 1
+        spend_full_action(ctx, magi)
         extra = (
             f" and {harmony} Harmony" if harmony else (" (basic play: no Harmony)" if ctx.settings.basic_play else "")
         )
@@ -180,7 +193,7 @@ def run_shed_stone(table: Table, opts: MagiOnlyOptions) -> Outcome:
         if magi.full_actions <= 0:
             raise RuleError(f"Shedding a stone takes a Full Action and {magi.name} has none left this round.")
         magi.stones -= 1
-        magi.full_actions -= 1
+        spend_full_action(ctx, magi)
         ctx.j.say(
             f"{magi.name} spends a Full Action to shed an interrupt stone ({magi.stones} left).", "shed", magi=magi.name
         )
@@ -199,12 +212,15 @@ def run_dismiss(table: Table, opts: DismissOptions) -> Outcome:
             magi.spec_active = False
             ctx.j.say(f"{magi.name} dismisses their Specialization {magi.spec} (a Free Action).", "dismiss")
         elif what == "artifact" and magi.artifact_active:
+            card = artifact_card(ctx, magi, magi.artifact or "")
+            if card is not None and ctx.spell(card.title).vowed:
+                raise RuleError(f'{card.title} is Vowed: its controller cannot dismiss it (glossary "Vowed").')
             magi.artifact_active = False
+            if card is not None:
+                discard(ctx, card, f"{magi.name} dismisses their Artifact")
             ctx.j.say(f"{magi.name} dismisses their Artifact {magi.artifact} (a Free Action).", "dismiss")
         else:
-            mine = [c for c in ctx.battle.in_play() if c.controller == magi.key]
-            card = find_card_in_play(ctx, opts.spell, mine)
-            discard(ctx, card, f"{magi.name} dismisses it (a Free Action)")
+            dismiss_spell(ctx, magi, opts.spell)
         next_turn(ctx)
         return f"{magi.name} dismisses {opts.spell}"
 
@@ -289,7 +305,7 @@ def run_spec(table: Table, opts: SpecOptions) -> Outcome:
 
 def run_pass(table: Table, opts: MagiOnlyOptions) -> Outcome:
     def run(ctx: Ctx) -> str:
-        magi = magi_in_battle(ctx, table, opts.magi)
+        magi = acting_being(ctx, table, opts.magi)
         b = ctx.battle
         if b.stack and magi.key in window_waiting(ctx, b.stack[-1]):
             return pass_window(ctx, magi.key)
@@ -304,7 +320,7 @@ def run_pass(table: Table, opts: MagiOnlyOptions) -> Outcome:
 
 def run_use(table: Table, opts: UseOptions) -> Outcome:
     def run(ctx: Ctx) -> str:
-        magi = magi_in_battle(ctx, table, opts.magi)
+        magi = acting_being(ctx, table, opts.magi)
         use_ability(ctx, magi, opts.ability, opts.target)
         return f"{magi.name} uses {opts.ability}"
 
@@ -322,3 +338,131 @@ def run_sustain(table: Table, opts: SustainOptions) -> Outcome:
         return f"{magi.name} {verb} {card.title}"
 
     return with_battle(table, "sustain", run)
+
+
+def run_order(table: Table, opts: OrderOptions) -> Outcome:
+    """The zone's owner orders its spells: Shields before each impact, resolution within a zone."""
+
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        return order_zone(ctx, magi, opts.spells)
+
+    return with_battle(table, "order", run)
+
+
+def dismiss_spell(ctx: Ctx, magi: Being, name: str) -> CardState:
+    """Dismiss a spell you control (not a Vowed one), or exercise a spell's Will break as its bearer."""
+    breakable = [
+        c
+        for c in ctx.battle.in_play()
+        if ctx.spell(c.title).will_break is not None and magi.key in bearers(ctx, c) + c.affected
+    ]
+    mine = [c for c in ctx.battle.in_play() if c.controller == magi.key]
+    card = find_card_in_play(ctx, name, mine + [c for c in breakable if c not in mine])
+    spell = ctx.spell(card.title)
+    if card in breakable and (card.controller != magi.key or spell.vowed):
+        cost = spell.will_break or 0
+        if magi.will < cost:
+            raise RuleError(f"{card.title}'s Will break costs {cost} Will; {magi.name} has {magi.will}.")
+        lose(ctx, magi, "Will", cost, f"the Will break of {card.title}")
+        discard(ctx, card, f'{magi.name} breaks it with {cost} Will (glossary "Will Breaks", a Free Action)')
+        return card
+    if spell.vowed:
+        raise RuleError(f'{card.title} is Vowed: its controller cannot dismiss it (glossary "Vowed").')
+    discard(ctx, card, f"{magi.name} dismisses it (a Free Action)")
+    return card
+
+
+def run_lose(table: Table, opts: LoseOptions) -> Outcome:
+    """Glossary "Spell Loss" and "Sacrifice": the Magi who owns the Codex chooses which spells it loses."""
+
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        return choose_spell_loss(ctx, magi, parse_spell_list(opts.spells))
+
+    return with_battle(table, "lose", run)
+
+
+def choose_spell_loss(ctx: Ctx, magi: Being, titles: list[str]) -> str:
+    loss = magi.spell_loss
+    if loss is None:
+        raise RuleError(f"{magi.name} has no Spell Loss to choose.")
+    where = ("prepared",) if loss.how == "codex" else ("codex", "prepared")
+    pool = [c for c in ctx.battle.cards.values() if c.owner == magi.key and c.location in where]
+    need = min(loss.amount, len(pool))
+    if len(titles) != need:
+        offered = ", ".join(sorted({c.title for c in pool})) or "none"
+        raise RuleError(f"{loss.describe()}: name {need} spell(s). {magi.name} could lose: {offered}.")
+    picked: list[CardState] = []
+    for title in titles:
+        spell = ctx.spell(title)
+        card = next((c for c in pool if c.title == spell.title and c not in picked), None)
+        if card is None:
+            raise RuleError(f"{magi.name} has no {spell.title} left to lose ({loss.describe()}).")
+        picked.append(card)
+    to = LEAVING[{"sacrifice": "discard", "banish": "banish", "codex": "codex"}[loss.how]]
+    for card in picked:
+        card.location = to
+    magi.spell_loss = None
+    names = ", ".join(c.title for c in picked)
+    verb = {"sacrifice": "sacrifices", "banish": "banishes", "codex": "returns unprepared"}[loss.how]
+    ctx.j.say(f"📜 {magi.name} {verb} {names} ({loss.describe()}).", "spell_loss", magi=magi.name, cards=names)
+    return f"{magi.name} {verb} {names}"
+
+
+def acting_being(ctx: Ctx, table: Table, name: str | None) -> Being:
+    """The actor's Magi, or a Koishaka they control (glossary "Ally Spell": its controller acts for it)."""
+    if name:
+        koishaka = ctx.battle.beings.get(fold(name))
+        if koishaka is not None and koishaka.kind == "koishaka":
+            controller = ctx.battle.beings.get(koishaka.controller or "")
+            record = table.characters.get(controller.name.casefold()) if controller else None
+            if not table.actor.is_gm and (record is None or record.owner_id != table.actor.user_id):
+                raise RuleError(f"{koishaka.name} is controlled by {ctx.name(koishaka.controller or '')}'s player.")
+            return koishaka
+    return magi_in_battle(ctx, table, name)
+
+
+def run_pledge(table: Table, opts: PledgeOptions) -> Outcome:
+    """Glossary "Ritual Path": "Human Allies may help to upgrade your Ritual Path at the same price."
+
+    The Ally's own player pledges (only they may spend their energy); the tiers are paid
+    with the other casting costs of that Magi's next spell with a ritual path.
+    """
+
+    def run(ctx: Ctx) -> str:
+        magi = magi_in_battle(ctx, table, opts.magi)
+        if ctx.battle.phase == "over":
+            raise RuleError("The battle is over.")
+        ally = find_being(ctx, magi, opts.to)
+        if ally.key == magi.key or ally.team != magi.team or not ally.is_magi:
+            raise RuleError("Pledge ritual tiers to another human Magi of your team (an Ally).")
+        if not opts.tiers:
+            magi.pledge = None
+            ctx.j.say(f"{magi.name} withdraws their ritual pledge.", "pledge", tiers=0)
+            return f"{magi.name} withdraws their pledge"
+        with_will = opts.tiers_with == "will"
+        magi.pledge = Pledge(to=ally.key, tiers=opts.tiers, will=with_will)
+        price = ", ".join(f"{v} {k}" for k, v in tier_costs(opts.tiers, with_will).items())
+        ctx.j.say(
+            f"🤝 {magi.name} pledges {opts.tiers} ritual tier(s) ({price}) to {ally.name}'s next spell with a "
+            "ritual path.",
+            "pledge",
+            to=ally.name,
+            tiers=opts.tiers,
+        )
+        return f"{magi.name} pledges {opts.tiers} tier(s) to {ally.name}"
+
+    return with_battle(table, "pledge", run)
+
+
+def run_namshub(table: Table, opts: NamShubOptions) -> Outcome:
+    def run(ctx: Ctx) -> str:
+        if opts.step:
+            table.require_gm("Recording a Nam-Shub step")
+            return namshub.step(ctx, opts.team)
+        if not opts.name:
+            raise RuleError("Give name: to begin a Nam-Shub from your Codex, or (GM) step:true to record a step.")
+        return namshub.begin(ctx, magi_in_battle(ctx, table, opts.magi), opts.name)
+
+    return with_battle(table, "nam-shub", run)

@@ -24,6 +24,7 @@ class Plan:
     costs: dict[Energy, int] = field(default_factory=dict)
     sacrifice: list[CardState] = field(default_factory=list)
     charges: list[tuple[CardState, str, int]] = field(default_factory=list)
+    burn_focus: int = 0
     notes: list[str] = field(default_factory=list)
 
     def add_cost(self, energy: Energy, amount: int) -> None:
@@ -42,15 +43,34 @@ def _spell_matches(ctx: Ctx, card: CardState, req: Requirement) -> bool:
 def components(ctx: Ctx, caster: Being, req: Requirement) -> list[CardState]:
     return [
         c
-        for c in ctx.battle.in_play()
+        for c in ctx.battle.active()
         if c.controller == caster.key and ctx.spell(c.title).role == "Component" and _spell_matches(ctx, c, req)
     ]
 
 
 def on_bearer(ctx: Ctx, bearer: str, req: Requirement, exclude: int | None = None) -> list[CardState]:
     return [
-        c for c in ctx.battle.in_play() if c.id != exclude and bearer in bearers(ctx, c) and _spell_matches(ctx, c, req)
+        c for c in ctx.battle.active() if c.id != exclude and bearer in bearers(ctx, c) and _spell_matches(ctx, c, req)
     ]
+
+
+def discard_problem(ctx: Ctx, caster: Being, req: Requirement) -> str | None:
+    """Glossary "Attunement": at least one spell of the Sphere in the discard pile. "Dominance": more of that
+    Sphere than of any other ("the largest minority, not the majority")."""
+    counts: dict[str, int] = {}
+    for card in ctx.battle.cards_in("discard", caster.key):
+        sphere = ctx.spell(card.title).sphere
+        if sphere:
+            counts[sphere] = counts.get(sphere, 0) + 1
+    mine = counts.get(req.sphere or "", 0)
+    if req.kind == "attunement" and mine < 1:
+        return f"{caster.name} has no {req.sphere} spell in their discard pile."
+    if req.kind == "dominance":
+        rival = max((n for s, n in counts.items() if s != req.sphere), default=0)
+        if mine <= rival:
+            listed = ", ".join(f"{n} {s}" for s, n in sorted(counts.items())) or "nothing"
+            return f"{caster.name}'s discard pile holds {listed}: {req.sphere} must outnumber every other Sphere."
+    return None
 
 
 def plan_cast(ctx: Ctx, caster: Being, spell: Spell, bearer: str | None, component: str | None) -> Plan:
@@ -80,11 +100,7 @@ def plan_cast(ctx: Ctx, caster: Being, spell: Spell, bearer: str | None, compone
         elif req.kind == "discard_charge":
             kind = req.charge or "?"
             source = next(
-                (
-                    c
-                    for c in ctx.battle.in_play()
-                    if c.controller == caster.key and c.charges.get(kind, 0) >= req.amount
-                ),
+                (c for c in ctx.battle.active() if c.controller == caster.key and c.charges.get(kind, 0) >= req.amount),
                 None,
             )
             if source is None:
@@ -93,11 +109,19 @@ def plan_cast(ctx: Ctx, caster: Being, spell: Spell, bearer: str | None, compone
                     f"{caster.name} controls no spell with {req.amount} {kind} charge(s)."
                 )
             plan.charges.append((source, kind, req.amount))
+        elif req.kind in ("attunement", "dominance"):
+            problem = discard_problem(ctx, caster, req)
+            if problem:
+                raise RuleError(f"{spell.title} requires: {req.text}. {problem}")
+        elif req.kind == "burn_focus":
+            plan.burn_focus += req.amount
+            if caster.focus_total < plan.burn_focus:
+                raise RuleError(f"{spell.title} requires: {req.text}. {caster.name} has no Focus left to burn.")
         elif req.kind == "active_on_bearer":
             if not bearer or not on_bearer(ctx, bearer, req):
                 raise RuleError(f"{spell.title} requires: {req.text}. The bearer has no such active spell.")
         elif req.kind == "active" and not any(
-            c.controller == caster.key and _spell_matches(ctx, c, req) for c in ctx.battle.in_play()
+            c.controller == caster.key and _spell_matches(ctx, c, req) for c in ctx.battle.active()
         ):
             raise RuleError(f"{spell.title} requires: {req.text}. {caster.name} controls no such active spell.")
     if component and not used:
@@ -124,7 +148,7 @@ def sustain_problem(ctx: Ctx, card: CardState, spell: Spell) -> str | None:
                 return req.text
         elif req.kind == "active" and not any(
             c.controller == card.controller and c.id != card.id and _spell_matches(ctx, c, req)
-            for c in ctx.battle.in_play()
+            for c in ctx.battle.active()
         ):
             return req.text
     return None

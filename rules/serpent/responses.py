@@ -11,6 +11,7 @@ from __future__ import annotations
 from rules.serpent.aspects import boosts, free_action
 from rules.serpent.book import Spell
 from rules.serpent.context import Ctx
+from rules.serpent.control import prevented
 from rules.serpent.state import Being, Effect
 
 
@@ -46,6 +47,11 @@ def response_problem(ctx: Ctx, being: Being, spell: Spell, effect: Effect) -> st
     """Why this Magi cannot answer this effect with this Response, or None if they can."""
     if not spell.response:
         return f"{spell.title} is not a Response"
+    if effect.veiled:
+        return f"{effect.title} is Veiled: no one can respond to it"
+    blocked = prevented(ctx, being, spell)
+    if blocked:
+        return blocked
     if being.incapacitated:
         return f"{being.name} is incapacitated"
     if spell.title in being.miscast_titles:
@@ -62,8 +68,12 @@ def response_problem(ctx: Ctx, being: Being, spell: Spell, effect: Effect) -> st
     if spell.defense == "Evade":
         if not effect.offensive or effect_area(ctx, effect):
             return "Evades dodge targeted offensive effects, never Area ones"
-        if effect.target_kind != "being" or effect.target != being.key:
-            return f"{effect.title} does not target {being.name} (an Evade dodges for its caster)"
+        team = {m.key for m in ctx.battle.team_members(being.team)} if spell.area else {being.key}
+        if effect.target_kind != "being" or effect.target not in team:
+            whom = (
+                f"{being.name}'s team (an Area Evade)" if spell.area else f"{being.name} (an Evade is for its caster)"
+            )
+            return f"{effect.title} does not target {whom}"
         sphere = (
             effect.impact.sphere
             if effect.impact

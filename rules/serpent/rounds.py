@@ -12,9 +12,12 @@ re-attunes discards.
 from __future__ import annotations
 
 from rules.base import RuleError
+from rules.serpent.book import fold
 from rules.serpent.context import Ctx
+from rules.serpent.control import haste_bonus
 from rules.serpent.energy import after_change, discard, energy_line, gain, lose, shortfall
 from rules.serpent.impact import tick
+from rules.serpent.magi import split_variant
 from rules.serpent.requirements import sustain_problem
 from rules.serpent.state import ZONE_ORDER, Being, CardState, Effect
 
@@ -64,7 +67,7 @@ def end_round(ctx: Ctx) -> None:
     for card in b.cards.values():
         card.ability_uses = {}
     for being in b.beings.values():
-        being.full_actions = being.actions_per_round
+        being.full_actions = being.actions_per_round + haste_bonus(ctx, being)
         being.exchanged = False
         being.spec_upgraded = False
         being.passed = being.incapacitated
@@ -247,7 +250,7 @@ def resolve_step(ctx: Ctx, card_id: int) -> None:
     if problem:
         discard(ctx, card, f"its sustain requirement fails: {problem}")
         return
-    if impacts_in_maintenance(ctx, card):
+    if impacts_in_maintenance(ctx, card) and not card.dormant:  # a Dormant spell pays, counts down, does nothing
         ctx.battle.stack.append(
             Effect(
                 id=ctx.battle.new_id(),
@@ -255,10 +258,11 @@ def resolve_step(ctx: Ctx, card_id: int) -> None:
                 kind="maintenance",
                 card=card.id,
                 caster=controller.key,
-                target_kind="being" if card.bearer else "team",
-                target=card.bearer or card.team,
+                target_kind="being" if card.bearer else "global" if card.global_area else "team",
+                target=card.bearer or card.team or ("all" if card.global_area else None),
                 is_spell=False,
                 offensive=card.zone == "attack",
+                veiled=spell.veiled,
             )
         )
         ctx.j.say(f"{card.title} resolves in the {where}.", "resolve", card=card.id)
@@ -271,13 +275,14 @@ def impacts_in_maintenance(ctx: Ctx, card: CardState) -> bool:
     spell = ctx.spell(card.title)
     if card.zone == "defense":
         return False
-    return bool(spell.dmg or spell.infusion or spell.siphon or spell.disrupt)
+    return bool(spell.dmg or spell.infusion or spell.siphon or spell.disrupt or spell.shed_discord or spell.slow)
 
 
 def finish_maintenance(ctx: Ctx) -> None:
     """After every zone: the victory check, then spell preparation."""
     b = ctx.battle
-    standing = [t for t in b.teams() if any(not x.incapacitated for x in b.team_members(t))]
+    # RULING: a Koishaka alone does not keep its team in the battle (it acts for its controller)
+    standing = [t for t in b.teams() if any(not x.incapacitated and x.kind != "koishaka" for x in b.team_members(t))]
     if len(standing) <= 1:
         b.phase = "over"
         b.winner = standing[0] if standing else "draw"
@@ -286,7 +291,7 @@ def finish_maintenance(ctx: Ctx) -> None:
         return
     b.phase = "preparation"
     for being in b.beings.values():
-        being.ready = being.kind == "encounter" or being.incapacitated
+        being.ready = being.kind != "magi" or being.incapacitated
     waiting = ", ".join(x.name for x in b.beings.values() if not x.ready)
     ctx.j.say(
         f"Victory check: the battle goes on. **Spell preparation**: {waiting} "
@@ -318,9 +323,17 @@ def prepare(ctx: Ctx, magi: Being, titles: list[str]) -> list[str]:
     for card in b.cards_in("prepared", magi.key):
         card.location = "codex"
     chosen: list[str] = []
-    for title in titles:
+    for entry in titles:
+        title, fluency = split_variant(entry)  # "Fireball@3": that copy (glossary "Fluency Level")
         spell = ctx.spell(title)
-        card = next((c for c in b.cards_in("codex", magi.key) if c.title == spell.title), None)
+        card = next(
+            (
+                c
+                for c in b.cards_in("codex", magi.key)
+                if c.title == spell.title and (fluency is None or (c.fluency or spell.fluency) == fluency)
+            ),
+            None,
+        )
         if card is None:
             where = (
                 "discard pile (re-attune it first)"
@@ -331,8 +344,10 @@ def prepare(ctx: Ctx, magi: Being, titles: list[str]) -> list[str]:
             raise RuleError(
                 f"{magi.name} has no {spell.title} left in their Codex to prepare; it is not in the {where}."
             )
+        if spell.role == "Nam-Shub":
+            raise RuleError(f"{spell.title} is a Nam-Shub: begin it with /serpent nam-shub; it is not prepared.")
         card.location = "prepared"
-        chosen.append(spell.title)
+        chosen.append(f"{spell.title}@{card.fluency}" if card.fluency else spell.title)
     magi.ready = True
     return chosen
 
@@ -345,7 +360,15 @@ def reattune(ctx: Ctx, magi: Being, titles: list[str]) -> int:
     total = 0
     picked: list[CardState] = []
     other = magi.reattuned_other
+    foci = 0
     for title in titles:
+        if fold(title) in ("focus", "burned focus"):
+            # glossary "Burn Focus": "An unlimited number of Burned Foci may be re-attuned ... 1 Resonance for each"
+            foci += 1
+            if foci > magi.burned_focus:
+                raise RuleError(f"{magi.name} has {magi.burned_focus} burned Focus to re-attune.")
+            total += 1
+            continue
         spell = ctx.spell(title)
         card = next((c for c in b.cards_in("discard", magi.key) if c.title == spell.title and c not in picked), None)
         if card is None:
@@ -355,11 +378,12 @@ def reattune(ctx: Ctx, magi: Being, titles: list[str]) -> int:
         else:
             if other:
                 raise RuleError(f"Only one non-Bonded spell may be re-attuned per round; {spell.title} is not Bonded.")
-            if spell.fluency is None:
+            fluency = card.fluency or spell.fluency
+            if fluency is None:
                 raise RuleError(
                     f"The book does not give {spell.title}'s fluency; a GM sets it with /serpent spell define."
                 )
-            total += 1 + spell.fluency
+            total += 1 + fluency
             other = True
         picked.append(card)
     if magi.resonance < total:
@@ -369,6 +393,8 @@ def reattune(ctx: Ctx, magi: Being, titles: list[str]) -> int:
         )
     magi.resonance -= total
     magi.reattuned_other = other
+    magi.burned_focus -= foci
+    magi.focus_total += foci
     for card in picked:
         card.location = "codex"
     return total

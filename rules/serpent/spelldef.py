@@ -11,12 +11,12 @@ supplies removes that aspect from the spell's ``missing`` list.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import ValidationError
 
 from rules.base import RuleError
-from rules.serpent.book import ENERGIES, SPHERES, Requirement, Spell, fold
+from rules.serpent.book import ENERGIES, SPHERES, Requirement, Role, Spell, fold
 
 
 def _sphere(text: str) -> str:
@@ -67,6 +67,7 @@ FLAGS = {
     "invulnerable": "invulnerable",
     "unblockable": "unblockable",
     "free action": "free_action",
+    "absolute free action": "absolute_free_action",
     "response": "response",
     "bonded": "bonded",
     "shape-shift": "shape_shift",
@@ -75,7 +76,94 @@ FLAGS = {
     "disrupt": "disrupt",
     "curse": "curse",
     "target manifesting": "target_manifesting",
+    "veiled": "veiled",
+    "vowed": "vowed",
+    "legendary": "legendary",
+    "unique to bearer": "unique_to_bearer",
+    "unique to caster": "unique_to_caster",
+    "adamant": "adamant",
+    "inexorable": "inexorable",
+    "haste": "haste",
+    "slow": "slow",
+    "cloaked": "cloaks",
+    "phased": "phases",
+    "obliteration": "obliterate",
+    "exclusive": "exclusive",
+    "dormant": "makes_dormant",
 }
+
+# "Aspect N" and "Aspect word" forms (glossary names), read by ``apply_valued``
+VALUED = (
+    "backlash N, shed discord N, will break N, actions N, ally essence N, charges N (an Artifact), "
+    "steps N (a Nam-Shub), dampen N [energy], "
+    "spell loss N sacrifice|banish|codex, injunction ENERGY, prevents all|ROLE, unique to descriptor X, "
+    "combines +1 Dmg (a Transmute's gift), dormant (a Transmute), immune X"
+)
+
+
+def apply_valued(data: dict[str, Any], item: str, raw: str, negate: bool) -> bool:
+    """The aspects that carry a number or a word; False when ``item`` is none of them."""
+    number = re.fullmatch(r"(backlash|shed discord|will break|actions|ally essence|charges|steps)\s+(\d+)", item)
+    if number:
+        field = {
+            "backlash": "backlash",
+            "shed discord": "shed_discord",
+            "will break": "will_break",
+            "ally essence": "ally_essence",
+            "charges": "charges",
+            "steps": "steps",
+        }.get(number.group(1), "actions")
+        optional = ("will_break", "ally_essence", "charges", "steps")
+        default = None if field in optional else 1 if field == "actions" else 0
+        data[field] = default if negate else int(number.group(2))
+        return True
+    words = item.split()
+    if item.startswith(("dampen", "spell loss")):
+        field = "dampen" if item.startswith("dampen") else "spell_loss"
+        if negate:
+            data[field] = None
+            return True
+        rest = item.removeprefix("dampen").removeprefix("spell loss").strip()
+        if field == "dampen":
+            data[field] = parse_amount(rest, "dampen")
+            if data[field]["energy"] == "Essence" and "essence" not in rest:
+                data[field]["energy"] = "Resonance"
+        else:
+            match = re.fullmatch(r"(\d+)\s*(sacrifice|sacrificed|banish|banished|codex|returned to the codex)", rest)
+            if not match:
+                raise RuleError('spell loss: write e.g. "Spell Loss 2 banish" (sacrifice, banish or codex).')
+            word = match.group(2)
+            how = "banish" if "banish" in word else "codex" if "codex" in word else "sacrifice"
+            data[field] = {"amount": int(match.group(1)), "how": how}
+        return True
+    if item.startswith("injunction"):
+        energy = next((e for e in ENERGIES if fold(e) == (words[-1] if len(words) > 1 else "")), None)
+        if energy is None and not negate:
+            raise RuleError(f"injunction: name the energy it stops the bearer gaining ({', '.join(ENERGIES)}).")
+        data["injunction"] = None if negate else energy
+        return True
+    if item.startswith("prevents"):
+        roles = get_args(Role)
+        what = item.removeprefix("prevents").strip()
+        role = (
+            "all"
+            if what in ("all", "all spells", "casting")
+            else next((r for r in roles if fold(r) == what.removesuffix(" spells").removesuffix("s")), None)
+        )
+        if role is None and not negate:
+            raise RuleError(f"prevents: write 'all' or a spell role ({', '.join(roles)}).")
+        data["prevents"] = None if negate else role
+        return True
+    if item.startswith("unique to descriptor"):
+        what = raw.strip().split(None, 3 + int(negate))[-1] if len(words) > 3 else ""
+        if not what and not negate:
+            raise RuleError("unique to descriptor: name the descriptor, e.g. 'Unique to Descriptor Heat'.")
+        data["unique_to_descriptor"] = None if negate else what.strip()
+        return True
+    if item.startswith("combines"):
+        data["combine"] = None if negate else parse_boost(item.removeprefix("combines").strip(), "combines")
+        return True
+    return False
 
 
 def apply_aspects(data: dict[str, Any], text: str) -> None:
@@ -94,6 +182,10 @@ def apply_aspects(data: dict[str, Any], text: str) -> None:
             data["area"] = None if negate else "global"
         elif item in ("evade", "shield"):
             data["defense"] = None if negate else item.title()
+        elif re.fullmatch(r"ward\s+(\d+)\s+spell loss", item):
+            # glossary "Ward": "Some Wards will specify that they mitigate ... Spell Loss"
+            data["defense"] = None if negate else "Ward"
+            data["ward_spell_loss"] = 0 if negate else int(item.split()[1])
         elif re.fullmatch(r"ward(\s+\d+)?(\s+\w+)?", item):
             # "Ward" alone reduces Essence Dmg by 1 (glossary "Ward"); "Ward 2 Harmony" says more
             parts = item.split()[1:]
@@ -101,12 +193,20 @@ def apply_aspects(data: dict[str, Any], text: str) -> None:
             energy = next((e for e in ENERGIES if parts and fold(e) == parts[-1]), "Essence")
             data["defense"] = None if negate else "Ward"
             data["ward"] = None if negate else {"amount": amount, "energy": energy}
+        elif item.startswith("immune "):
+            # glossary "Immune": the spell itself cannot be affected by effects with this descriptor or sphere
+            what = raw.strip().split(None, 1)[1] if not negate else raw.strip().split(None, 2)[2]
+            current = [x for x in data.get("immune", []) if fold(x) != fold(what)]
+            data["immune"] = current if negate else [*current, what.strip()]
         elif item in FLAGS:
             data[FLAGS[item]] = not negate
+        elif apply_valued(data, item, raw, negate):
+            continue
         else:
             known = (
                 ", ".join(sorted(FLAGS))
-                + ", pierce N, shatter N, eloquent N, area, area:g, evade, shield, ward [N energy]"
+                + ", pierce N, shatter N, eloquent N, area, area:g, evade, shield, ward [N energy], "
+                + VALUED
             )
             raise RuleError(f"Unknown aspect {raw.strip()!r}. Known: {known}. Prefix 'no ' to remove one.")
 
@@ -127,12 +227,12 @@ def parse_boost(text: str, what: str) -> dict[str, Any]:
             boost[field] = int(number.group(1))
         elif flag:
             boost[flag.group(1)] = int(flag.group(2))
-        elif item in ("refined", "subtle", "free action"):
+        elif item in ("refined", "subtle", "free action", "sealed"):
             boost[item.replace(" ", "_")] = True
         else:
             raise RuleError(
                 f"{what}: cannot read {raw.strip()!r}. Known: +N Dmg, +N Duration, +N Resonance, Refined, Subtle, "
-                "Free Action, Pierce N, Shatter N, N/A."
+                "Free Action, Sealed, Pierce N, Shatter N, N/A."
             )
     return boost
 
@@ -188,6 +288,14 @@ def parse_requirements(text: str) -> list[dict[str, Any]]:
             req["kind"] = "pay_will"
         elif low.startswith("pay") and "resonance" in low:
             req["kind"] = "pay_resonance"
+        elif low.startswith(("attunement", "dominance")):
+            req["kind"] = "attunement" if low.startswith("attunement") else "dominance"
+            sphere = next((x for x in SPHERES if fold(x) in low), None)
+            if sphere is None:
+                raise RuleError(f"{clause!r}: name the sphere, e.g. 'Attunement Soul' or 'Dominance Matter'.")
+            req["sphere"] = sphere
+        elif low.startswith("burn") and "focus" in low:
+            req["kind"] = "burn_focus"
         elif low.startswith("active") and "bearer" in low:
             req["kind"] = "active_on_bearer"
             words = low.replace("active", "").split(" on bearer")[0].split()
@@ -214,7 +322,8 @@ def parse_requirements(text: str) -> list[dict[str, Any]]:
             raise RuleError(
                 f"Cannot read the requirement {clause!r}. Known forms: 'Discard Matter Component', "
                 "'Discard a Gas component', 'Discard 1 Karma charge', 'Pay 1 Essence', 'Pay 1 Will', "
-                "'Active Cellular Enhancement on bearer to cast and sustain'."
+                "'Active Cellular Enhancement on bearer to cast and sustain', 'Attunement Soul', 'Dominance Matter', "
+                "'Burn Focus'."
             )
         out.append(req)
     return out
@@ -231,7 +340,7 @@ def define(base: Spell | None, name: str, fields: dict[str, Any]) -> Spell:
         if key == "sphere":
             data["sphere"] = _sphere(value)
         elif key == "role":
-            roles = ("Attack", "Defense", "Enhance", "Component", "Abjuration", "Transmute", "Ally")
+            roles = get_args(Role)
             match = next((r for r in roles if fold(r) == fold(value) or fold(r).startswith(fold(value))), None)
             if match is None:
                 raise RuleError(f"{value!r} is not a spell role. Roles: {', '.join(roles)}.")

@@ -13,10 +13,10 @@ from typing import Literal
 from pydantic import Field
 
 from rules.base import Model
-from rules.serpent.book import Amount, Boost, Dispel, Energy, Spell, Sphere
+from rules.serpent.book import Amount, Boost, Dispel, Energy, Spell, SpellLoss, Sphere
 
 Zone = Literal["attack", "defense", "curse", "enhance"]
-Location = Literal["codex", "prepared", "manifesting", "play", "discard", "banished"]
+Location = Literal["codex", "prepared", "rite", "manifesting", "play", "discard", "banished"]
 Phase = Literal["setup", "maintenance", "preparation", "actions", "round_end", "over"]
 ZONE_ORDER: tuple[Zone, ...] = ("attack", "defense", "curse", "enhance")
 
@@ -36,6 +36,14 @@ class SerpentSettings(Model):
     shadow_gain_resonance: int | None = Field(default=None, ge=0)
 
 
+class Pledge(Model):
+    """Ritual path tiers a human Ally will pay on a Magi's next spell with a ritual path (glossary "Ritual Path")."""
+
+    to: str
+    tiers: int
+    will: bool = False  # 1 Will for 3 tiers instead of 1 Harmony each
+
+
 class ChargePaid(Model):
     card: int
     kind: str
@@ -49,6 +57,7 @@ class Payment(Model):
     gained: dict[Energy, int] = Field(default_factory=dict)  # positive orbs collected (never paid back)
     sacrificed: list[CardState] = Field(default_factory=list)  # Components etc. as they were before discarding
     charges: list[ChargePaid] = Field(default_factory=list)
+    allies: dict[str, dict[Energy, int]] = Field(default_factory=dict)  # ritual tiers paid by Allies, by being key
 
 
 class CardState(Model):
@@ -77,6 +86,13 @@ class CardState(Model):
     affected: list[str] = Field(default_factory=list)  # an Area Curse: the beings it hit
     order: int = 0  # placement sequence: zone owners resolve and stack shields in this order
     ability_uses: dict[str, int] = Field(default_factory=dict)  # this round
+    fluency: int | None = None  # this card's printed fluency, when the Codex names a variant ("Fireball@3")
+    combined_with: int | None = None  # a Transmute: the spell it is combined with (glossary "Combination")
+    rite_actions: int = 0  # Full Actions invested while it waits in the Rite zone ("# Actions")
+    steps_done: int = 0  # a Nam-Shub: steps its team has completed
+    stepped_round: int = 0  # a Nam-Shub: the round of its last step (one a round per team)
+    dormant: bool = False  # glossary "Dormant": in play, counting down, but without effect
+    rite_spoken: bool | None = None  # Intoned ("Alum!") when it was Spoken into the Rite zone
 
 
 Payment.model_rebuild()
@@ -93,7 +109,7 @@ class Being(Model):
 
     key: str
     name: str
-    kind: Literal["magi", "encounter"]
+    kind: Literal["magi", "encounter", "koishaka"]
     owner_id: int | None = None
     team: str
     resonance: int = 0
@@ -119,6 +135,13 @@ class Being(Model):
     artifact: str | None = None
     artifact_active: bool = False
     encounter: EncounterState | None = None
+    resistance: int | None = None  # an Encounter's Resistance (glossary "Potency"), supplied by the GM
+    burned_focus: int = 0  # Foci burned (glossary "Burn Focus"), re-attuned in preparation for 1 Resonance each
+    stoned_round: int = 0  # the round an offensive effect last gave this being an interrupt stone
+    spell_loss: SpellLoss | None = None  # a Spell Loss waiting for this Magi to choose the spells
+    pledge: Pledge | None = None  # ritual tiers this Magi will pay on an Ally's next spell
+    controller: str | None = None  # a Koishaka: the Magi who summoned it and acts for it
+    summoned_by: int | None = None  # a Koishaka: the Ally spell card that keeps it in the battle
 
     @property
     def is_magi(self) -> bool:
@@ -149,6 +172,10 @@ class Impact(Model):
     unblockable: bool = False
     curse: bool = False
     gain_resonance: int | None = None
+    obliterate: bool = False
+    shed_discord: int = 0
+    slow: bool = False
+    spell_loss: SpellLoss | None = None
     unknown: list[str] = Field(default_factory=list)  # values a GM must still supply, shown on the card
 
 
@@ -161,7 +188,7 @@ class Effect(Model):
     card: int | None = None
     ability: str | None = None
     caster: str
-    target_kind: Literal["being", "team", "card", "effect", "none"] = "none"
+    target_kind: Literal["being", "team", "card", "effect", "global", "none"] = "none"
     target: str | None = None
     is_spell: bool = False  # Abjurations may target it; it adds Karma charges
     offensive: bool = False
@@ -169,6 +196,9 @@ class Effect(Model):
     free_action: bool = False
     impact: Impact | None = None  # Encounter and ability effects; spells read their card
     passed: list[str] = Field(default_factory=list)  # beings who passed this window
+    priority_over: bool = False  # its caster has passed the first Response (glossary "Priority")
+    veiled: bool = False  # glossary "Veiled": it has no Response phase
+    encounters_answered: bool = False  # Encounters' Response abilities (the Shadow's Evade) have had their go
     evaded: list[str] = Field(default_factory=list)  # beings who dodged it
     replace: str | None = None  # Enhancement to drop for a fifth one
     opened_at: str | None = None  # UTC ISO time its response window (last) started waiting, from ``Table.now``
@@ -230,6 +260,10 @@ class Battle(Model):
 
     def in_play(self) -> list[CardState]:
         return sorted((c for c in self.cards.values() if c.location == "play"), key=lambda c: c.order)
+
+    def active(self) -> list[CardState]:
+        """Spells in play that are not Dormant: they "cause no effect and cannot be used to meet requirements"."""
+        return [c for c in self.in_play() if not c.dormant]
 
 
 class SerpentState(Model):

@@ -57,6 +57,24 @@ def _choices(
     if option == "spells" and action in ("prepare", "reattune"):
         where = "discard" if action == "reattune" else "codex"
         return sorted({c.title for c in cards if c.owner in mine and c.location in (where, "prepared")})
+    if option == "magi":
+        # your Magi in the battle, and the Koishaka they control (they act for it)
+        names = [battle.beings[k].name for k in mine]
+        names += [b.name for b in battle.beings.values() if b.kind == "koishaka" and b.controller in mine]
+        return names
+    if option == "name" and action == "nam-shub" and book and state:
+        found = []
+        for card in cards:
+            spell = state.spellbook.get(card.title.casefold()) or book.spell(card.title)
+            if card.owner in mine and card.location == "codex" and spell is not None and spell.role == "Nam-Shub":
+                found.append(card.title)
+        return sorted(set(found))
+    if option == "spells" and action == "lose":
+        return sorted({c.title for c in cards if c.owner in mine and c.location in ("codex", "prepared")})
+    if option == "spells" and action == "order":
+        teams = {battle.beings[k].team for k in mine}
+        owned = [c for c in battle.in_play() if c.bearer in mine or (c.team is not None and c.team in teams)]
+        return [f"#{c.id} {c.title}" for c in owned]
     if option == "target":
         beings = [b.name for b in battle.beings.values() if not b.incapacitated]
         spells = [f"#{e.id} {e.title}" for e in reversed(battle.stack)] + [
@@ -74,6 +92,9 @@ def _choices(
         return found
     if option == "being":
         return [b.name for b in battle.beings.values()]
+    if option == "to" and action == "pledge":
+        teams = {battle.beings[k].team for k in mine}
+        return [b.name for b in battle.beings.values() if b.is_magi and b.team in teams and b.key not in mine]
     if option == "team":
         return battle.teams()
     if option == "ability" and book and state:
@@ -82,5 +103,7 @@ def _choices(
             spell = state.spellbook.get(card.title.casefold()) or book.spell(card.title)
             if spell and (card.bearer in mine or card.team in {battle.beings[k].team for k in mine}):
                 names.extend(a.name for a in spell.abilities)
+            if spell and spell.role == "Artifact" and card.controller in mine:
+                names.append(card.title)
         return names
     return []

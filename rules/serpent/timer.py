@@ -23,6 +23,7 @@ from typing import Any
 from rules.serpent.context import Ctx
 from rules.serpent.engine import advance, close_window
 from rules.serpent.state import Battle, Effect, SerpentSettings, SerpentState
+from rules.serpent.turns import priority_holder
 
 # The rules may not import datetime (no clock in the rules, DESIGN.md): times are ISO strings in, and
 # whole seconds since 1970-01-01 UTC inside, converted with the proleptic Gregorian calendar below.
@@ -117,6 +118,24 @@ def close_overdue(ctx: Ctx) -> Effect | None:
         return None
     deadline = window_deadline(effect, ctx.settings)
     assert deadline is not None
+    holder = priority_holder(ctx, effect)
+    if holder is not None:
+        # the caster let her priority run out: she passes, and the others' race gets its full time from the deadline
+        effect.passed.append(holder)
+        effect.priority_over = True
+        effect.opened_at = iso_time(deadline)
+        ctx.j.say(
+            f"⏰ {ctx.name(holder)}'s priority on {effect.title} (#{effect.id}) ran out at {deadline_text(deadline)}: "
+            "she passes, and the others may respond now.",
+            "window_priority_timeout",
+            effect=effect.title,
+            id=effect.id,
+            deadline=iso_time(deadline),
+            passed=[ctx.name(holder)],
+        )
+        ctx.timed_out.append(effect.id)
+        advance(ctx)
+        return effect
     waiting = close_window(ctx)
     who = ", ".join(ctx.name(k) for k in waiting)
     ctx.j.say(

@@ -190,11 +190,24 @@ COMMANDS = st.sampled_from(
         "/serpent spell define name:Fireball sustain:",
         "/serpent spell define name:Purification dispel:",
         "/serpent spell define name:",
+        "/serpent spell define name:Fuzzed role:Attack aspects:",
+        "/serpent spell define name:Fuzzed role:Transmute aspects:",
+        "/serpent order spells:",
+        "/serpent lose spells:",
+        "/serpent pledge to:",
+        "/serpent pledge to:White tiers:",
+        "/serpent nam-shub name:",
+        "/serpent nam-shub step:true team:",
+        "/serpent battle adjust being:White resistance:",
+        "/serpent magi create name:Zed codex:Fireball@",
     ]
 )
 VALUES = st.one_of(
     st.text(st.characters(blacklist_categories=["Cs"]), max_size=25),
     st.sampled_from(["Fireball", "Black", "White", "#1", "#7 Fireball", "0", "-3", "3", "P", "F", "Area, Subtle", ""]),
+    st.sampled_from(
+        ["Backlash 2, Veiled", "Spell Loss 2 banish", "Dampen 2", "Prevents all", "Combines +1 Dmg", "#1, #2", "Area:G"]
+    ),
 )
 
 

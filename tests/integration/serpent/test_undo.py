@@ -77,3 +77,54 @@ async def test_a_battle_keeps_its_log_small(console: Console) -> None:
     )
     largest_snapshot, state_size = rows[0]
     assert largest_snapshot < state_size  # each entry keeps only what its action changed
+
+
+async def test_issue_14_actions_undo_exactly(console: Console) -> None:
+    """The new actions (pledge, order) are undone like any other."""
+    lines = [
+        "@gm",
+        "/campaign start ruleset:serpent name:Teams",
+        "/serpent spell define name:Wall role:Defense sphere:Matter fluency:1 resonance:0 shields:Forces durability:2",
+        "@as White",
+        '/serpent magi create name:White codex:"Wall x2"',
+        "@as Grey",
+        "/serpent magi create name:Grey codex:Wall",
+        "@as Black",
+        "/serpent magi create name:Black codex:Wall",
+        "@gm",
+        "/serpent battle start mode:teams",
+        "@as White",
+        "/serpent battle join team:Sun",
+        "@as Grey",
+        "/serpent battle join team:Sun",
+        "@as Black",
+        "/serpent battle join team:Moon",
+        "@gm",
+        '/serpent battle round resonance:7 rolloff:"White, Grey, Black"',
+        "@as White",
+        '/serpent prepare spells:"Wall x2"',
+        "@as Grey",
+        '/serpent prepare spells:""',
+        "@as Black",
+        '/serpent prepare spells:""',
+        "@as White",
+        "/serpent cast spell:Wall",
+    ]
+    for line in lines:
+        await console.ok(line)
+    before = await board(console)
+    await console.ok("@as Grey")
+    await console.ok("/serpent pledge to:White tiers:1")
+    assert await board(console) != before
+    await console.ok("@gm")
+    await console.ok("/serpent battle undo")
+    assert await board(console) == before
+    for line in ("@as Grey", "/serpent pass", "@as Black", "/serpent pass", "@as White", "/serpent cast spell:Wall"):
+        await console.ok(line)
+    before = await board(console)
+    walls = [c["id"] for c in before["battle"]["cards"].values() if c["title"] == "Wall" and c["location"] == "play"]
+    await console.ok(f'/serpent order spells:"#{walls[1]}, #{walls[0]}"')
+    assert await board(console) != before
+    await console.ok("@gm")
+    await console.ok("/serpent battle undo")
+    assert await board(console) == before

@@ -73,6 +73,7 @@ def test_dispel_refunds_the_upgrade_and_the_charge() -> None:
     g.do("white", "prepare", spells="Dissolve Tissue")
     g.do("black", "prepare", spells="Karmic Binding")
     g.do("white", "cast", spell="Dissolve Tissue", target="Black")
+    g.do("white", "pass")  # the caster's priority (glossary "Priority"): she may respond first
     assert g.in_play("Karmic Debt")[0].charges == {"Karma": 1}
     will, res = g.being("Black").will, g.being("Black").resonance
     g.do("black", "cast", spell="Karmic Binding", upgrade="refined", upgrade_with="Will")
@@ -89,6 +90,7 @@ def test_responses_chain_and_the_first_window_reopens() -> None:
     g.do("white", "prepare", spells="Fireball")
     g.do("black", "prepare", spells="")
     g.do("white", "cast", spell="Fireball", target="Black")
+    g.do("white", "pass")  # the caster's priority (glossary "Priority"): she may respond first
     out = g.do("black", "respond", spell="Universum Negation", target="Fireball")
     assert [e.title for e in g.battle.stack] == ["Fireball", "Universum Negation"]
     assert "White may /serpent respond" in out.card.fields[0].value  # White could exchange Will for it

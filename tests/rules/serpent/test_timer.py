@@ -92,7 +92,8 @@ def duel(now: str = NOON, **settings: object) -> Game:
     g.do("gm", "battle round", resonance=10, rolloff="White")
     g.do("white", "prepare", spells="Fireball")
     g.do("black", "prepare", spells="Dissolve Tissue")
-    out = g.do("white", "cast", spell="Fireball", target="Black")
+    g.do("white", "cast", spell="Fireball", target="Black")
+    out = g.do("white", "pass")  # the caster's priority (glossary "Priority"): she may respond first
     assert out.data["battle"]["window"]["effect"] == "Fireball"
     return g
 
@@ -136,6 +137,7 @@ def test_engine_reopens_the_window_beneath_with_a_fresh_clock() -> None:
     for who, spells in (("white", "Dissolve Tissue"), ("black", ""), ("grey", "")):
         g.do(who, "prepare", spells=spells)
     g.do("white", "cast", spell="Dissolve Tissue", target="Black")
+    g.do("white", "pass")  # the caster's priority (glossary "Priority"): she may respond first
     g.now = at(20)
     g.do("black", "respond", spell="Universum Negation", target="Dissolve Tissue")  # a window on it: White, Grey
     g.now = at(40)
@@ -214,3 +216,45 @@ def test_no_time_limit_when_the_setting_is_zero() -> None:
     g.now = at(10_000)
     with pytest.raises(RuleError, match="response window is open"):
         g.do("black", "meditate")
+
+
+def test_the_others_get_the_full_time_once_the_caster_passes_her_priority() -> None:
+    g = Game()
+    g.now = NOON
+    g.do("gm", "spell define", name="Universum Negation", dispel_to="discard")
+    g.do("white", "magi create", name="White", codex="Fireball, Universum Negation")
+    g.do("black", "magi create", name="Black", codex="Universum Negation, Dissolve Tissue")
+    g.do("gm", "battle start")
+    g.do("white", "battle join")
+    g.do("black", "battle join")
+    g.do("gm", "battle round", resonance=10, rolloff="White")
+    g.do("white", "prepare", spells="Fireball")
+    g.do("black", "prepare", spells="")
+    g.do("white", "cast", spell="Fireball", target="Black")
+    assert g.battle.stack[0].opened_at == NOON  # waiting for White's priority
+    g.now = at(50)
+    out = g.do("white", "pass")
+    assert g.battle.stack[0].opened_at == at(50)
+    assert out.data["battle"]["window"]["closes_at"] == at(110)
+
+
+def test_a_caster_who_lets_her_priority_run_out_only_passes_herself() -> None:
+    g = Game()
+    g.now = NOON
+    g.do("gm", "spell define", name="Universum Negation", dispel_to="discard")
+    g.do("white", "magi create", name="White", codex="Fireball, Universum Negation")
+    g.do("black", "magi create", name="Black", codex="Universum Negation, Dissolve Tissue")
+    g.do("gm", "battle start")
+    g.do("white", "battle join")
+    g.do("black", "battle join")
+    g.do("gm", "battle round", resonance=10, rolloff="White")
+    g.do("white", "prepare", spells="Fireball")
+    g.do("black", "prepare", spells="")
+    g.do("white", "cast", spell="Fireball", target="Black")
+    g.now = at(61)
+    out = g.do("black", "exchange", gain="Resonance")
+    assert "White's priority on Fireball" in g.text(out) and "the others may respond now" in g.text(out)
+    (effect,) = g.battle.stack  # still open, now for Black, with the full time from the deadline
+    assert effect.opened_at == at(60) and g.being("Black").essence == 12
+    g.do("black", "respond", spell="Universum Negation", target="Fireball")
+    assert [e.title for e in g.battle.stack] == ["Fireball", "Universum Negation"]  # White may answer it
