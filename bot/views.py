@@ -19,6 +19,7 @@ import discord
 from bot import campaigns
 from bot.errors import report_error, send_text
 from bot.render import to_embed
+from bot.service import Reply
 from rules.base import Card, RuleError
 
 NOT_YOURS = "These buttons belong to whoever ran the command. Run it yourself to get your own."
@@ -192,15 +193,27 @@ class ActionButton(
 
         service = service_of(interaction)
         reply = await service.run(place_of(interaction), caller_of(interaction), self.ruleset, self.action, {})
-        await send_reply(interaction, reply, view=action_buttons(self.ruleset, [(self.action, self.label)]))
+        await send_reply(interaction, reply, view=buttons_for(self.ruleset, reply, self.owner_id))
 
 
-def action_buttons(ruleset: str, actions: list[tuple[str, str]], owner_id: int = 0) -> discord.ui.View:
-    """A row of buttons, each running one (action, label) of ``ruleset``."""
+def action_buttons(ruleset: str, actions: list[tuple[str, str]], owner_id: int = 0) -> discord.ui.View | None:
+    """A row of buttons, each running one (action, label) of ``ruleset``; None for no actions."""
+    if not actions:
+        return None
     view = discord.ui.View(timeout=None)
     for action, label in actions:
         view.add_item(ActionButton(ruleset, action, label, owner_id))
     return view
+
+
+# Which (action, label) buttons a ruleset's reply carries: what the table now waits for, one press away.
+ReplyButtons = Callable[[Reply], list[tuple[str, str]]]
+REPLY_BUTTONS: dict[str, ReplyButtons] = {}
+
+
+def buttons_for(ruleset: str, reply: Reply, owner_id: int = 0) -> discord.ui.View | None:
+    offer = REPLY_BUTTONS.get(ruleset)
+    return action_buttons(ruleset, offer(reply), owner_id) if offer else None
 
 
 def release(view: discord.ui.View | None) -> None:

@@ -20,6 +20,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from bot.client import caller_of, place_of, send_reply, service_of
+from bot.views import REPLY_BUTTONS, ReplyButtons, buttons_for
 from cogs._common import MAX_CHOICES, matching
 from rules.base import Action, Ruleset
 
@@ -34,8 +35,13 @@ def command_path(action_name: str) -> tuple[str | None, str]:
     return parts[0], "-".join(parts[1:])
 
 
-def build_group(ruleset: Ruleset) -> app_commands.Group:
-    """The ``/<ruleset id>`` command tree for every action the ruleset declares."""
+def build_group(ruleset: Ruleset, reply_buttons: ReplyButtons | None = None) -> app_commands.Group:
+    """The ``/<ruleset id>`` command tree for every action the ruleset declares.
+
+    ``reply_buttons`` says which actions a reply offers as lasting buttons (saga's Next step).
+    """
+    if reply_buttons is not None:
+        REPLY_BUTTONS[ruleset.id] = reply_buttons
     root = app_commands.Group(name=ruleset.id, description=_clip(f"{ruleset.name}: every action of this ruleset"))
     groups: dict[str, app_commands.Group] = {}
     for action in ruleset.actions.values():
@@ -64,7 +70,7 @@ def _callback(ruleset: Ruleset, action: Action):
     async def callback(interaction: discord.Interaction, **options: Any) -> None:
         service = service_of(interaction)
         reply = await service.run(place_of(interaction), caller_of(interaction), ruleset.id, action.name, options)
-        await send_reply(interaction, reply)
+        await send_reply(interaction, reply, view=buttons_for(ruleset.id, reply, interaction.user.id))
 
     parameters = [
         inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)
