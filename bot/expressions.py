@@ -14,6 +14,7 @@ import d20
 import d20.expression
 
 from rules.base import Card, Outcome, RuleError
+from rules.dice.gurps_damage import damage_outcome, is_gurps_damage
 
 MAX_EXPRESSION = 200
 MAX_DICE = 100
@@ -24,7 +25,7 @@ _DICE_SIZES = re.compile(r"d\s*(\d+)", re.IGNORECASE)
 
 HELP = (
     "Examples: `3d6+2`, `1d20+5 [fire]`, `4d6kh3` (keep highest 3), `2d10e10` (explode on 10), `1d20ro1` "
-    f"(reroll 1s once). At most {MAX_DICE} dice, {MAX_SIDES} sides, {MAX_EXPRESSION} characters."
+    f"(reroll 1s once), GURPS damage `2d+2`. At most {MAX_DICE} dice, {MAX_SIDES} sides, {MAX_EXPRESSION} characters."
 )
 
 
@@ -34,6 +35,8 @@ def roll_expression(expression: str, rng: random.Random, *, label: str | None = 
         raise RuleError(f"Give a dice expression. {HELP}")
     if len(expression) > MAX_EXPRESSION:
         raise RuleError(f"That expression has {len(expression)} characters; the limit is {MAX_EXPRESSION}. {HELP}")
+    if is_gurps_damage(expression):  # 2d+2, 1d-3, 6d: GURPS damage notation, which d20 does not read
+        return damage_outcome(expression, rng, label=label)
     for sides in _DICE_SIZES.findall(expression):
         if int(sides) > MAX_SIDES:
             raise RuleError(f"A die with {sides} sides is too large; the limit is {MAX_SIDES}. {HELP}")

@@ -136,3 +136,14 @@ def test_every_dice_command_answers_any_input(tmp_path: Path, registry) -> None:
         check()
     finally:
         console.close()
+
+
+async def test_roll_reads_gurps_damage_notation(console: Console) -> None:
+    damage = await console.ok("/roll expression:2d+2 label:sword")
+    assert len(damage["data"]["dice"]) == 2 and all(1 <= d <= 6 for d in damage["data"]["dice"])
+    assert damage["data"]["total"] == sum(damage["data"]["dice"]) + 2
+    assert "GURPS damage" in damage["text"]
+    weak = await console.ok("/roll expression:1d-3")
+    assert weak["data"]["total"] == max(0, weak["data"]["dice"][0] - 3)  # never below 0
+    d20_style = await console.ok("/roll expression:2d6+2")  # d20 notation is unchanged
+    assert "GURPS" not in d20_style["text"]

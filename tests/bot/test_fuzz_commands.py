@@ -59,6 +59,11 @@ SETUP = {
         '/awakened mage create name:Bo path:Mastigos ruling:"Mind, Space" inferior:Forces resistance:resolve '
         'gnosis:2 arcana:"Mind 3, Space 2" mana_max:12',
     ],
+    "saga": [
+        "/campaign start ruleset:saga name:Stars",
+        "@as Pat",
+        "/saga start deck:sample seed:168",
+    ],
     "realm": [
         "/campaign start ruleset:realm name:Valley",
         '/realm spell import format:csv text:"name,type,color,target_type,duration,text; Blind,IV,purple,individual,'
@@ -78,6 +83,7 @@ NAMES = st.sampled_from(
         *("Merlin", "White", "Black", "Fireball", "Flam", "In-Flam", "Pat", "  merlin ", "x" * 2100),
         *("Wizard", "Witch", "Blind", "Curse", "MAGIC IV4", "Ruins 5"),
         *("Ash", "Bo", "Storm", "Old Oak", "Forces", "Life 2"),
+        *("Sample Cellar", "Sample Wanderer", "blue red", "sample"),
     ]
 )
 TEXT = st.one_of(  # names this table knows, half the time: most commands do nothing without one
