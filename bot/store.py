@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ import aiosqlite
 
 T = TypeVar("T")
 Job = Callable[["Transaction"], Awaitable[Any]]
+FLIP_OFFSET = 1000  # log offsets beyond this count from whichever end of the log is nearer
 MAX_BATCH = 64  # writes per group commit: enough to amortize, small enough to keep latency flat
 
 # Append-only: never edit a migration that has shipped; add the next one.
@@ -74,7 +76,34 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX events_by_campaign ON events (campaign_id, id);
     """,
+    # 2: history costs nothing. Undo seeks the newest undoable change and checks it against the
+    # undoes index; status and the log read a per-campaign event count kept by a trigger.
+    """
+    CREATE INDEX events_undoes ON events (undoes) WHERE undoes IS NOT NULL;
+    CREATE INDEX events_undoable ON events (campaign_id, id) WHERE snapshot IS NOT NULL AND undoes IS NULL;
+    CREATE TABLE event_counts (
+        campaign_id INTEGER PRIMARY KEY REFERENCES campaigns (id),
+        events      INTEGER NOT NULL
+    );
+    INSERT INTO event_counts (campaign_id, events) SELECT campaign_id, count(*) FROM events GROUP BY campaign_id;
+    CREATE TRIGGER events_counted AFTER INSERT ON events BEGIN
+        INSERT INTO event_counts (campaign_id, events) VALUES (NEW.campaign_id, 1)
+            ON CONFLICT (campaign_id) DO UPDATE SET events = events + 1;
+    END;
+    """,
 )
+
+
+def statements(script: str) -> list[str]:
+    """Split a migration into statements; a trigger's body holds semicolons of its own."""
+    found, pending = [], ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n;"):
+                found.append(pending.strip())
+            pending = ""
+    return found
 
 
 def utcnow() -> str:
@@ -168,7 +197,7 @@ class Store:
             for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
                 await self._writer.execute("BEGIN IMMEDIATE")
                 try:
-                    for statement in filter(str.strip, script.split(";")):
+                    for statement in statements(script):
                         await self._writer.execute(statement)
                     await self._writer.execute(f"PRAGMA user_version = {number}")
                     await self._writer.execute("COMMIT")
@@ -268,7 +297,15 @@ class Store:
         ]
 
     async def events(self, campaign_id: int, *, limit: int, offset: int = 0) -> list[EventRow]:
-        """Newest first."""
+        """Newest first. Past the middle it reads from the oldest end, so the last page costs what the first does."""
+        if offset > FLIP_OFFSET:
+            total = await self.count_events(campaign_id)
+            if offset > total // 2:
+                rows = await self._reader.execute_fetchall(
+                    "SELECT * FROM events WHERE campaign_id = ? ORDER BY id LIMIT ? OFFSET ?",
+                    (campaign_id, max(0, min(limit, total - offset)), max(0, total - offset - limit)),
+                )
+                return [_event(row) for row in reversed(rows)]
         rows = await self._reader.execute_fetchall(
             "SELECT * FROM events WHERE campaign_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
             (campaign_id, limit, offset),
@@ -276,9 +313,10 @@ class Store:
         return [_event(row) for row in rows]
 
     async def count_events(self, campaign_id: int) -> int:
-        cursor = await self._reader.execute("SELECT count(*) FROM events WHERE campaign_id = ?", (campaign_id,))
-        (count,) = await cursor.fetchone()  # type: ignore[misc]
-        return int(count)
+        """Kept by a trigger, so it costs one row however long the log."""
+        cursor = await self._reader.execute("SELECT events FROM event_counts WHERE campaign_id = ?", (campaign_id,))
+        row = await cursor.fetchone()
+        return int(row[0]) if row else 0
 
     async def all_events(self, campaign_id: int) -> list[EventRow]:
         """Oldest first, for exports."""
@@ -291,7 +329,7 @@ class Store:
         """The newest action with a snapshot that no later undo has reversed."""
         cursor = await self._reader.execute(
             """
-            SELECT * FROM events e
+            SELECT * FROM events e INDEXED BY events_undoable
             WHERE e.campaign_id = ? AND e.snapshot IS NOT NULL AND e.undoes IS NULL
               AND NOT EXISTS (SELECT 1 FROM events u WHERE u.undoes = e.id)
             ORDER BY e.id DESC LIMIT 1
