@@ -57,7 +57,7 @@ async def build_bot(settings: Settings):
     from bot.service import TableService
     from bot.store import Store
 
-    store = await Store.open(settings.magister_db)
+    store = await Store.open(settings.magister_db, synchronous=settings.magister_synchronous)
     return MagisterBot(TableService(store, Registry.discover()), dev_guild=settings.magister_dev_guild)
 
 

@@ -6,6 +6,8 @@ baselines do the same writes (one UPDATE of state, one INSERT of a log row, one
 transaction per action) with bare aiosqlite and with synchronous sqlite3.
 
 - saturation: 200 channels acting as fast as they can; actions per second.
+- durability: the same under ``synchronous=FULL`` (the default) and ``NORMAL``,
+  each beside raw sqlite3 with the same setting.
 - offered load: 200 channels sending 1,000 actions per second in all on an
   open-loop schedule (arrivals do not wait for replies); p50 and p99 latency,
   measured from each action's scheduled time, so queueing counts.
@@ -29,7 +31,7 @@ import aiosqlite
 
 from bot.registry import LoadedRuleset, Registry, discover_rulesets
 from bot.service import Caller, Place, TableService
-from bot.store import Store
+from bot.store import SYNCHRONOUS, Store
 from rules.base import Action, BenchCase, Card, Model, Outcome, Ruleset, Table
 
 
@@ -62,8 +64,8 @@ PLAYER = Caller(2, "player")
 REFERENCE_CASE = "runic"
 
 
-async def _service(folder: Path, channels: int) -> TableService:
-    store = await Store.open(folder / "service.sqlite3")
+async def _service(folder: Path, channels: int, synchronous: str = "NORMAL") -> TableService:
+    store = await Store.open(Path(tempfile.mkdtemp(dir=folder)) / "service.sqlite3", synchronous=synchronous)
     service = TableService(store, Registry([LoadedRuleset(CounterRuleset(), None)]), random.Random(0))
     for channel in range(channels):
         await service.start_campaign(Place(1, channel), CALLER, "counter", f"c{channel}")
@@ -96,11 +98,11 @@ async def _baseline(folder: Path, channels: int):
     return db, act
 
 
-def sqlite3_rate(folder: Path, seconds: float) -> float:
+def sqlite3_rate(folder: Path, seconds: float, synchronous: str = "NORMAL") -> float:
     """Plain synchronous sqlite3 doing the same transaction: the floor under everything else."""
-    db = sqlite3.connect(folder / "sync.sqlite3", isolation_level=None)
+    db = sqlite3.connect(folder / f"sync-{synchronous}.sqlite3", isolation_level=None)
     db.execute("PRAGMA journal_mode = WAL")
-    db.execute("PRAGMA synchronous = NORMAL")
+    db.execute(f"PRAGMA synchronous = {synchronous}")
     db.execute("CREATE TABLE state (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
     db.execute("CREATE TABLE log (id INTEGER PRIMARY KEY, state_id INTEGER, at TEXT, summary TEXT, body TEXT)")
     db.executemany("INSERT INTO state VALUES (?, ?)", [(c, '{"count":0}') for c in range(200)])
@@ -177,6 +179,7 @@ async def measure(channels: int, rate: float, seconds: float) -> dict:
         sync_rate = sqlite3_rate(folder, seconds)
         await baseline_db.close()
         await service.store.close()
+        durability = await measure_durability(folder, channels, seconds)
     return {
         "channels": channels,
         "saturation": {
@@ -193,7 +196,33 @@ async def measure(channels: int, rate: float, seconds: float) -> dict:
             "baseline_p99_ms": round(percentile(baseline_latency, 0.99), 2),
             "actions": len(service_latency),
         },
+        "durability": durability,
     }
+
+
+async def measure_durability(folder: Path, channels: int, seconds: float) -> dict:
+    """Saturation under each ``synchronous`` setting, beside raw sqlite3 committing every transaction the same way.
+
+    FULL (the default) fsyncs at each commit; group commit pays it once per group, where raw
+    sqlite3 pays it per transaction.
+    """
+    figures = {}
+    for synchronous in SYNCHRONOUS:
+        service = await _service(folder, channels, synchronous)
+
+        async def act(channel: int, service: TableService = service) -> None:
+            await service.run(Place(1, channel), CALLER, "counter", "bump", {})
+
+        await saturate(act, channels, min(0.3, seconds))
+        rate = await saturate(act, channels, seconds)
+        await service.store.close()
+        raw = sqlite3_rate(folder, seconds, synchronous)
+        figures[synchronous] = {
+            "service_actions_per_s": round(rate),
+            "sqlite3_sync_per_s": round(raw),
+            "ratio_to_sqlite3": round(rate / raw, 2),
+        }
+    return figures
 
 
 async def case_cpu_ms(registry: Registry, ruleset_id: str, case: BenchCase, folder: Path, runs: int) -> float:
@@ -258,6 +287,12 @@ def main() -> None:
     print(f"  table service     {sat['service_actions_per_s']:>7} actions/s")
     print(f"  aiosqlite bare    {sat['aiosqlite_baseline_per_s']:>7} actions/s   ratio {sat['ratio']} (target >= 0.5)")
     print(f"  sqlite3 sync      {sat['sqlite3_sync_per_s']:>7} actions/s   (the limit)")
+    print("durability: synchronous=FULL (default; survives power loss) and NORMAL (survives a killed process):")
+    for synchronous, figure in result["durability"].items():
+        print(
+            f"  {synchronous:<7} table service {figure['service_actions_per_s']:>7} actions/s   "
+            f"sqlite3 {figure['sqlite3_sync_per_s']:>7} /s   ratio {figure['ratio_to_sqlite3']}"
+        )
     print(f"offered load, {load['rate_per_s']:.0f} actions/s open loop over {args.channels} channels:")
     print(f"  table service     p50 {load['service_p50_ms']:>6} ms   p99 {load['service_p99_ms']:>6} ms (target <= 20)")
     print(f"  aiosqlite bare    p50 {load['baseline_p50_ms']:>6} ms   p99 {load['baseline_p99_ms']:>6} ms")

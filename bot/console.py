@@ -84,8 +84,9 @@ class ConsoleTable:
         seed: int | None = None,
         files_dir: Path = Path("exports"),
         registry: Registry | None = None,
+        synchronous: str = "FULL",
     ) -> ConsoleTable:
-        store = await Store.open(db)
+        store = await Store.open(db, synchronous=synchronous)
         service = TableService(store, registry or Registry.discover(), random.Random(seed))
         courier = RecordingCourier()
         bot = MagisterBot(service, courier=courier)
@@ -357,6 +358,7 @@ async def run(argv: list[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.s
         user=args.user,
         seed=args.seed,
         files_dir=args.files,
+        synchronous=settings.magister_synchronous,
     )
     interactive = stdin.isatty() and not args.json
     try:

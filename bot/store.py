@@ -30,6 +30,7 @@ import aiosqlite
 T = TypeVar("T")
 Job = Callable[["Transaction"], Awaitable[Any]]
 FLIP_OFFSET = 1000  # log offsets beyond this count from whichever end of the log is nearer
+SYNCHRONOUS = ("FULL", "NORMAL")
 MAX_BATCH = 64  # writes per group commit: enough to amortize, small enough to keep latency flat
 
 # Append-only: never edit a migration that has shipped; add the next one.
@@ -169,7 +170,10 @@ class Store:
         self._committer: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, path: Path | str) -> Store:
+    async def open(cls, path: Path | str, *, synchronous: str = "FULL") -> Store:
+        """Open (creating if need be) and migrate. ``synchronous``: FULL (power-loss safe) or NORMAL."""
+        if synchronous not in SYNCHRONOUS:
+            raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}")
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         writer = await aiosqlite.connect(path, isolation_level=None)
@@ -180,7 +184,7 @@ class Store:
             await connection.execute("PRAGMA foreign_keys = ON")
         await writer.execute("PRAGMA journal_mode = WAL")
         for connection in (writer, reader):
-            await connection.execute("PRAGMA synchronous = NORMAL")
+            await connection.execute(f"PRAGMA synchronous = {synchronous}")
         store = cls(path, writer, reader)
         await store._migrate()
         return store

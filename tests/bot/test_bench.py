@@ -12,6 +12,8 @@ async def test_bench_measures_both_paths() -> None:
     assert saturation["aiosqlite_baseline_per_s"] > 0
     assert saturation["sqlite3_sync_per_s"] > 0
     assert load["actions"] == 40
+    assert set(result["durability"]) == {"FULL", "NORMAL"}
+    assert all(figure["service_actions_per_s"] > 0 for figure in result["durability"].values())
     assert 0 < load["service_p50_ms"] <= load["service_p99_ms"]
 
 

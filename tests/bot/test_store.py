@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.config import load_settings
 from bot.store import MIGRATIONS, StaleCampaignError, Store
 
 
@@ -21,12 +22,26 @@ async def test_migrations_set_user_version_and_are_idempotent(tmp_path: Path) ->
     await again.close()
 
 
-async def test_wal_and_synchronous_normal(store: Store) -> None:
+async def test_wal_and_synchronous_full_by_default(store: Store) -> None:
+    """FULL: a commit a player saw survives power loss, not only a killed process."""
     connection = sqlite3.connect(store.path)
     assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     connection.close()
     cursor = await store._writer.execute("PRAGMA synchronous")
+    assert (await cursor.fetchone())[0] == 2  # FULL
+
+
+async def test_synchronous_normal_is_a_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MAGISTER_SYNCHRONOUS", "normal")
+    settings = load_settings()
+    assert settings.magister_synchronous == "NORMAL"
+    store = await Store.open(tmp_path / "n.sqlite3", synchronous=settings.magister_synchronous)
+    cursor = await store._writer.execute("PRAGMA synchronous")
     assert (await cursor.fetchone())[0] == 1  # NORMAL
+    await store.close()
+    monkeypatch.setenv("MAGISTER_SYNCHRONOUS", "OFF")
+    with pytest.raises(SystemExit):
+        load_settings()
 
 
 async def test_committed_data_survives_reopen(tmp_path: Path) -> None:
