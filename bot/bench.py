@@ -100,7 +100,7 @@ async def _baseline(folder: Path, channels: int):
 
 def sqlite3_rate(folder: Path, seconds: float, synchronous: str = "NORMAL") -> float:
     """Plain synchronous sqlite3 doing the same transaction: the floor under everything else."""
-    db = sqlite3.connect(folder / f"sync-{synchronous}.sqlite3", isolation_level=None)
+    db = sqlite3.connect(Path(tempfile.mkdtemp(dir=folder)) / "sync.sqlite3", isolation_level=None)
     db.execute("PRAGMA journal_mode = WAL")
     db.execute(f"PRAGMA synchronous = {synchronous}")
     db.execute("CREATE TABLE state (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
