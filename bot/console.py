@@ -87,12 +87,16 @@ class ConsoleTable:
         synchronous: str = "FULL",
     ) -> ConsoleTable:
         store = await Store.open(db, synchronous=synchronous)
-        service = TableService(store, registry or Registry.discover(), random.Random(seed))
-        courier = RecordingCourier()
-        bot = MagisterBot(service, courier=courier)
-        await bot.load_cogs()
-        virtual = VirtualDiscord(bot, guild_id=guild, channel_id=channel)
-        await virtual.start()
+        try:
+            service = TableService(store, registry or Registry.discover(), random.Random(seed))
+            courier = RecordingCourier()
+            bot = MagisterBot(service, courier=courier)
+            await bot.load_cogs()
+            virtual = VirtualDiscord(bot, guild_id=guild, channel_id=channel)
+            await virtual.start()
+        except BaseException:
+            await store.close()  # its connection threads would keep the process from exiting
+            raise
         table = cls(bot, virtual, courier, files_dir)
         table.switch_user(user)
         return table

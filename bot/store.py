@@ -154,6 +154,20 @@ class EventRow:
     undoes: int | None
 
 
+class StoreOpenError(Exception):
+    """The database file cannot be opened or used; the message names it and says what to do."""
+
+    def __init__(self, path: Path, error: BaseException) -> None:
+        reason = str(error) or type(error).__name__
+        if isinstance(error, sqlite3.DatabaseError) and "not a database" in reason:
+            advice = "it is not a Magister database (or is damaged): move it aside"
+        elif isinstance(error, OSError) and error.strerror:
+            advice = f"{error.strerror.lower()}: check the folder exists and is writable"
+        else:
+            advice = f"{reason}: check the file and its folder are writable"
+        super().__init__(f"cannot open the database {path}: {advice}, or set MAGISTER_DB to another file")
+
+
 class StaleCampaignError(Exception):
     """Another process changed the campaign since we read it; reload and retry."""
 
@@ -175,18 +189,26 @@ class Store:
         if synchronous not in SYNCHRONOUS:
             raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}")
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        writer = await aiosqlite.connect(path, isolation_level=None)
-        reader = await aiosqlite.connect(path, isolation_level=None)
-        for connection in (writer, reader):
-            connection.row_factory = aiosqlite.Row
-            await connection.execute("PRAGMA busy_timeout = 5000")
-            await connection.execute("PRAGMA foreign_keys = ON")
-        await writer.execute("PRAGMA journal_mode = WAL")
-        for connection in (writer, reader):
-            await connection.execute(f"PRAGMA synchronous = {synchronous}")
-        store = cls(path, writer, reader)
-        await store._migrate()
+        opened: list[aiosqlite.Connection] = []
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            for _ in range(2):
+                opened.append(await aiosqlite.connect(path, isolation_level=None))
+            writer, reader = opened
+            for connection in opened:
+                connection.row_factory = aiosqlite.Row
+                await connection.execute("PRAGMA busy_timeout = 5000")
+                await connection.execute("PRAGMA foreign_keys = ON")
+            await writer.execute("PRAGMA journal_mode = WAL")
+            for connection in opened:
+                await connection.execute(f"PRAGMA synchronous = {synchronous}")
+            store = cls(path, writer, reader)
+            await store._migrate()
+        except (OSError, sqlite3.Error) as error:
+            # an open connection's thread would keep the process alive after the error: close it
+            for connection in opened:
+                await connection.close()
+            raise StoreOpenError(path, error) from error
         return store
 
     async def close(self) -> None:
