@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import random
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -69,6 +70,13 @@ class NoCampaignError(RuleError):
     pass
 
 
+class ConcurrentChangeError(RuleError):
+    """Another process changed the campaign while this one retried too: say so rather than guess."""
+
+
+FRESHNESS = 0.1  # seconds a cached campaign is trusted before looking for another process's writes
+
+
 class TableService:
     def __init__(self, store: Store, registry: Registry, rng: random.Random | None = None) -> None:
         self.store = store
@@ -77,6 +85,7 @@ class TableService:
         self._locks: dict[Place, asyncio.Lock] = {}
         self._cache: OrderedDict[Place, Campaign] = OrderedDict()
         self.clock: Callable[[], str] = utcnow  # replaceable in tests
+        self._generation = store.generation
 
     # ------------------------------------------------------------------ plumbing
 
@@ -87,7 +96,17 @@ class TableService:
         return lock
 
     async def campaign(self, place: Place) -> Campaign | None:
-        """The live campaign of a channel (cached; the cache only ever holds committed data)."""
+        """The live campaign of a channel (cached; the cache only ever holds committed data).
+
+        Another process may share the database: if it wrote since we last looked (checked at most
+        every FRESHNESS seconds, and at every write), the whole cache goes. Writes never rely on
+        this: each checks the campaign's version.
+        """
+        if time.monotonic() - self.store.checked_at > FRESHNESS:
+            await self.store.check_others()
+        if self.store.generation != self._generation:
+            self._generation = self.store.generation
+            self._cache.clear()
         cached = self._cache.get(place)
         if cached is not None:
             self._cache.move_to_end(place)
@@ -122,13 +141,24 @@ class TableService:
         return campaign
 
     async def locked(self, place: Place, work: Callable[[], Awaitable[T]]) -> T:
-        """Run ``work`` under the channel lock; retry once if another process wrote first."""
+        """Run ``work`` under the channel lock; retry once if another process wrote first.
+
+        A refusal is retried too when another process has written since we loaded: the
+        character it names may be one that process just created.
+        """
         async with self.lock(place):
-            try:
-                return await work()
-            except StaleCampaignError:
-                self.forget(place)
-                return await work()
+            for attempt in range(2):
+                try:
+                    return await work()
+                except StaleCampaignError:
+                    self.forget(place)
+                except RuleError:
+                    if attempt or not await self.store.check_others():
+                        raise
+            raise ConcurrentChangeError(
+                "Another Magister process changed this campaign at the same moment, twice; "
+                "nothing was saved. Please try again."
+            )
 
     # ------------------------------------------------------------------ ruleset actions
 
@@ -256,6 +286,10 @@ class TableService:
             characters = dict(campaign.characters)
             if state_changed:
                 await tx.update_campaign(new_row)
+            elif changed or added or deleted:
+                await tx.touch_campaign(new_row)
+            else:
+                await tx.check_campaign(new_row)
             for old, sheet in changed:
                 owner = table.characters[old.name.casefold()].owner_id
                 await tx.update_character(old.id, owner, sheet)
@@ -330,11 +364,14 @@ class TableService:
             campaign = await self.campaign(place)
             if campaign is None:
                 return Reply(outcome)
-            event_id = await self.store.write(
-                lambda tx: tx.append_event(
+
+            async def write(tx: Transaction) -> int:
+                await tx.check_campaign(campaign.row)  # not into a campaign another process ended
+                return await tx.append_event(
                     campaign.row.id, caller.user_id, caller.name, command, outcome.summary, outcome.data
                 )
-            )
+
+            event_id = await self.store.write(write)
             return Reply(outcome, campaign.row, event_id)
 
         return await self.locked(place, work)

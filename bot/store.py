@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -182,6 +183,9 @@ class Store:
         self._write_lock = asyncio.Lock()
         self._queue: list[tuple[Job, asyncio.Future[Any]]] = []
         self._committer: asyncio.Task[None] | None = None
+        self._data_version: int | None = None
+        self.generation = 0  # bumped whenever another connection (another process) is seen to have written
+        self.checked_at = 0.0  # monotonic time of the last look for other writers
 
     @classmethod
     async def open(cls, path: Path | str, *, synchronous: str = "FULL") -> Store:
@@ -191,7 +195,7 @@ class Store:
         path = Path(path)
         opened: list[aiosqlite.Connection] = []
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            await asyncio.to_thread(_probe, path)
             for _ in range(2):
                 opened.append(await aiosqlite.connect(path, isolation_level=None))
             writer, reader = opened
@@ -218,18 +222,36 @@ class Store:
         await self._writer.close()
 
     async def _migrate(self) -> None:
+        """Each pending migration in its own transaction; the version is read inside it, so two
+        processes starting at once never both run one."""
         async with self._write_lock:
-            (version,) = await (await self._writer.execute("PRAGMA user_version")).fetchone()  # type: ignore[misc]
-            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+            while True:
                 await self._writer.execute("BEGIN IMMEDIATE")
                 try:
-                    for statement in statements(script):
+                    (version,) = await (await self._writer.execute("PRAGMA user_version")).fetchone()  # type: ignore[misc]
+                    if version >= len(MIGRATIONS):
+                        await self._writer.execute("COMMIT")
+                        return
+                    for statement in statements(MIGRATIONS[version]):
                         await self._writer.execute(statement)
-                    await self._writer.execute(f"PRAGMA user_version = {number}")
+                    await self._writer.execute(f"PRAGMA user_version = {version + 1}")
                     await self._writer.execute("COMMIT")
                 except BaseException:
                     await self._writer.execute("ROLLBACK")
                     raise
+
+    async def check_others(self) -> bool:
+        """Look for commits by another process since the last look; True (and a new generation) if any."""
+        (version,) = await (await self._writer.execute("PRAGMA data_version")).fetchone()  # type: ignore[misc]
+        return self._saw_data_version(int(version))
+
+    def _saw_data_version(self, version: int) -> bool:
+        self.checked_at = time.monotonic()
+        changed = self._data_version is not None and version != self._data_version
+        self._data_version = version
+        if changed:
+            self.generation += 1
+        return changed
 
     async def schema_version(self) -> int:
         (version,) = await (await self._reader.execute("PRAGMA user_version")).fetchone()  # type: ignore[misc]
@@ -243,6 +265,7 @@ class Store:
         async with self._write_lock:
             await self._writer.execute("BEGIN IMMEDIATE")
             try:
+                await self.check_others()
                 yield Transaction(self._writer)
             except BaseException:
                 await self._writer.execute("ROLLBACK")
@@ -410,6 +433,26 @@ class Transaction:
             raise StaleCampaignError(campaign.id)
         campaign.version += 1
 
+    async def touch_campaign(self, campaign: CampaignRow) -> None:
+        """Claim the campaign for a write that changes only its characters: the version still moves,
+        so another process holding the old characters finds out."""
+        cursor = await self._db.execute(
+            "UPDATE campaigns SET version = version + 1 WHERE id = ? AND version = ? AND archived_at IS NULL",
+            (campaign.id, campaign.version),
+        )
+        if cursor.rowcount != 1:
+            raise StaleCampaignError(campaign.id)
+        campaign.version += 1
+
+    async def check_campaign(self, campaign: CampaignRow) -> None:
+        """For a write that only logs: the campaign must still be live and as we read it."""
+        cursor = await self._db.execute(
+            "SELECT 1 FROM campaigns WHERE id = ? AND version = ? AND archived_at IS NULL",
+            (campaign.id, campaign.version),
+        )
+        if await cursor.fetchone() is None:
+            raise StaleCampaignError(campaign.id)
+
     async def insert_character(self, campaign_id: int, owner_id: int, name: str, sheet: dict) -> int:
         now = utcnow()
         cursor = await self._db.execute(
@@ -455,6 +498,24 @@ class Transaction:
             ),
         )
         return int(cursor.lastrowid)  # type: ignore[arg-type]
+
+
+def _probe(path: Path) -> None:
+    """Open the file with plain sqlite3 first: a failure here leaves no connection thread behind."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(path, timeout=5)
+    try:
+        for attempt in range(50):
+            try:  # switching to WAL does not wait on the busy timeout while another process switches it
+                connection.execute("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or attempt == 49:
+                    raise
+                time.sleep(0.1)
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    finally:
+        connection.close()
 
 
 def _campaign(row: aiosqlite.Row) -> CampaignRow:
