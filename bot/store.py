@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -27,6 +29,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
+
+from rules.base import RuleError
+
+log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Job = Callable[["Transaction"], Awaitable[Any]]
@@ -169,6 +175,10 @@ class StoreOpenError(Exception):
         super().__init__(f"cannot open the database {path}: {advice}, or set MAGISTER_DB to another file")
 
 
+class DatabaseGoneError(RuleError):
+    """The database file was deleted or replaced under the running process: saving would be lost."""
+
+
 class StaleCampaignError(Exception):
     """Another process changed the campaign since we read it; reload and retry."""
 
@@ -186,6 +196,8 @@ class Store:
         self._data_version: int | None = None
         self.generation = 0  # bumped whenever another connection (another process) is seen to have written
         self.checked_at = 0.0  # monotonic time of the last look for other writers
+        self._identity = _identity(path)
+        self._gone: str | None = None  # why writes are refused, once the file is gone
 
     @classmethod
     async def open(cls, path: Path | str, *, synchronous: str = "FULL") -> Store:
@@ -240,6 +252,21 @@ class Store:
                     await self._writer.execute("ROLLBACK")
                     raise
 
+    def _check_file(self) -> None:
+        """Refuse to write if the file we opened is no longer the one at our path (one stat call)."""
+        if self._gone is None and _identity(self.path) != self._identity:
+            log.critical(
+                "the database file %s was deleted or replaced while Magister was running; refusing every write "
+                "until a restart (writes now would go to a file nobody will read)",
+                self.path,
+            )
+            self._gone = (
+                "The campaign database was deleted or replaced while Magister was running, so nothing can be "
+                "saved: this was not saved. Ask the bot's admin to restart Magister."
+            )
+        if self._gone is not None:
+            raise DatabaseGoneError(self._gone)
+
     async def check_others(self) -> bool:
         """Look for commits by another process since the last look; True (and a new generation) if any."""
         (version,) = await (await self._writer.execute("PRAGMA data_version")).fetchone()  # type: ignore[misc]
@@ -263,6 +290,7 @@ class Store:
     async def transaction(self) -> AsyncIterator[Transaction]:
         """One write transaction: committed on normal exit, rolled back on any exception."""
         async with self._write_lock:
+            self._check_file()
             await self._writer.execute("BEGIN IMMEDIATE")
             try:
                 await self.check_others()
@@ -498,6 +526,15 @@ class Transaction:
             ),
         )
         return int(cursor.lastrowid)  # type: ignore[arg-type]
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """Which file is at ``path`` (device and inode), or None if there is none."""
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _probe(path: Path) -> None:
