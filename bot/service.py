@@ -21,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from bot.delta import apply_delta, reverse_delta
 from bot.registry import Registry
-from bot.store import CampaignRow, CharacterRow, StaleCampaignError, Store, Transaction, utcnow
+from bot.store import CampaignRow, CharacterRow, StaleCampaignError, Store, Transaction, WriteTx, utcnow
 from rules.base import Actor, Card, CharacterRecord, NeedsGMError, Outcome, RuleError, Table
 
 T = TypeVar("T")
@@ -281,28 +281,28 @@ class TableService:
 
         version = new_row.version
 
-        async def write(tx: Transaction) -> tuple[int, dict[str, CharacterRow]]:
+        def write(tx: WriteTx) -> tuple[int, dict[str, CharacterRow]]:
             new_row.version = version  # a write retried after a failed group expects the same version again
             characters = dict(campaign.characters)
             if state_changed:
-                await tx.update_campaign(new_row)
+                tx.update_campaign(new_row)
             elif changed or added or deleted:
-                await tx.touch_campaign(new_row)
+                tx.touch_campaign(new_row)
             else:
-                await tx.check_campaign(new_row)
+                tx.check_campaign(new_row)
             for old, sheet in changed:
                 owner = table.characters[old.name.casefold()].owner_id
-                await tx.update_character(old.id, owner, sheet)
+                tx.update_character(old.id, owner, sheet)
                 characters[old.name.casefold()] = CharacterRow(old.id, old.campaign_id, owner, old.name, sheet)
             for old in deleted:
-                await tx.delete_character(old.id)
+                tx.delete_character(old.id)
                 characters.pop(old.name.casefold(), None)
             for record, sheet in added:
-                new_id = await tx.insert_character(campaign.row.id, record.owner_id, record.name, sheet)
+                new_id = tx.insert_character(campaign.row.id, record.owner_id, record.name, sheet)
                 characters[record.name.casefold()] = CharacterRow(
                     new_id, campaign.row.id, record.owner_id, record.name, sheet
                 )
-            event_id = await tx.append_event(
+            event_id = tx.append_event(
                 campaign.row.id, caller.user_id, caller.name, command, outcome.summary, outcome.data, snapshot
             )
             return event_id, characters
@@ -365,9 +365,9 @@ class TableService:
             if campaign is None:
                 return Reply(outcome)
 
-            async def write(tx: Transaction) -> int:
-                await tx.check_campaign(campaign.row)  # not into a campaign another process ended
-                return await tx.append_event(
+            def write(tx: WriteTx) -> int:
+                tx.check_campaign(campaign.row)  # not into a campaign another process ended
+                return tx.append_event(
                     campaign.row.id, caller.user_id, caller.name, command, outcome.summary, outcome.data
                 )
 

@@ -1,44 +1,38 @@
 """SQLite persistence: campaigns, characters and the append-only event log.
 
-One long-lived aiosqlite connection writes, in explicit ``BEGIN IMMEDIATE``
-transactions serialized by an asyncio lock (coroutines sharing one connection
-would otherwise share a transaction). A second connection reads, so a reader
-never sees a write that may still roll back. WAL lets the two run side by side.
-
-Actions write through :meth:`Store.write`, which commits in groups: writes that
-arrive while a transaction is in flight go into the next one together, so each
-thread round-trip to SQLite serves many actions. Every action still waits for
-its own COMMIT before it returns, and if any write in a group fails the group
-rolls back and each write is retried alone, so one action's failure never
-touches another's.
+Writes go through :class:`bot.writer.Writer`: one thread owns the writing
+connection and commits actions in groups (see that module). Reads use a second
+connection on aiosqlite's thread, so a reader never sees a write that may still
+roll back; WAL lets the two run side by side. Migrations are append-only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import logging
-import os
 import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
 
-from rules.base import RuleError
-
-log = logging.getLogger(__name__)
+from bot.writer import (  # noqa: F401  (re-exported: the store's callers import them from here)
+    DatabaseGoneError,
+    StaleCampaignError,
+    Transaction,
+    Writer,
+    WriteTx,
+    dumps,
+    utcnow,
+)
 
 T = TypeVar("T")
-Job = Callable[["Transaction"], Awaitable[Any]]
 FLIP_OFFSET = 1000  # log offsets beyond this count from whichever end of the log is nearer
 SYNCHRONOUS = ("FULL", "NORMAL")
-MAX_BATCH = 64  # writes per group commit: enough to amortize, small enough to keep latency flat
 
 # Append-only: never edit a migration that has shipped; add the next one.
 MIGRATIONS: tuple[str, ...] = (
@@ -114,14 +108,6 @@ def statements(script: str) -> list[str]:
     return found
 
 
-def utcnow() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
-
-
 @dataclass
 class CampaignRow:
     id: int
@@ -175,29 +161,13 @@ class StoreOpenError(Exception):
         super().__init__(f"cannot open the database {path}: {advice}, or set MAGISTER_DB to another file")
 
 
-class DatabaseGoneError(RuleError):
-    """The database file was deleted or replaced under the running process: saving would be lost."""
-
-
-class StaleCampaignError(Exception):
-    """Another process changed the campaign since we read it; reload and retry."""
-
-
 class Store:
     """The database. Open with :meth:`open`, close with :meth:`close`."""
 
-    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+    def __init__(self, path: Path, writer: Writer, reader: aiosqlite.Connection) -> None:
         self.path = path
         self._writer = writer
         self._reader = reader
-        self._write_lock = asyncio.Lock()
-        self._queue: list[tuple[Job, asyncio.Future[Any]]] = []
-        self._committer: asyncio.Task[None] | None = None
-        self._data_version: int | None = None
-        self.generation = 0  # bumped whenever another connection (another process) is seen to have written
-        self.checked_at = 0.0  # monotonic time of the last look for other writers
-        self._identity = _identity(path)
-        self._gone: str | None = None  # why writes are refused, once the file is gone
 
     @classmethod
     async def open(cls, path: Path | str, *, synchronous: str = "FULL") -> Store:
@@ -205,80 +175,27 @@ class Store:
         if synchronous not in SYNCHRONOUS:
             raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}")
         path = Path(path)
-        opened: list[aiosqlite.Connection] = []
+        writer: Writer | None = None
+        reader: aiosqlite.Connection | None = None
         try:
             await asyncio.to_thread(_probe, path)
-            for _ in range(2):
-                opened.append(await aiosqlite.connect(path, isolation_level=None))
-            writer, reader = opened
-            for connection in opened:
-                connection.row_factory = aiosqlite.Row
-                await connection.execute("PRAGMA busy_timeout = 5000")
-                await connection.execute("PRAGMA foreign_keys = ON")
-            await writer.execute("PRAGMA journal_mode = WAL")
-            for connection in opened:
-                await connection.execute(f"PRAGMA synchronous = {synchronous}")
-            store = cls(path, writer, reader)
-            await store._migrate()
+            writer = await Writer.start(path, synchronous, [statements(script) for script in MIGRATIONS])
+            reader = await aiosqlite.connect(path, isolation_level=None)
+            reader.row_factory = aiosqlite.Row
+            for pragma in ("busy_timeout = 5000", "foreign_keys = ON", f"synchronous = {synchronous}"):
+                await reader.execute(f"PRAGMA {pragma}")
         except (OSError, sqlite3.Error) as error:
-            # an open connection's thread would keep the process alive after the error: close it
-            for connection in opened:
-                await connection.close()
+            # a connection's thread would keep the process alive after the error: close it
+            if reader is not None:
+                await reader.close()
+            if writer is not None:
+                await writer.close()
             raise StoreOpenError(path, error) from error
-        return store
+        return cls(path, writer, reader)
 
     async def close(self) -> None:
-        if self._committer is not None:
-            await asyncio.shield(self._committer)
-        await self._reader.close()
         await self._writer.close()
-
-    async def _migrate(self) -> None:
-        """Each pending migration in its own transaction; the version is read inside it, so two
-        processes starting at once never both run one."""
-        async with self._write_lock:
-            while True:
-                await self._writer.execute("BEGIN IMMEDIATE")
-                try:
-                    (version,) = await (await self._writer.execute("PRAGMA user_version")).fetchone()  # type: ignore[misc]
-                    if version >= len(MIGRATIONS):
-                        await self._writer.execute("COMMIT")
-                        return
-                    for statement in statements(MIGRATIONS[version]):
-                        await self._writer.execute(statement)
-                    await self._writer.execute(f"PRAGMA user_version = {version + 1}")
-                    await self._writer.execute("COMMIT")
-                except BaseException:
-                    await self._writer.execute("ROLLBACK")
-                    raise
-
-    def _check_file(self) -> None:
-        """Refuse to write if the file we opened is no longer the one at our path (one stat call)."""
-        if self._gone is None and _identity(self.path) != self._identity:
-            log.critical(
-                "the database file %s was deleted or replaced while Magister was running; refusing every write "
-                "until a restart (writes now would go to a file nobody will read)",
-                self.path,
-            )
-            self._gone = (
-                "The campaign database was deleted or replaced while Magister was running, so nothing can be "
-                "saved: this was not saved. Ask the bot's admin to restart Magister."
-            )
-        if self._gone is not None:
-            raise DatabaseGoneError(self._gone)
-
-    async def check_others(self) -> bool:
-        """Look for commits by another process since the last look; True (and a new generation) if any."""
-        (version,) = await (await self._writer.execute("PRAGMA data_version")).fetchone()  # type: ignore[misc]
-        return self._saw_data_version(int(version))
-
-    def _saw_data_version(self, version: int) -> bool:
-        self.checked_at = time.monotonic()
-        changed = self._data_version is not None and version != self._data_version
-        self._data_version = version
-        if changed:
-            self.generation += 1
-        return changed
+        await self._reader.close()
 
     async def schema_version(self) -> int:
         (version,) = await (await self._reader.execute("PRAGMA user_version")).fetchone()  # type: ignore[misc]
@@ -286,59 +203,26 @@ class Store:
 
     # ------------------------------------------------------------------ writes
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
-        """One write transaction: committed on normal exit, rolled back on any exception."""
-        async with self._write_lock:
-            self._check_file()
-            await self._writer.execute("BEGIN IMMEDIATE")
-            try:
-                await self.check_others()
-                yield Transaction(self._writer)
-            except BaseException:
-                await self._writer.execute("ROLLBACK")
-                raise
-            await self._writer.execute("COMMIT")
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        """One write transaction, statement by statement (see :meth:`Writer.transaction`)."""
+        return self._writer.transaction()
 
-    async def write(self, job: Callable[[Transaction], Awaitable[T]]) -> T:
-        """Run ``job``'s writes in a committed transaction (possibly shared with other jobs); return its result."""
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.append((job, future))
-        if self._committer is None or self._committer.done():
-            self._committer = asyncio.create_task(self._commit_queued(), name="magister-group-commit")
-        return await future
+    async def write(self, job: Callable[[WriteTx], T]) -> T:
+        """Run ``job``'s writes on the writer thread in a committed (group) transaction; return its result."""
+        return await self._writer.write(job)
 
-    async def _commit_queued(self) -> None:
-        while self._queue:
-            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
-            results = await self._commit_group(batch)
-            if results is None:
-                await self._one_by_one(batch)
-                continue
-            for (_, future), result in zip(batch, results, strict=True):
-                if not future.done():
-                    future.set_result(result)
+    async def check_others(self) -> bool:
+        """Has another process committed since we last looked? (Also checked at every write.)"""
+        return await self._writer.check_others()
 
-    async def _commit_group(self, batch: list[tuple[Job, asyncio.Future[Any]]]) -> list[Any] | None:
-        """All of the batch in one transaction, or ``None`` (rolled back) if any write failed."""
-        try:
-            async with self.transaction() as transaction:
-                return [await job(transaction) for job, _ in batch]
-        except Exception:
-            return None
+    @property
+    def generation(self) -> int:
+        """Bumped each time another process is seen to have written: cached reads are suspect."""
+        return self._writer.generation
 
-    async def _one_by_one(self, batch: list[tuple[Job, asyncio.Future[Any]]]) -> None:
-        """After a failed group: each job alone, so only the faulty one fails."""
-        for job, future in batch:
-            try:
-                async with self.transaction() as transaction:
-                    result = await job(transaction)
-            except Exception as error:
-                if not future.done():
-                    future.set_exception(error)
-            else:
-                if not future.done():
-                    future.set_result(result)
+    @property
+    def checked_at(self) -> float:
+        return self._writer.checked_at
 
     # ------------------------------------------------------------------ reads
 
@@ -415,126 +299,6 @@ class Store:
         )
         row = await cursor.fetchone()
         return _event(row) if row else None
-
-
-class Transaction:
-    """The writes an action may make, all inside one ``BEGIN IMMEDIATE``."""
-
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._db = connection
-
-    async def insert_campaign(
-        self,
-        guild_id: int,
-        channel_id: int,
-        ruleset: str,
-        name: str,
-        gm_ids: Sequence[int],
-        settings: dict,
-        state: dict,
-    ) -> int:
-        cursor = await self._db.execute(
-            """INSERT INTO campaigns (guild_id, channel_id, ruleset, name, gm_ids, settings, state, created_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
-            (guild_id, channel_id, ruleset, name, dumps(list(gm_ids)), dumps(settings), dumps(state), utcnow()),
-        )
-        return int(cursor.lastrowid)  # type: ignore[arg-type]
-
-    async def update_campaign(self, campaign: CampaignRow) -> None:
-        """Write the campaign back; raises StaleCampaignError if another process wrote it first."""
-        cursor = await self._db.execute(
-            """UPDATE campaigns SET name = ?, gm_ids = ?, gm_channel_id = ?, settings = ?, state = ?,
-                      version = version + 1, archived_at = ?
-               WHERE id = ? AND version = ?""",
-            (
-                campaign.name,
-                dumps(campaign.gm_ids),
-                campaign.gm_channel_id,
-                dumps(campaign.settings),
-                dumps(campaign.state),
-                campaign.archived_at,
-                campaign.id,
-                campaign.version,
-            ),
-        )
-        if cursor.rowcount != 1:
-            raise StaleCampaignError(campaign.id)
-        campaign.version += 1
-
-    async def touch_campaign(self, campaign: CampaignRow) -> None:
-        """Claim the campaign for a write that changes only its characters: the version still moves,
-        so another process holding the old characters finds out."""
-        cursor = await self._db.execute(
-            "UPDATE campaigns SET version = version + 1 WHERE id = ? AND version = ? AND archived_at IS NULL",
-            (campaign.id, campaign.version),
-        )
-        if cursor.rowcount != 1:
-            raise StaleCampaignError(campaign.id)
-        campaign.version += 1
-
-    async def check_campaign(self, campaign: CampaignRow) -> None:
-        """For a write that only logs: the campaign must still be live and as we read it."""
-        cursor = await self._db.execute(
-            "SELECT 1 FROM campaigns WHERE id = ? AND version = ? AND archived_at IS NULL",
-            (campaign.id, campaign.version),
-        )
-        if await cursor.fetchone() is None:
-            raise StaleCampaignError(campaign.id)
-
-    async def insert_character(self, campaign_id: int, owner_id: int, name: str, sheet: dict) -> int:
-        now = utcnow()
-        cursor = await self._db.execute(
-            """INSERT INTO characters (campaign_id, owner_id, name, name_key, sheet, created_at, updated_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?)""",
-            (campaign_id, owner_id, name, name.casefold(), dumps(sheet), now, now),
-        )
-        return int(cursor.lastrowid)  # type: ignore[arg-type]
-
-    async def update_character(self, character_id: int, owner_id: int, sheet: dict) -> None:
-        await self._db.execute(
-            "UPDATE characters SET owner_id = ?, sheet = ?, updated_at = ? WHERE id = ?",
-            (owner_id, dumps(sheet), utcnow(), character_id),
-        )
-
-    async def delete_character(self, character_id: int) -> None:
-        await self._db.execute("DELETE FROM characters WHERE id = ?", (character_id,))
-
-    async def append_event(
-        self,
-        campaign_id: int,
-        actor_id: int,
-        actor_name: str,
-        command: str,
-        summary: str,
-        result: dict,
-        snapshot: dict | None = None,
-        undoes: int | None = None,
-    ) -> int:
-        cursor = await self._db.execute(
-            """INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-            (
-                campaign_id,
-                utcnow(),
-                actor_id,
-                actor_name,
-                command,
-                summary,
-                dumps(result),
-                dumps(snapshot) if snapshot is not None else None,
-                undoes,
-            ),
-        )
-        return int(cursor.lastrowid)  # type: ignore[arg-type]
-
-
-def _identity(path: Path) -> tuple[int, int] | None:
-    """Which file is at ``path`` (device and inode), or None if there is none."""
-    try:
-        found = os.stat(path)
-    except FileNotFoundError:
-        return None
-    return found.st_dev, found.st_ino
 
 
 def _probe(path: Path) -> None:
