@@ -124,3 +124,22 @@ def test_unusable_database_exits_with_one_line_naming_it(tmp_path: Path, kind: s
     assert len(lines) == 1, result.stderr
     assert str(path) in lines[0]
     assert "MAGISTER_DB" in lines[0]
+
+
+def test_the_first_console_reply_does_not_wait_for_the_dice_parser(tmp_path: Path) -> None:
+    """d20 builds its grammar at import; a reply that rolls nothing must not pay for it."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
+    environment.update(MAGISTER_DB=str(tmp_path / "cli.sqlite3"), PYTHONPATH=str(ROOT))
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "bot", "console", "--json"],
+        cwd=tmp_path,
+        env=environment,
+        input="/campaign status\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert json.loads(result.stdout.splitlines()[0])["command"] == "/campaign status"
+    imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if "|" in line}
+    assert "d20" not in imported
