@@ -9,7 +9,6 @@ raises, the transaction rolls back and the cached copy is left as it was.
 from __future__ import annotations
 
 import asyncio
-import copy
 import random
 import time
 from collections import OrderedDict
@@ -429,8 +428,8 @@ class TableService:
                 "Undo it with `/campaign undo` first, if that is what you mean."
             )
         snapshot = target.snapshot
-        state = apply_delta(copy.deepcopy(campaign.row.state), snapshot["state_delta"])
-        settings = apply_delta(copy.deepcopy(campaign.row.settings), snapshot["settings_delta"])
+        state = _undone(campaign.row.state, snapshot["state_delta"])
+        settings = _undone(campaign.row.settings, snapshot["settings_delta"])
         row = _copy_row(campaign.row, state=state, settings=settings)
         if "row" in snapshot:
             meta = snapshot["row"]
@@ -470,6 +469,20 @@ def validate(model: type[BaseModel], options: dict[str, Any], where: str) -> Bas
 
 def _dump(model: Any) -> dict:
     return model.model_dump(mode="json") if isinstance(model, BaseModel) else dict(model)
+
+
+def _undone(current: dict, ops: list) -> dict:
+    """``current`` with an undo's operations applied, copying only the dicts on their paths.
+
+    The cached row is left as it was; a deep copy of a large state cost more than the rest of the undo.
+    """
+    root = dict(current)
+    for op in ops:
+        parent = root
+        for key in op[0][:-1]:
+            parent[key] = dict(parent[key])
+            parent = parent[key]
+    return apply_delta(root, ops)
 
 
 async def _restore_character(

@@ -109,3 +109,16 @@ async def test_every_log_page_matches_a_plain_newest_first_read(tally: TableServ
     for offset in (0, 990, 1_170, 1_200, 2_340, 2_345, 2_400):
         got = [e.id for e in await tally.store.events(row.id, limit=10, offset=offset)]
         assert got == expected[offset : offset + 10], offset
+
+
+async def test_undo_copies_only_what_it_changes_and_leaves_the_old_row_alone(tally: TableService) -> None:
+    """Undo no longer deep-copies the whole state; the row it read must still not change under anyone."""
+    await tally.run(HERE, GM, "tally", "add", {"name": "Pip"})
+    before = await tally.campaign(HERE)
+    assert before is not None
+    old_state = before.row.state
+    frozen = dict(old_state)
+    reply, _ = await tally.undo(HERE, GM)
+    assert old_state == frozen
+    after = await tally.campaign(HERE)
+    assert after is not None and after.row.state == {"count": frozen["count"] - 1}
