@@ -19,7 +19,7 @@ import pytest
 
 from bot import campaigns
 from bot.registry import Registry
-from bot.service import TableService
+from bot.service import ConcurrentChangeError, TableService
 from bot.store import Store
 from rules.base import Card, Outcome, RuleError
 from tests.conftest import GM, HERE
@@ -141,3 +141,19 @@ def test_two_real_console_processes_lose_nothing(tmp_path: Path) -> None:
     assert (sheets["Merlin"]["age"], sheets["Merlin"]["iq"], sheets["Merlin"]["ht"]) == (70, 16, 10)
     assert sheets["Nimue"]["iq"] == 14
     assert commands[-1] == "campaign end"
+
+
+async def test_a_writer_stale_twice_is_told_clearly(pair, monkeypatch) -> None:
+    """Another process winning both the write and its retry: a clear refusal, nothing half-saved."""
+    from bot import writer
+
+    a, _ = pair
+    before = await sheet(a, "Merlin")
+
+    def always_stale(self, campaign) -> None:
+        raise writer.StaleCampaignError(campaign.id)
+
+    monkeypatch.setattr(writer.WriteTx, "touch_campaign", always_stale)
+    with pytest.raises(ConcurrentChangeError, match="try again"):
+        await a.run(HERE, GM, "runic", "mage set", {"field": "age", "value": 70, "mage": "Merlin"})
+    assert await sheet(a, "Merlin") == before
