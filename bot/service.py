@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -342,13 +343,16 @@ class TableService:
                 summary=f"started campaign {name!r} ({ruleset.id})",
                 data={"campaign": name, "ruleset": ruleset.id, "gm_ids": [caller.user_id]},
             )
-            async with self.store.transaction() as tx:
-                campaign_id = await tx.insert_campaign(
-                    place.guild_id, place.channel_id, ruleset.id, name, [caller.user_id], settings, state
-                )
-                event_id = await tx.append_event(
-                    campaign_id, caller.user_id, caller.name, "campaign start", outcome.summary, outcome.data
-                )
+            try:
+                async with self.store.transaction() as tx:
+                    campaign_id = await tx.insert_campaign(
+                        place.guild_id, place.channel_id, ruleset.id, name, [caller.user_id], settings, state
+                    )
+                    event_id = await tx.append_event(
+                        campaign_id, caller.user_id, caller.name, "campaign start", outcome.summary, outcome.data
+                    )
+            except sqlite3.IntegrityError:
+                raise StaleCampaignError(0) from None  # another process started one here first: reload, then refuse
             self.forget(place)
             return Reply(outcome, await self.store.campaign_by_id(campaign_id), event_id)
 

@@ -7,6 +7,7 @@ holds); the last drives two real ``python -m bot console`` processes.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import random
@@ -157,3 +158,19 @@ async def test_a_writer_stale_twice_is_told_clearly(pair, monkeypatch) -> None:
     with pytest.raises(ConcurrentChangeError, match="try again"):
         await a.run(HERE, GM, "runic", "mage set", {"field": "age", "value": 70, "mage": "Merlin"})
     assert await sheet(a, "Merlin") == before
+
+
+async def test_both_processes_starting_a_campaign_in_one_channel(tmp_path: Path, registry: Registry) -> None:
+    path = tmp_path / "race.sqlite3"
+    stores = [await Store.open(path), await Store.open(path)]
+    a, b = (TableService(store, registry, random.Random(i)) for i, store in enumerate(stores))
+    results = await asyncio.gather(
+        a.start_campaign(HERE, GM, "runic", "First"),
+        b.start_campaign(HERE, GM, "runic", "Second"),
+        return_exceptions=True,
+    )
+    refused = [r for r in results if isinstance(r, Exception)]
+    assert len(refused) == 1, results
+    assert isinstance(refused[0], RuleError) and "already runs the campaign" in str(refused[0]), refused
+    for store in stores:
+        await store.close()
