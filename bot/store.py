@@ -198,8 +198,13 @@ class Store:
         await self._reader.close()
 
     async def schema_version(self) -> int:
-        (version,) = await (await self._reader.execute("PRAGMA user_version")).fetchone()  # type: ignore[misc]
-        return int(version)
+        row = await self._one("PRAGMA user_version")
+        return int(row[0]) if row else 0
+
+    async def _one(self, sql: str, parameters: tuple = ()) -> aiosqlite.Row | None:
+        """The first row, in one hop to the reader's thread (execute + fetchone would be two)."""
+        rows = await self._reader.execute_fetchall(sql, parameters)
+        return next(iter(rows), None)
 
     # ------------------------------------------------------------------ writes
 
@@ -228,16 +233,14 @@ class Store:
 
     async def campaign(self, guild_id: int, channel_id: int) -> CampaignRow | None:
         """The live (not archived) campaign of a channel."""
-        cursor = await self._reader.execute(
+        row = await self._one(
             "SELECT * FROM campaigns WHERE guild_id = ? AND channel_id = ? AND archived_at IS NULL",
             (guild_id, channel_id),
         )
-        row = await cursor.fetchone()
         return _campaign(row) if row else None
 
     async def campaign_by_id(self, campaign_id: int) -> CampaignRow | None:
-        cursor = await self._reader.execute("SELECT * FROM campaigns WHERE id = ?", (campaign_id,))
-        row = await cursor.fetchone()
+        row = await self._one("SELECT * FROM campaigns WHERE id = ?", (campaign_id,))
         return _campaign(row) if row else None
 
     async def live_campaigns(self, ruleset: str) -> list[CampaignRow]:
@@ -275,20 +278,12 @@ class Store:
 
     async def count_events(self, campaign_id: int) -> int:
         """Kept by a trigger, so it costs one row however long the log."""
-        cursor = await self._reader.execute("SELECT events FROM event_counts WHERE campaign_id = ?", (campaign_id,))
-        row = await cursor.fetchone()
+        row = await self._one("SELECT events FROM event_counts WHERE campaign_id = ?", (campaign_id,))
         return int(row[0]) if row else 0
-
-    async def all_events(self, campaign_id: int) -> list[EventRow]:
-        """Oldest first, for exports."""
-        rows = await self._reader.execute_fetchall(
-            "SELECT * FROM events WHERE campaign_id = ? ORDER BY id", (campaign_id,)
-        )
-        return [_event(row) for row in rows]
 
     async def last_undoable(self, campaign_id: int) -> EventRow | None:
         """The newest action with a snapshot that no later undo has reversed."""
-        cursor = await self._reader.execute(
+        row = await self._one(
             """
             SELECT * FROM events e INDEXED BY events_undoable
             WHERE e.campaign_id = ? AND e.snapshot IS NOT NULL AND e.undoes IS NULL
@@ -297,7 +292,6 @@ class Store:
             """,
             (campaign_id,),
         )
-        row = await cursor.fetchone()
         return _event(row) if row else None
 
 
