@@ -96,7 +96,9 @@ def _write(
             fields |= {"summary": summary, "undoes": undoes}
             # the stored result is JSON already: copied whole (GM-only, secrets included), never re-parsed
             out.write(("\n    " if count == 0 else ",\n    ") + _dumps(fields)[:-1] + f',"result":{result}}}')
-            row = EventRow(event_id, campaign_id, at, actor_id, actor, command, summary, {}, None, undoes)
+            # the Markdown line may show an entry's secret side (GM export): parse only results that have one
+            parsed = json.loads(result) if '"secret"' in result else {}
+            row = EventRow(event_id, campaign_id, at, actor_id, actor, command, summary, parsed, None, undoes)
             markdown.write(f"- {line(row)}\n")
             count += 1
         out.write("\n  ]\n}\n")
