@@ -319,18 +319,22 @@ async def measure_history(sizes: tuple[int, ...] = (0, 10_000, 100_000), repeats
     with tempfile.TemporaryDirectory() as tmp:
         for size in sizes:
             service = await _service(Path(tmp), 1, "NORMAL")
-            place = Place(1, 0)
-            campaign = await service.require_campaign(place)
-            _bulk_history(service.store.path, campaign.row.id, size)
-            for _ in range(repeats):  # changes the undos will walk back through
-                await service.run(place, CALLER, "counter", "bump", {})
-            _, pages = await campaigns.log_page(service, place, 1)
-            figures["undo"][str(size)] = await _median_ms(lambda s=service, p=place: s.undo(p, CALLER), repeats)
-            figures["status"][str(size)] = await _median_ms(lambda s=service, p=place: campaigns.status(s, p), repeats)
-            figures["last log page"][str(size)] = await _median_ms(
-                lambda s=service, p=place, n=pages: campaigns.log_page(s, p, n), repeats
-            )
-            await service.store.close()
+            try:
+                place = Place(1, 0)
+                campaign = await service.require_campaign(place)
+                _bulk_history(service.store.path, campaign.row.id, size)
+                for _ in range(repeats):  # changes the undos will walk back through
+                    await service.run(place, CALLER, "counter", "bump", {})
+                _, pages = await campaigns.log_page(service, place, 1)
+                figures["undo"][str(size)] = await _median_ms(lambda s=service, p=place: s.undo(p, CALLER), repeats)
+                figures["status"][str(size)] = await _median_ms(
+                    lambda s=service, p=place: campaigns.status(s, p), repeats
+                )
+                figures["last log page"][str(size)] = await _median_ms(
+                    lambda s=service, p=place, n=pages: campaigns.log_page(s, p, n), repeats
+                )
+            finally:
+                await service.store.close()
     return figures
 
 

@@ -180,7 +180,9 @@ class Store:
         try:
             await asyncio.to_thread(_probe, path)
             writer = await Writer.start(path, synchronous, [statements(script) for script in MIGRATIONS])
-            reader = await aiosqlite.connect(path, isolation_level=None)
+            reader = aiosqlite.connect(path, isolation_level=None)
+            reader._thread.daemon = True  # a store left open (a crash, a failed test) must not keep the process alive
+            await reader
             reader.row_factory = aiosqlite.Row
             for pragma in ("busy_timeout = 5000", "foreign_keys = ON", f"synchronous = {synchronous}"):
                 await reader.execute(f"PRAGMA {pragma}")

@@ -143,3 +143,22 @@ def test_the_first_console_reply_does_not_wait_for_the_dice_parser(tmp_path: Pat
     assert json.loads(result.stdout.splitlines()[0])["command"] == "/campaign status"
     imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if "|" in line}
     assert "d20" not in imported
+
+
+def test_a_store_left_open_does_not_keep_the_process_alive(tmp_path: Path) -> None:
+    """A crash between opening and closing the store (or a failed test) must still let Python exit."""
+    script = (
+        "import asyncio, sys\n"
+        "from bot.store import Store\n"
+        "async def main():\n"
+        f"    store = await Store.open({str(tmp_path / 'open.sqlite3')!r})\n"
+        "    await store.count_events(1)\n"
+        "asyncio.run(main())\n"
+        "print('done')\n"
+    )
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=30
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "done"
