@@ -18,10 +18,11 @@ BANNER = (
 
 def main(argv: list[str] | None = None) -> int:
     from bot.books import BookError
+    from bot.store import StoreOpenError
 
     try:
         return _main(argv)
-    except BookError as exc:
+    except (BookError, StoreOpenError) as exc:
         fail(str(exc))
 
 
@@ -57,8 +58,12 @@ async def build_bot(settings: Settings):
     from bot.service import TableService
     from bot.store import Store
 
-    store = await Store.open(settings.magister_db)
-    return MagisterBot(TableService(store, Registry.discover()), dev_guild=settings.magister_dev_guild)
+    store = await Store.open(settings.magister_db, synchronous=settings.magister_synchronous)
+    try:
+        return MagisterBot(TableService(store, Registry.discover()), dev_guild=settings.magister_dev_guild)
+    except BaseException:
+        await store.close()  # its connection threads would keep the process from exiting
+        raise
 
 
 async def serve(settings: Settings) -> int:

@@ -6,6 +6,8 @@ baselines do the same writes (one UPDATE of state, one INSERT of a log row, one
 transaction per action) with bare aiosqlite and with synchronous sqlite3.
 
 - saturation: 200 channels acting as fast as they can; actions per second.
+- durability: the same under ``synchronous=FULL`` (the default) and ``NORMAL``,
+  each beside raw sqlite3 with the same setting.
 - offered load: 200 channels sending 1,000 actions per second in all on an
   open-loop schedule (arrivals do not wait for replies); p50 and p99 latency,
   measured from each action's scheduled time, so queueing counts.
@@ -18,9 +20,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import sqlite3
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -29,7 +34,7 @@ import aiosqlite
 
 from bot.registry import LoadedRuleset, Registry, discover_rulesets
 from bot.service import Caller, Place, TableService
-from bot.store import Store
+from bot.store import SYNCHRONOUS, Store
 from rules.base import Action, BenchCase, Card, Model, Outcome, Ruleset, Table
 
 
@@ -57,13 +62,14 @@ class CounterRuleset(Ruleset):
     actions = {"bump": Action("bump", _bump, NoOptions)}
 
 
+ROOT = Path(__file__).resolve().parents[1]
 CALLER = Caller(1, "bench")
 PLAYER = Caller(2, "player")
 REFERENCE_CASE = "runic"
 
 
-async def _service(folder: Path, channels: int) -> TableService:
-    store = await Store.open(folder / "service.sqlite3")
+async def _service(folder: Path, channels: int, synchronous: str = "NORMAL") -> TableService:
+    store = await Store.open(Path(tempfile.mkdtemp(dir=folder)) / "service.sqlite3", synchronous=synchronous)
     service = TableService(store, Registry([LoadedRuleset(CounterRuleset(), None)]), random.Random(0))
     for channel in range(channels):
         await service.start_campaign(Place(1, channel), CALLER, "counter", f"c{channel}")
@@ -96,11 +102,11 @@ async def _baseline(folder: Path, channels: int):
     return db, act
 
 
-def sqlite3_rate(folder: Path, seconds: float) -> float:
+def sqlite3_rate(folder: Path, seconds: float, synchronous: str = "NORMAL") -> float:
     """Plain synchronous sqlite3 doing the same transaction: the floor under everything else."""
-    db = sqlite3.connect(folder / "sync.sqlite3", isolation_level=None)
+    db = sqlite3.connect(Path(tempfile.mkdtemp(dir=folder)) / "sync.sqlite3", isolation_level=None)
     db.execute("PRAGMA journal_mode = WAL")
-    db.execute("PRAGMA synchronous = NORMAL")
+    db.execute(f"PRAGMA synchronous = {synchronous}")
     db.execute("CREATE TABLE state (id INTEGER PRIMARY KEY, body TEXT NOT NULL)")
     db.execute("CREATE TABLE log (id INTEGER PRIMARY KEY, state_id INTEGER, at TEXT, summary TEXT, body TEXT)")
     db.executemany("INSERT INTO state VALUES (?, ?)", [(c, '{"count":0}') for c in range(200)])
@@ -172,11 +178,19 @@ async def measure(channels: int, rate: float, seconds: float) -> dict:
         await saturate(baseline_act, channels, 0.3)
         service_rate = await saturate(service_act, channels, seconds)
         baseline_rate = await saturate(baseline_act, channels, seconds)
-        service_latency = await offered(service_act, channels, rate, seconds)
+        full = await _service(folder, channels, "FULL")  # what users run: the default, power-loss safe
+
+        async def full_act(channel: int) -> None:
+            await full.run(Place(1, channel), CALLER, "counter", "bump", {})
+
+        await saturate(full_act, channels, min(0.3, seconds))
+        service_latency = await offered(full_act, channels, rate, seconds)
+        await full.store.close()
         baseline_latency = await offered(baseline_act, channels, rate, seconds)
         sync_rate = sqlite3_rate(folder, seconds)
         await baseline_db.close()
         await service.store.close()
+        durability = await measure_durability(folder, channels, seconds)
     return {
         "channels": channels,
         "saturation": {
@@ -184,16 +198,44 @@ async def measure(channels: int, rate: float, seconds: float) -> dict:
             "aiosqlite_baseline_per_s": round(baseline_rate),
             "ratio": round(service_rate / baseline_rate, 2),
             "sqlite3_sync_per_s": round(sync_rate),
+            "ratio_to_sqlite3": round(service_rate / sync_rate, 3),
         },
         "offered_load": {
             "rate_per_s": rate,
+            "synchronous": "FULL",
             "service_p50_ms": round(statistics.median(service_latency), 2),
             "service_p99_ms": round(percentile(service_latency, 0.99), 2),
             "baseline_p50_ms": round(statistics.median(baseline_latency), 2),
             "baseline_p99_ms": round(percentile(baseline_latency, 0.99), 2),
             "actions": len(service_latency),
         },
+        "durability": durability,
     }
+
+
+async def measure_durability(folder: Path, channels: int, seconds: float) -> dict:
+    """Saturation under each ``synchronous`` setting, beside raw sqlite3 committing every transaction the same way.
+
+    FULL (the default) fsyncs at each commit; group commit pays it once per group, where raw
+    sqlite3 pays it per transaction.
+    """
+    figures = {}
+    for synchronous in SYNCHRONOUS:
+        service = await _service(folder, channels, synchronous)
+
+        async def act(channel: int, service: TableService = service) -> None:
+            await service.run(Place(1, channel), CALLER, "counter", "bump", {})
+
+        await saturate(act, channels, min(0.3, seconds))
+        rate = await saturate(act, channels, seconds)
+        await service.store.close()
+        raw = sqlite3_rate(folder, seconds, synchronous)
+        figures[synchronous] = {
+            "service_actions_per_s": round(rate),
+            "sqlite3_sync_per_s": round(raw),
+            "ratio_to_sqlite3": round(rate / raw, 2),
+        }
+    return figures
 
 
 async def case_cpu_ms(registry: Registry, ruleset_id: str, case: BenchCase, folder: Path, runs: int) -> float:
@@ -240,16 +282,190 @@ async def measure_rulesets(runs: int) -> dict:
     return figures
 
 
+# ---------------------------------------------------------------------- history: flat from 0 to 100k events
+
+UNDOABLE = '{"state_delta":[],"settings_delta":[],"characters":[]}'
+
+
+def _bulk_history(path: Path, campaign_id: int, events: int) -> None:
+    """``events`` log rows straight into SQLite: nine rolls to each undoable change, like a real table."""
+    db = sqlite3.connect(path)
+    with db:
+        db.executemany(
+            "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot)"
+            " VALUES (?, '2026-01-01T00:00:00+00:00', 2, 'player', ?, 'x', '{}', ?)",
+            (
+                (campaign_id, "counter bump", UNDOABLE) if i % 10 == 0 else (campaign_id, "roll", None)
+                for i in range(events)
+            ),
+        )
+    db.close()
+
+
+async def _median_ms(operation, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        await operation()
+        times.append((time.perf_counter() - started) * 1000)
+    return round(statistics.median(times), 3)
+
+
+async def measure_history(sizes: tuple[int, ...] = (0, 10_000, 100_000), repeats: int = 20) -> dict:
+    """Undo (each undoing one more change), status and the last log page, median ms at each log length."""
+    from bot import campaigns
+
+    figures: dict[str, dict[str, float]] = {"undo": {}, "status": {}, "last log page": {}}
+    with tempfile.TemporaryDirectory() as tmp:
+        for size in sizes:
+            service = await _service(Path(tmp), 1, "NORMAL")
+            try:
+                place = Place(1, 0)
+                campaign = await service.require_campaign(place)
+                _bulk_history(service.store.path, campaign.row.id, size)
+                for _ in range(repeats):  # changes the undos will walk back through
+                    await service.run(place, CALLER, "counter", "bump", {})
+                _, pages = await campaigns.log_page(service, place, 1, CALLER)
+                figures["undo"][str(size)] = await _median_ms(lambda s=service, p=place: s.undo(p, CALLER), repeats)
+                figures["status"][str(size)] = await _median_ms(
+                    lambda s=service, p=place: campaigns.status(s, p), repeats
+                )
+                figures["last log page"][str(size)] = await _median_ms(
+                    lambda s=service, p=place, n=pages: campaigns.log_page(s, p, n, CALLER), repeats
+                )
+            finally:
+                await service.store.close()
+    return figures
+
+
+# ---------------------------------------------------------------------- start-up to the first console reply
+
+
+def _first_reply_seconds(command: list[str], stdin: str, folder: Path) -> float:
+    """Wall time from spawning ``command`` to its first line of output (or its exit)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
+    env |= {"MAGISTER_DB": str(folder / "startup.sqlite3"), "PYTHONPATH": str(ROOT)}
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        command, cwd=folder, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
+    assert process.stdin is not None
+    assert process.stdout is not None
+    process.stdin.write(stdin.encode())
+    process.stdin.close()
+    process.stdout.readline()
+    elapsed = time.perf_counter() - started
+    process.wait(timeout=60)
+    return elapsed
+
+
+def measure_startup(tries: int = 3) -> dict:
+    """Best of ``tries``: ``python -m bot console`` to its first reply, beside ``python -c "import discord"``."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        console = [sys.executable, "-m", "bot", "console", "--json"]
+        _first_reply_seconds(console, "/campaign status\n", folder)  # creates the database: not a first start
+        first_reply = min(_first_reply_seconds(console, "/campaign status\n", folder) for _ in range(tries))
+        discord_import = min(
+            _first_reply_seconds([sys.executable, "-c", "import discord; print(1)"], "", folder) for _ in range(tries)
+        )
+    return {
+        "first_reply_s": round(first_reply, 3),
+        "import_discord_s": round(discord_import, 3),
+        "ratio_to_import_discord": round(first_reply / discord_import, 2),
+    }
+
+
+# ---------------------------------------------------------------------- serpent: a cast as the battle grows
+
+
+async def serpent_cast_cpu_ms(magi: int, runs: int, folder: Path) -> dict:
+    """CPU per Fireball in a duel battle of ``magi`` Magi (about 6 spells each in their Codexes), undone between."""
+    registry = Registry.discover()
+    store = await Store.open(Path(tempfile.mkdtemp(dir=folder)) / "serpent.sqlite3", synchronous="NORMAL")
+    try:
+        service = TableService(store, registry, random.Random(0))
+        place = Place(1, 1)
+        players = [Caller(100 + i, f"M{i}") for i in range(magi)]
+        await service.start_campaign(place, CALLER, "serpent", "bench serpent")
+        for i, player in enumerate(players):
+            codex = "Fireball x2, Dissolve Tissue x2, Pillar of Earth, Acidic Matter" + (", Air Essence" * (i < 2))
+            await service.run(place, player, "serpent", "magi create", {"name": player.name, "codex": codex})
+        await service.run(place, CALLER, "serpent", "battle start", {})
+        for player in players:
+            await service.run(place, player, "serpent", "battle join", {})
+        await service.run(place, CALLER, "serpent", "battle round", {"resonance": 10, "rolloff": players[0].name})
+        campaign = await service.require_campaign(place)
+        order = campaign.row.state["battle"]["order"]
+        by_key = {p.name.casefold(): p for p in players}
+        for key in order:
+            await service.run(place, by_key[key], "serpent", "prepare", {"spells": "Fireball, Dissolve Tissue"})
+        caster = by_key[order[0]]
+        target = next(p.name for p in players if p is not caster)
+        campaign = await service.require_campaign(place)
+        cards, state_bytes = len(campaign.row.state["battle"]["cards"]), len(json.dumps(campaign.row.state))
+        spent = 0.0
+        for _ in range(runs):
+            started = time.process_time()
+            await service.run(place, caster, "serpent", "cast", {"spell": "Fireball", "target": target})
+            spent += time.process_time() - started
+            await service.undo(place, CALLER)
+        return {"cpu_ms": round(spent / runs * 1000, 3), "spells": cards, "state_kb": round(state_bytes / 1024, 1)}
+    finally:
+        await store.close()
+
+
+async def measure_serpent(runs: int) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        await serpent_cast_cpu_ms(2, max(1, runs // 10), Path(tmp))  # warm-up
+        small = await serpent_cast_cpu_ms(2, runs, Path(tmp))
+        large = await serpent_cast_cpu_ms(8, runs, Path(tmp))
+    return {"2 magi": small, "8 magi": large, "ratio": round(large["cpu_ms"] / small["cpu_ms"], 2)}
+
+
+# ---------------------------------------------------------------------- the issue's targets
+
+
+def targets(result: dict) -> list[tuple[str, str, bool]]:
+    """Each target of the performance issue: (what, the figure, met?)."""
+    rows: list[tuple[str, str, bool]] = []
+    saturation = result["saturation"]
+    ratio = saturation["ratio_to_sqlite3"]
+    rows.append(("saturation >= 25% of raw sqlite3 (both NORMAL)", f"{ratio:.0%}", ratio >= 0.25))
+    p99 = result["offered_load"]["service_p99_ms"]
+    rate = result["offered_load"]["rate_per_s"]
+    rows.append((f"p99 <= 20 ms at {rate:.0f} actions/s (FULL)", f"{p99} ms", p99 <= 20))
+    if "serpent" in result:
+        serpent = result["serpent"]["ratio"]
+        rows.append(("serpent cast, 8 Magi / 2 Magi CPU <= 3x", f"{serpent}x", serpent <= 3))
+    for name, figures in result.get("history", {}).items():
+        values = list(figures.values())
+        flat = values[-1] <= 2 * values[0] + 0.5  # within 2x, or half a millisecond, of an empty log
+        shown = " / ".join(f"{v} ms" for v in values)
+        rows.append((f"{name} flat at {' / '.join(figures)} events", shown, flat))
+    if "startup" in result:
+        startup = result["startup"]
+        met = startup["first_reply_s"] < 1 or startup["ratio_to_import_discord"] <= 2
+        shown = f"{startup['first_reply_s']} s ({startup['ratio_to_import_discord']}x import discord)"
+        rows.append(("start-up to first console reply < 1 s or <= 2x import discord", shown, met))
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m bot.bench", description=__doc__.splitlines()[0])
     parser.add_argument("--channels", type=int, default=200)
     parser.add_argument("--rate", type=float, default=1000.0, help="offered actions per second, all channels")
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each measurement")
     parser.add_argument("--runs", type=int, default=200, help="runs of each ruleset's heaviest action")
+    parser.add_argument("--history", type=int, nargs="+", default=[0, 10_000, 100_000], help="log lengths")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = asyncio.run(measure(args.channels, args.rate, args.seconds))
     result["rulesets"] = asyncio.run(measure_rulesets(args.runs))
+    result["serpent"] = asyncio.run(measure_serpent(max(5, args.runs // 4)))
+    result["history"] = asyncio.run(measure_history(tuple(args.history)))
+    result["startup"] = measure_startup()
+    result["targets"] = [{"target": t, "figure": f, "met": met} for t, f, met in targets(result)]
     if args.json:
         print(json.dumps(result, indent=2))
         return
@@ -257,7 +473,13 @@ def main() -> None:
     print(f"saturation, {args.channels} channels:")
     print(f"  table service     {sat['service_actions_per_s']:>7} actions/s")
     print(f"  aiosqlite bare    {sat['aiosqlite_baseline_per_s']:>7} actions/s   ratio {sat['ratio']} (target >= 0.5)")
-    print(f"  sqlite3 sync      {sat['sqlite3_sync_per_s']:>7} actions/s   (the limit)")
+    print(f"  sqlite3 sync      {sat['sqlite3_sync_per_s']:>7} actions/s   service at {sat['ratio_to_sqlite3']:.0%}")
+    print("durability: synchronous=FULL (default; survives power loss) and NORMAL (survives a killed process):")
+    for synchronous, figure in result["durability"].items():
+        print(
+            f"  {synchronous:<7} table service {figure['service_actions_per_s']:>7} actions/s   "
+            f"sqlite3 {figure['sqlite3_sync_per_s']:>7} /s   ratio {figure['ratio_to_sqlite3']}"
+        )
     print(f"offered load, {load['rate_per_s']:.0f} actions/s open loop over {args.channels} channels:")
     print(f"  table service     p50 {load['service_p50_ms']:>6} ms   p99 {load['service_p99_ms']:>6} ms (target <= 20)")
     print(f"  aiosqlite bare    p50 {load['baseline_p50_ms']:>6} ms   p99 {load['baseline_p99_ms']:>6} ms")
@@ -265,6 +487,19 @@ def main() -> None:
     for ruleset_id, figure in result["rulesets"].items():
         ratio = figure["ratio_to_runic_cast"]
         print(f"  {ruleset_id:<9} {figure['cpu_ms']:>8.3f} ms   ratio {ratio}   {figure['action']}")
+    serpent = result["serpent"]
+    print("serpent cast (Fireball), CPU per action as the battle grows:")
+    for size in ("2 magi", "8 magi"):
+        figure = serpent[size]
+        print(f"  {size}   {figure['cpu_ms']:>8.3f} ms   {figure['spells']} spells, state {figure['state_kb']} KB")
+    print("history, median ms at each log length (events):")
+    for name, figures in result["history"].items():
+        print(f"  {name:<14}" + "".join(f"{size:>8}: {ms:>7.3f}" for size, ms in figures.items()))
+    startup = result["startup"]
+    print(f"start-up: first console reply {startup['first_reply_s']} s, import discord {startup['import_discord_s']} s")
+    print("targets:")
+    for row in result["targets"]:
+        print(f"  {'PASS' if row['met'] else 'MISS'}  {row['target']:<62} {row['figure']}")
 
 
 if __name__ == "__main__":

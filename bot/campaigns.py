@@ -6,12 +6,16 @@ rather than in any ruleset. Each returns a :class:`Reply` for a cog to show.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import math
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
+from bot.export import write_export
 from bot.service import Caller, Campaign, Place, Reply, TableService
 from bot.store import EventRow, Transaction, utcnow
 from rules.base import Card, Outcome, RuleError, Table
@@ -243,58 +247,41 @@ def event_line(event: EventRow, *, reveal: bool = False) -> str:
 # ---------------------------------------------------------------------- export and end
 
 
-async def export(service: TableService, place: Place, caller: Caller) -> tuple[Reply, dict[str, bytes]]:
-    """The whole campaign as JSON, and its log as Markdown a person can read."""
+async def export(
+    service: TableService, place: Place, caller: Caller, folder: Path, *, limit: int
+) -> tuple[Reply, list[list[Path]]]:
+    """The whole campaign as JSON, and its log as Markdown a person can read, written to ``folder``.
+
+    Streams in a worker thread (a long log never sits in memory, the event loop keeps answering)
+    and fits Discord's upload ``limit``: returns the files in batches, one message's worth each.
+    """
     campaign = await service.require_campaign(place)
     if not campaign.is_gm(caller):
         raise RuleError("Exporting needs the GM: the export holds secret results.")
     row = campaign.row
-    events = await service.store.all_events(row.id)
-    document = {
-        "format": "magister-campaign/1",
-        "exported_at": utcnow(),
-        "campaign": {
-            "name": row.name,
-            "ruleset": row.ruleset,
-            "guild_id": row.guild_id,
-            "channel_id": row.channel_id,
-            "gm_ids": row.gm_ids,
-            "gm_channel_id": row.gm_channel_id,
-            "settings": row.settings,
-            "state": row.state,
-            "created_at": row.created_at,
-        },
-        "characters": [
-            {"name": c.name, "owner_id": c.owner_id, "sheet": c.sheet} for c in campaign.characters.values()
-        ],
-        "events": [
-            {
-                "id": e.id,
-                "at": e.at,
-                "actor_id": e.actor_id,
-                "actor": e.actor_name,
-                "command": e.command,
-                "summary": e.summary,
-                "result": e.result,
-                "undoes": e.undoes,
-            }
-            for e in events
-        ],
-    }
-    markdown = [f"# {row.name}", "", f"Ruleset: {row.ruleset}. Started {row.created_at}.", "", "## Log", ""]
-    markdown += [f"- {event_line(e, reveal=True)}" for e in events]
     slug = "".join(ch if ch.isalnum() else "-" for ch in row.name.lower()).strip("-") or "campaign"
-    files = {
-        f"{slug}.json": json.dumps(document, indent=2, ensure_ascii=False).encode(),
-        f"{slug}-log.md": "\n".join(markdown).encode(),
+    gm_line = functools.partial(event_line, reveal=True)  # the export is the GM's: secret sides included
+    written = await asyncio.to_thread(write_export, service.store.path, row.id, folder, slug, limit, gm_line)
+    names = [path.name for batch in written.batches for path in batch]
+    description = f"{written.events} events, {written.characters} characters."
+    if written.compressed:
+        description += f" Compressed with gzip to fit Discord's {limit / 1024 / 1024:.0f} MB upload limit."
+    if written.split:
+        description += (
+            f" Still too large, so split into {len(names)} parts over {len(written.batches)} messages: "
+            "join each file's parts with `cat NAME.gz.part* > NAME.gz`, then `gunzip NAME.gz`."
+        )
+    data = {
+        "files": names,
+        "events": written.events,
+        "compressed": written.compressed,
+        "split": written.split,
+        "parts": len(names),
     }
-    card = Card(
-        title=f"Export: {row.name}", description=f"{len(events)} events, {len(campaign.characters)} characters."
-    )
     outcome = Outcome(
-        card=card, summary="exported", data={"files": sorted(files), "events": len(events)}, ephemeral=True
+        card=Card(title=f"Export: {row.name}", description=description), summary="exported", data=data, ephemeral=True
     )
-    return Reply(outcome, row), files
+    return Reply(outcome, row), written.batches
 
 
 def end_prompt(campaign: Campaign) -> Outcome:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import sys
 from pathlib import Path
-from typing import NoReturn
+from typing import Literal, NoReturn
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -24,6 +24,11 @@ class Settings(BaseSettings):
     magister_db: Path = Field(default=Path("magister.sqlite3"), description="SQLite file holding every campaign")
     magister_dev_guild: int | None = Field(default=None, description="Guild that gets instant command sync")
     magister_log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR")
+    magister_synchronous: Literal["FULL", "NORMAL"] = Field(
+        default="FULL",
+        description="FULL: every reply survives power loss. NORMAL: faster, survives a crash of the bot "
+        "but an OS crash or power cut can lose the last moments",
+    )
 
     @field_validator("discord_token", mode="before")
     @classmethod
@@ -34,6 +39,11 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_guild_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("magister_synchronous", mode="before")
+    @classmethod
+    def _upper_synchronous(cls, value: object) -> object:
+        return value.strip().upper() if isinstance(value, str) else value
 
     @field_validator("magister_log_level")
     @classmethod

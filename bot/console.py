@@ -84,14 +84,19 @@ class ConsoleTable:
         seed: int | None = None,
         files_dir: Path = Path("exports"),
         registry: Registry | None = None,
+        synchronous: str = "FULL",
     ) -> ConsoleTable:
-        store = await Store.open(db)
-        service = TableService(store, registry or Registry.discover(), random.Random(seed))
-        courier = RecordingCourier()
-        bot = MagisterBot(service, courier=courier)
-        await bot.load_cogs()
-        virtual = VirtualDiscord(bot, guild_id=guild, channel_id=channel)
-        await virtual.start()
+        store = await Store.open(db, synchronous=synchronous)
+        try:
+            service = TableService(store, registry or Registry.discover(), random.Random(seed))
+            courier = RecordingCourier()
+            bot = MagisterBot(service, courier=courier)
+            await bot.load_cogs()
+            virtual = VirtualDiscord(bot, guild_id=guild, channel_id=channel)
+            await virtual.start()
+        except BaseException:
+            await store.close()  # its connection threads would keep the process from exiting
+            raise
         table = cls(bot, virtual, courier, files_dir)
         table.switch_user(user)
         return table
@@ -366,6 +371,7 @@ async def run(argv: list[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.s
         user=args.user,
         seed=args.seed,
         files_dir=args.files,
+        synchronous=settings.magister_synchronous,
     )
     interactive = stdin.isatty() and not args.json
     try:

@@ -3,24 +3,43 @@
 d20 draws from its module-level ``random``; we point that at the table's RNG
 for the length of one roll (rolling never awaits, so nothing interleaves), which
 keeps seeded console sessions reproducible. Limits keep a roll showable.
+d20 builds its parser at import (tens of milliseconds), so it is imported at the
+first roll, not at start-up.
 """
 
 from __future__ import annotations
 
 import random
 import re
-
-import d20
-import d20.expression
+from functools import cache
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from rules.base import Card, Outcome, RuleError
 from rules.dice.gurps_damage import damage_outcome, is_gurps_damage
+
+if TYPE_CHECKING:
+    import d20
 
 MAX_EXPRESSION = 200
 MAX_DICE = 100
 MAX_SIDES = 1000
 
-_ROLLER = d20.Roller(d20.RollContext(max_rolls=MAX_DICE))
+
+@cache
+def _d20() -> ModuleType:
+    import d20
+    import d20.expression
+
+    return d20
+
+
+@cache
+def _roller() -> Any:
+    dice = _d20()
+    return dice.Roller(dice.RollContext(max_rolls=MAX_DICE))
+
+
 _DICE_SIZES = re.compile(r"d\s*(\d+)", re.IGNORECASE)
 
 HELP = (
@@ -40,10 +59,11 @@ def roll_expression(expression: str, rng: random.Random, *, label: str | None = 
     for sides in _DICE_SIZES.findall(expression):
         if int(sides) > MAX_SIDES:
             raise RuleError(f"A die with {sides} sides is too large; the limit is {MAX_SIDES}. {HELP}")
+    d20 = _d20()
     saved = d20.expression.random
     d20.expression.random = rng
     try:
-        result = _ROLLER.roll(expression)
+        result = _roller().roll(expression)
         total, text = result.total, str(result)  # d20 evaluates lazily: errors like 0/0 surface here
     except d20.TooManyRolls:
         raise RuleError(f"That rolls too many dice: the limit is {MAX_DICE} dice per roll. {HELP}") from None
@@ -75,7 +95,7 @@ def roll_expression(expression: str, rng: random.Random, *, label: str | None = 
 def _dice_groups(node: d20.Number) -> list[dict]:
     """Every dice group in the roll, each with every value rolled and whether it counts."""
     groups = []
-    if isinstance(node, d20.Dice):
+    if isinstance(node, _d20().Dice):
         values = [die.number for die in node.values]
         kept = [die.kept for die in node.values]
         groups.append({"size": node.size, "values": values, "kept": kept})

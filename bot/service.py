@@ -9,8 +9,9 @@ raises, the transaction rolls back and the cached copy is left as it was.
 from __future__ import annotations
 
 import asyncio
-import copy
 import random
+import sqlite3
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from bot.delta import apply_delta, reverse_delta
 from bot.registry import Registry
-from bot.store import CampaignRow, CharacterRow, StaleCampaignError, Store, Transaction, utcnow
+from bot.store import CampaignRow, CharacterRow, StaleCampaignError, Store, Transaction, WriteTx, utcnow
 from rules.base import Actor, Card, CharacterRecord, NeedsGMError, Outcome, RuleError, Table
 
 T = TypeVar("T")
@@ -69,6 +70,13 @@ class NoCampaignError(RuleError):
     pass
 
 
+class ConcurrentChangeError(RuleError):
+    """Another process changed the campaign while this one retried too: say so rather than guess."""
+
+
+FRESHNESS = 0.1  # seconds a cached campaign is trusted before looking for another process's writes
+
+
 class TableService:
     def __init__(self, store: Store, registry: Registry, rng: random.Random | None = None) -> None:
         self.store = store
@@ -77,6 +85,7 @@ class TableService:
         self._locks: dict[Place, asyncio.Lock] = {}
         self._cache: OrderedDict[Place, Campaign] = OrderedDict()
         self.clock: Callable[[], str] = utcnow  # replaceable in tests
+        self._generation = store.generation
 
     # ------------------------------------------------------------------ plumbing
 
@@ -87,7 +96,17 @@ class TableService:
         return lock
 
     async def campaign(self, place: Place) -> Campaign | None:
-        """The live campaign of a channel (cached; the cache only ever holds committed data)."""
+        """The live campaign of a channel (cached; the cache only ever holds committed data).
+
+        Another process may share the database: if it wrote since we last looked (checked at most
+        every FRESHNESS seconds, and at every write), the whole cache goes. Writes never rely on
+        this: each checks the campaign's version.
+        """
+        if time.monotonic() - self.store.checked_at > FRESHNESS:
+            await self.store.check_others()
+        if self.store.generation != self._generation:
+            self._generation = self.store.generation
+            self._cache.clear()
         cached = self._cache.get(place)
         if cached is not None:
             self._cache.move_to_end(place)
@@ -122,13 +141,24 @@ class TableService:
         return campaign
 
     async def locked(self, place: Place, work: Callable[[], Awaitable[T]]) -> T:
-        """Run ``work`` under the channel lock; retry once if another process wrote first."""
+        """Run ``work`` under the channel lock; retry once if another process wrote first.
+
+        A refusal is retried too when another process has written since we loaded: the
+        character it names may be one that process just created.
+        """
         async with self.lock(place):
-            try:
-                return await work()
-            except StaleCampaignError:
-                self.forget(place)
-                return await work()
+            for attempt in range(2):
+                try:
+                    return await work()
+                except StaleCampaignError:
+                    self.forget(place)
+                except RuleError:
+                    if attempt or not await self.store.check_others():
+                        raise
+            raise ConcurrentChangeError(
+                "Another Magister process changed this campaign at the same moment, twice; "
+                "nothing was saved. Please try again."
+            )
 
     # ------------------------------------------------------------------ ruleset actions
 
@@ -256,24 +286,28 @@ class TableService:
 
         version = new_row.version
 
-        async def write(tx: Transaction) -> tuple[int, dict[str, CharacterRow]]:
+        def write(tx: WriteTx) -> tuple[int, dict[str, CharacterRow]]:
             new_row.version = version  # a write retried after a failed group expects the same version again
             characters = dict(campaign.characters)
             if state_changed:
-                await tx.update_campaign(new_row)
+                tx.update_campaign(new_row)
+            elif changed or added or deleted:
+                tx.touch_campaign(new_row)
+            else:
+                tx.check_campaign(new_row)
             for old, sheet in changed:
                 owner = table.characters[old.name.casefold()].owner_id
-                await tx.update_character(old.id, owner, sheet)
+                tx.update_character(old.id, owner, sheet)
                 characters[old.name.casefold()] = CharacterRow(old.id, old.campaign_id, owner, old.name, sheet)
             for old in deleted:
-                await tx.delete_character(old.id)
+                tx.delete_character(old.id)
                 characters.pop(old.name.casefold(), None)
             for record, sheet in added:
-                new_id = await tx.insert_character(campaign.row.id, record.owner_id, record.name, sheet)
+                new_id = tx.insert_character(campaign.row.id, record.owner_id, record.name, sheet)
                 characters[record.name.casefold()] = CharacterRow(
                     new_id, campaign.row.id, record.owner_id, record.name, sheet
                 )
-            event_id = await tx.append_event(
+            event_id = tx.append_event(
                 campaign.row.id,
                 caller.user_id,
                 caller.name,
@@ -320,13 +354,16 @@ class TableService:
                 summary=f"started campaign {name!r} ({ruleset.id})",
                 data={"campaign": name, "ruleset": ruleset.id, "gm_ids": [caller.user_id]},
             )
-            async with self.store.transaction() as tx:
-                campaign_id = await tx.insert_campaign(
-                    place.guild_id, place.channel_id, ruleset.id, name, [caller.user_id], settings, state
-                )
-                event_id = await tx.append_event(
-                    campaign_id, caller.user_id, caller.name, "campaign start", outcome.summary, outcome.data
-                )
+            try:
+                async with self.store.transaction() as tx:
+                    campaign_id = await tx.insert_campaign(
+                        place.guild_id, place.channel_id, ruleset.id, name, [caller.user_id], settings, state
+                    )
+                    event_id = await tx.append_event(
+                        campaign_id, caller.user_id, caller.name, "campaign start", outcome.summary, outcome.data
+                    )
+            except sqlite3.IntegrityError:
+                raise StaleCampaignError(0) from None  # another process started one here first: reload, then refuse
             self.forget(place)
             return Reply(outcome, await self.store.campaign_by_id(campaign_id), event_id)
 
@@ -355,11 +392,14 @@ class TableService:
                     )
                 )
             logged = outcome.kept_secret("roll" if command == "roll" else f"{command} roll") if secret else outcome
-            event_id = await self.store.write(
-                lambda tx: tx.append_event(
+
+            def write(tx: WriteTx) -> int:
+                tx.check_campaign(campaign.row)  # not into a campaign another process ended
+                return tx.append_event(
                     campaign.row.id, caller.user_id, caller.name, command, logged.summary, logged.logged_result()
                 )
-            )
+
+            event_id = await self.store.write(write)
             return Reply(logged, campaign.row, event_id)
 
         return await self.locked(place, work)
@@ -423,8 +463,8 @@ class TableService:
                 "Undo it with `/campaign undo` first, if that is what you mean."
             )
         snapshot = target.snapshot
-        state = apply_delta(copy.deepcopy(campaign.row.state), snapshot["state_delta"])
-        settings = apply_delta(copy.deepcopy(campaign.row.settings), snapshot["settings_delta"])
+        state = _undone(campaign.row.state, snapshot["state_delta"])
+        settings = _undone(campaign.row.settings, snapshot["settings_delta"])
         row = _copy_row(campaign.row, state=state, settings=settings)
         if "row" in snapshot:
             meta = snapshot["row"]
@@ -469,6 +509,20 @@ def _problems(exc: ValidationError) -> str:
 
 def _dump(model: Any) -> dict:
     return model.model_dump(mode="json") if isinstance(model, BaseModel) else dict(model)
+
+
+def _undone(current: dict, ops: list) -> dict:
+    """``current`` with an undo's operations applied, copying only the dicts on their paths.
+
+    The cached row is left as it was; a deep copy of a large state cost more than the rest of the undo.
+    """
+    root = dict(current)
+    for op in ops:
+        parent = root
+        for key in op[0][:-1]:
+            parent[key] = dict(parent[key])
+            parent = parent[key]
+    return apply_delta(root, ops)
 
 
 async def _restore_character(

@@ -1,34 +1,38 @@
 """SQLite persistence: campaigns, characters and the append-only event log.
 
-One long-lived aiosqlite connection writes, in explicit ``BEGIN IMMEDIATE``
-transactions serialized by an asyncio lock (coroutines sharing one connection
-would otherwise share a transaction). A second connection reads, so a reader
-never sees a write that may still roll back. WAL lets the two run side by side.
-
-Actions write through :meth:`Store.write`, which commits in groups: writes that
-arrive while a transaction is in flight go into the next one together, so each
-thread round-trip to SQLite serves many actions. Every action still waits for
-its own COMMIT before it returns, and if any write in a group fails the group
-rolls back and each write is retried alone, so one action's failure never
-touches another's.
+Writes go through :class:`bot.writer.Writer`: one thread owns the writing
+connection and commits actions in groups (see that module). Reads use a second
+connection on aiosqlite's thread, so a reader never sees a write that may still
+roll back; WAL lets the two run side by side. Migrations are append-only.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
-from contextlib import asynccontextmanager
+import sqlite3
+import time
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.writer import (  # noqa: F401  (re-exported: the store's callers import them from here)
+    DatabaseGoneError,
+    StaleCampaignError,
+    Transaction,
+    Writer,
+    WriteTx,
+    dumps,
+    utcnow,
+)
+
 T = TypeVar("T")
-Job = Callable[["Transaction"], Awaitable[Any]]
-MAX_BATCH = 64  # writes per group commit: enough to amortize, small enough to keep latency flat
+FLIP_OFFSET = 1000  # log offsets beyond this count from whichever end of the log is nearer
+SYNCHRONOUS = ("FULL", "NORMAL")
 
 # Append-only: never edit a migration that has shipped; add the next one.
 MIGRATIONS: tuple[str, ...] = (
@@ -74,15 +78,34 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX events_by_campaign ON events (campaign_id, id);
     """,
+    # 2: history costs nothing. Undo seeks the newest undoable change and checks it against the
+    # undoes index; status and the log read a per-campaign event count kept by a trigger.
+    """
+    CREATE INDEX events_undoes ON events (undoes) WHERE undoes IS NOT NULL;
+    CREATE INDEX events_undoable ON events (campaign_id, id) WHERE snapshot IS NOT NULL AND undoes IS NULL;
+    CREATE TABLE event_counts (
+        campaign_id INTEGER PRIMARY KEY REFERENCES campaigns (id),
+        events      INTEGER NOT NULL
+    );
+    INSERT INTO event_counts (campaign_id, events) SELECT campaign_id, count(*) FROM events GROUP BY campaign_id;
+    CREATE TRIGGER events_counted AFTER INSERT ON events BEGIN
+        INSERT INTO event_counts (campaign_id, events) VALUES (NEW.campaign_id, 1)
+            ON CONFLICT (campaign_id) DO UPDATE SET events = events + 1;
+    END;
+    """,
 )
 
 
-def utcnow() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
-
-
-def dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+def statements(script: str) -> list[str]:
+    """Split a migration into statements; a trigger's body holds semicolons of its own."""
+    found, pending = [], ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n;"):
+                found.append(pending.strip())
+            pending = ""
+    return found
 
 
 @dataclass
@@ -124,130 +147,102 @@ class EventRow:
     undoes: int | None
 
 
-class StaleCampaignError(Exception):
-    """Another process changed the campaign since we read it; reload and retry."""
+class StoreOpenError(Exception):
+    """The database file cannot be opened or used; the message names it and says what to do."""
+
+    def __init__(self, path: Path, error: BaseException) -> None:
+        reason = str(error) or type(error).__name__
+        if isinstance(error, sqlite3.DatabaseError) and "not a database" in reason:
+            advice = "it is not a Magister database (or is damaged): move it aside"
+        elif isinstance(error, OSError) and error.strerror:
+            advice = f"{error.strerror.lower()}: check the folder exists and is writable"
+        else:
+            advice = f"{reason}: check the file and its folder are writable"
+        super().__init__(f"cannot open the database {path}: {advice}, or set MAGISTER_DB to another file")
 
 
 class Store:
     """The database. Open with :meth:`open`, close with :meth:`close`."""
 
-    def __init__(self, path: Path, writer: aiosqlite.Connection, reader: aiosqlite.Connection) -> None:
+    def __init__(self, path: Path, writer: Writer, reader: aiosqlite.Connection) -> None:
         self.path = path
         self._writer = writer
         self._reader = reader
-        self._write_lock = asyncio.Lock()
-        self._queue: list[tuple[Job, asyncio.Future[Any]]] = []
-        self._committer: asyncio.Task[None] | None = None
 
     @classmethod
-    async def open(cls, path: Path | str) -> Store:
+    async def open(cls, path: Path | str, *, synchronous: str = "FULL") -> Store:
+        """Open (creating if need be) and migrate. ``synchronous``: FULL (power-loss safe) or NORMAL."""
+        if synchronous not in SYNCHRONOUS:
+            raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}")
         path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        writer = await aiosqlite.connect(path, isolation_level=None)
-        reader = await aiosqlite.connect(path, isolation_level=None)
-        for connection in (writer, reader):
-            connection.row_factory = aiosqlite.Row
-            await connection.execute("PRAGMA busy_timeout = 5000")
-            await connection.execute("PRAGMA foreign_keys = ON")
-        await writer.execute("PRAGMA journal_mode = WAL")
-        for connection in (writer, reader):
-            await connection.execute("PRAGMA synchronous = NORMAL")
-        store = cls(path, writer, reader)
-        await store._migrate()
-        return store
+        writer: Writer | None = None
+        reader: aiosqlite.Connection | None = None
+        try:
+            await asyncio.to_thread(_probe, path)
+            writer = await Writer.start(path, synchronous, [statements(script) for script in MIGRATIONS])
+            reader = aiosqlite.connect(path, isolation_level=None)
+            reader._thread.daemon = True  # a store left open (a crash, a failed test) must not keep the process alive
+            await reader
+            reader.row_factory = aiosqlite.Row
+            for pragma in ("busy_timeout = 5000", "foreign_keys = ON", f"synchronous = {synchronous}"):
+                await reader.execute(f"PRAGMA {pragma}")
+        except (OSError, sqlite3.Error) as error:
+            # a connection's thread would keep the process alive after the error: close it
+            if reader is not None:
+                await reader.close()
+            if writer is not None:
+                await writer.close()
+            raise StoreOpenError(path, error) from error
+        return cls(path, writer, reader)
 
     async def close(self) -> None:
-        if self._committer is not None:
-            await asyncio.shield(self._committer)
-        await self._reader.close()
         await self._writer.close()
-
-    async def _migrate(self) -> None:
-        async with self._write_lock:
-            (version,) = await (await self._writer.execute("PRAGMA user_version")).fetchone()  # type: ignore[misc]
-            for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-                await self._writer.execute("BEGIN IMMEDIATE")
-                try:
-                    for statement in filter(str.strip, script.split(";")):
-                        await self._writer.execute(statement)
-                    await self._writer.execute(f"PRAGMA user_version = {number}")
-                    await self._writer.execute("COMMIT")
-                except BaseException:
-                    await self._writer.execute("ROLLBACK")
-                    raise
+        await self._reader.close()
 
     async def schema_version(self) -> int:
-        (version,) = await (await self._reader.execute("PRAGMA user_version")).fetchone()  # type: ignore[misc]
-        return int(version)
+        row = await self._one("PRAGMA user_version")
+        return int(row[0]) if row else 0
+
+    async def _one(self, sql: str, parameters: tuple = ()) -> aiosqlite.Row | None:
+        """The first row, in one hop to the reader's thread (execute + fetchone would be two)."""
+        rows = await self._reader.execute_fetchall(sql, parameters)
+        return next(iter(rows), None)
 
     # ------------------------------------------------------------------ writes
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Transaction]:
-        """One write transaction: committed on normal exit, rolled back on any exception."""
-        async with self._write_lock:
-            await self._writer.execute("BEGIN IMMEDIATE")
-            try:
-                yield Transaction(self._writer)
-            except BaseException:
-                await self._writer.execute("ROLLBACK")
-                raise
-            await self._writer.execute("COMMIT")
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        """One write transaction, statement by statement (see :meth:`Writer.transaction`)."""
+        return self._writer.transaction()
 
-    async def write(self, job: Callable[[Transaction], Awaitable[T]]) -> T:
-        """Run ``job``'s writes in a committed transaction (possibly shared with other jobs); return its result."""
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.append((job, future))
-        if self._committer is None or self._committer.done():
-            self._committer = asyncio.create_task(self._commit_queued(), name="magister-group-commit")
-        return await future
+    async def write(self, job: Callable[[WriteTx], T]) -> T:
+        """Run ``job``'s writes on the writer thread in a committed (group) transaction; return its result."""
+        return await self._writer.write(job)
 
-    async def _commit_queued(self) -> None:
-        while self._queue:
-            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
-            results = await self._commit_group(batch)
-            if results is None:
-                await self._one_by_one(batch)
-                continue
-            for (_, future), result in zip(batch, results, strict=True):
-                if not future.done():
-                    future.set_result(result)
+    async def check_others(self) -> bool:
+        """Has another process committed since we last looked? (Also checked at every write.)"""
+        return await self._writer.check_others()
 
-    async def _commit_group(self, batch: list[tuple[Job, asyncio.Future[Any]]]) -> list[Any] | None:
-        """All of the batch in one transaction, or ``None`` (rolled back) if any write failed."""
-        try:
-            async with self.transaction() as transaction:
-                return [await job(transaction) for job, _ in batch]
-        except Exception:
-            return None
+    @property
+    def generation(self) -> int:
+        """Bumped each time another process is seen to have written: cached reads are suspect."""
+        return self._writer.generation
 
-    async def _one_by_one(self, batch: list[tuple[Job, asyncio.Future[Any]]]) -> None:
-        """After a failed group: each job alone, so only the faulty one fails."""
-        for job, future in batch:
-            try:
-                async with self.transaction() as transaction:
-                    result = await job(transaction)
-            except Exception as error:
-                if not future.done():
-                    future.set_exception(error)
-            else:
-                if not future.done():
-                    future.set_result(result)
+    @property
+    def checked_at(self) -> float:
+        return self._writer.checked_at
 
     # ------------------------------------------------------------------ reads
 
     async def campaign(self, guild_id: int, channel_id: int) -> CampaignRow | None:
         """The live (not archived) campaign of a channel."""
-        cursor = await self._reader.execute(
+        row = await self._one(
             "SELECT * FROM campaigns WHERE guild_id = ? AND channel_id = ? AND archived_at IS NULL",
             (guild_id, channel_id),
         )
-        row = await cursor.fetchone()
         return _campaign(row) if row else None
 
     async def campaign_by_id(self, campaign_id: int) -> CampaignRow | None:
-        cursor = await self._reader.execute("SELECT * FROM campaigns WHERE id = ?", (campaign_id,))
-        row = await cursor.fetchone()
+        row = await self._one("SELECT * FROM campaigns WHERE id = ?", (campaign_id,))
         return _campaign(row) if row else None
 
     async def live_campaigns(self, ruleset: str) -> list[CampaignRow]:
@@ -268,7 +263,15 @@ class Store:
         ]
 
     async def events(self, campaign_id: int, *, limit: int, offset: int = 0) -> list[EventRow]:
-        """Newest first."""
+        """Newest first. Past the middle it reads from the oldest end, so the last page costs what the first does."""
+        if offset > FLIP_OFFSET:
+            total = await self.count_events(campaign_id)
+            if offset > total // 2:
+                rows = await self._reader.execute_fetchall(
+                    "SELECT * FROM events WHERE campaign_id = ? ORDER BY id LIMIT ? OFFSET ?",
+                    (campaign_id, max(0, min(limit, total - offset)), max(0, total - offset - limit)),
+                )
+                return [_event(row) for row in reversed(rows)]
         rows = await self._reader.execute_fetchall(
             "SELECT * FROM events WHERE campaign_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
             (campaign_id, limit, offset),
@@ -292,121 +295,40 @@ class Store:
         return [_event(row) for row in rows], int(count)
 
     async def count_events(self, campaign_id: int) -> int:
-        cursor = await self._reader.execute("SELECT count(*) FROM events WHERE campaign_id = ?", (campaign_id,))
-        (count,) = await cursor.fetchone()  # type: ignore[misc]
-        return int(count)
-
-    async def all_events(self, campaign_id: int) -> list[EventRow]:
-        """Oldest first, for exports."""
-        rows = await self._reader.execute_fetchall(
-            "SELECT * FROM events WHERE campaign_id = ? ORDER BY id", (campaign_id,)
-        )
-        return [_event(row) for row in rows]
+        """Kept by a trigger, so it costs one row however long the log."""
+        row = await self._one("SELECT events FROM event_counts WHERE campaign_id = ?", (campaign_id,))
+        return int(row[0]) if row else 0
 
     async def last_undoable(self, campaign_id: int) -> EventRow | None:
         """The newest action with a snapshot that no later undo has reversed."""
-        cursor = await self._reader.execute(
+        row = await self._one(
             """
-            SELECT * FROM events e
+            SELECT * FROM events e INDEXED BY events_undoable
             WHERE e.campaign_id = ? AND e.snapshot IS NOT NULL AND e.undoes IS NULL
               AND NOT EXISTS (SELECT 1 FROM events u WHERE u.undoes = e.id)
             ORDER BY e.id DESC LIMIT 1
             """,
             (campaign_id,),
         )
-        row = await cursor.fetchone()
         return _event(row) if row else None
 
 
-class Transaction:
-    """The writes an action may make, all inside one ``BEGIN IMMEDIATE``."""
-
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._db = connection
-
-    async def insert_campaign(
-        self,
-        guild_id: int,
-        channel_id: int,
-        ruleset: str,
-        name: str,
-        gm_ids: Sequence[int],
-        settings: dict,
-        state: dict,
-    ) -> int:
-        cursor = await self._db.execute(
-            """INSERT INTO campaigns (guild_id, channel_id, ruleset, name, gm_ids, settings, state, created_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
-            (guild_id, channel_id, ruleset, name, dumps(list(gm_ids)), dumps(settings), dumps(state), utcnow()),
-        )
-        return int(cursor.lastrowid)  # type: ignore[arg-type]
-
-    async def update_campaign(self, campaign: CampaignRow) -> None:
-        """Write the campaign back; raises StaleCampaignError if another process wrote it first."""
-        cursor = await self._db.execute(
-            """UPDATE campaigns SET name = ?, gm_ids = ?, gm_channel_id = ?, settings = ?, state = ?,
-                      version = version + 1, archived_at = ?
-               WHERE id = ? AND version = ?""",
-            (
-                campaign.name,
-                dumps(campaign.gm_ids),
-                campaign.gm_channel_id,
-                dumps(campaign.settings),
-                dumps(campaign.state),
-                campaign.archived_at,
-                campaign.id,
-                campaign.version,
-            ),
-        )
-        if cursor.rowcount != 1:
-            raise StaleCampaignError(campaign.id)
-        campaign.version += 1
-
-    async def insert_character(self, campaign_id: int, owner_id: int, name: str, sheet: dict) -> int:
-        now = utcnow()
-        cursor = await self._db.execute(
-            """INSERT INTO characters (campaign_id, owner_id, name, name_key, sheet, created_at, updated_at)
-               VALUES (?, ?, ?, ?, ?, ?, ?)""",
-            (campaign_id, owner_id, name, name.casefold(), dumps(sheet), now, now),
-        )
-        return int(cursor.lastrowid)  # type: ignore[arg-type]
-
-    async def update_character(self, character_id: int, owner_id: int, sheet: dict) -> None:
-        await self._db.execute(
-            "UPDATE characters SET owner_id = ?, sheet = ?, updated_at = ? WHERE id = ?",
-            (owner_id, dumps(sheet), utcnow(), character_id),
-        )
-
-    async def delete_character(self, character_id: int) -> None:
-        await self._db.execute("DELETE FROM characters WHERE id = ?", (character_id,))
-
-    async def append_event(
-        self,
-        campaign_id: int,
-        actor_id: int,
-        actor_name: str,
-        command: str,
-        summary: str,
-        result: dict,
-        snapshot: dict | None = None,
-        undoes: int | None = None,
-    ) -> int:
-        cursor = await self._db.execute(
-            """INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
-            (
-                campaign_id,
-                utcnow(),
-                actor_id,
-                actor_name,
-                command,
-                summary,
-                dumps(result),
-                dumps(snapshot) if snapshot is not None else None,
-                undoes,
-            ),
-        )
-        return int(cursor.lastrowid)  # type: ignore[arg-type]
+def _probe(path: Path) -> None:
+    """Open the file with plain sqlite3 first: a failure here leaves no connection thread behind."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(path, timeout=5)
+    try:
+        for attempt in range(50):
+            try:  # switching to WAL does not wait on the busy timeout while another process switches it
+                connection.execute("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or attempt == 49:
+                    raise
+                time.sleep(0.1)
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    finally:
+        connection.close()
 
 
 def _campaign(row: aiosqlite.Row) -> CampaignRow:

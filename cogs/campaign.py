@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import io
+import tempfile
+from pathlib import Path
 
 import discord
 from discord import app_commands
@@ -13,6 +14,11 @@ from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
 from bot.service import Reply
 from bot.views import confirm, page_renderer, pager
 from cogs._common import gm_only, matching
+
+
+def upload_limit(interaction: discord.Interaction) -> int:
+    """Bytes one message may attach here: the guild's (boosts raise it), or Discord's default in DMs."""
+    return interaction.guild.filesize_limit if interaction.guild else discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
 
 
 class CampaignCog(commands.GroupCog, group_name="campaign", group_description="Start and run this channel's campaign"):
@@ -97,9 +103,20 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
     @app_commands.command(name="export", description="Download the campaign as JSON plus a Markdown log (GM)")
     @gm_only()
     async def export(self, interaction: discord.Interaction):
-        reply, files = await campaigns.export(service_of(interaction), place_of(interaction), caller_of(interaction))
-        attachments = [discord.File(io.BytesIO(body), filename=name) for name, body in files.items()]
-        await send_reply(interaction, reply, files=attachments)
+        # a long campaign takes longer than Discord's 3 seconds to answer in: defer first
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        limit = upload_limit(interaction)
+        with tempfile.TemporaryDirectory(prefix="magister-export-") as folder:
+            reply, batches = await campaigns.export(
+                service_of(interaction), place_of(interaction), caller_of(interaction), Path(folder), limit=limit
+            )
+            first, *rest = batches
+            await send_reply(interaction, reply, files=[discord.File(path) for path in first])
+            for number, batch in enumerate(rest, start=2):
+                files = [discord.File(path) for path in batch]
+                await interaction.followup.send(
+                    f"Export, message {number} of {len(batches)}", files=files, ephemeral=True
+                )
 
     @app_commands.command(name="undo", description="Revert the latest change in this campaign (GM)")
     @gm_only()

@@ -1,8 +1,9 @@
-"""How a serpent action runs: on a copy of the state, so a refused action changes nothing.
+"""How a serpent action runs: on the table's own state, with the RNG put back if it is refused.
 
-The action works on a deep copy of the campaign state; only when it succeeds is
-the copy written back into ``table.state`` (and the RNG left advanced). Undo
-is the table service's: it keeps what each action changed in the log.
+No copy is made: the table service validates a fresh state for every action and
+saves nothing from a refused one, so a half-done action is simply dropped (a
+deep copy of an 18 KB state was most of a cast's CPU). Undo is the table
+service's: it keeps what each action changed in the log.
 """
 
 from __future__ import annotations
@@ -53,11 +54,6 @@ def make_ctx(table: Table, state: SerpentState, battle: Battle | None = None) ->
     )
 
 
-def working_copy(state: SerpentState) -> SerpentState:
-    """A deep copy to act on, so a refused action leaves the real state untouched."""
-    return state.model_copy(deep=True)
-
-
 def with_battle(
     table: Table,
     action: str,
@@ -66,13 +62,12 @@ def with_battle(
     tone: Tone = "neutral",
     extra: Callable[[Ctx], dict[str, Any]] | None = None,
 ) -> Outcome:
-    """Run a battle action on a copy; commit and log it only if it succeeds."""
+    """Run a battle action; a refused one raises, and its half-done changes are never saved."""
     state = state_of(table)
-    if state.battle is None:
+    battle = state.battle
+    if battle is None:
         raise RuleError("There is no battle in this channel. A GM starts one with /serpent battle start.")
-    work = working_copy(state)
-    assert work.battle is not None
-    ctx = make_ctx(table, work, work.battle)
+    ctx = make_ctx(table, state, battle)
     rng_state = table.rng.getstate()
     closed = None
     try:
@@ -87,9 +82,7 @@ def with_battle(
                 f"{ctx.settings.response_window_minutes} minutes ran out.)"
             ) from None
         raise
-    work.battle.log = [*work.battle.log, *ctx.j.lines][-40:]
-    state.battle = work.battle
-    state.spellbook = work.spellbook
+    battle.log = [*battle.log, *ctx.j.lines][-40:]
     return outcome(ctx, action, title, tone=tone, extra=extra(ctx) if extra else None)
 
 

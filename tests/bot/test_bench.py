@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.bench import measure, measure_rulesets
+from bot.bench import measure, measure_history, measure_rulesets, measure_serpent, measure_startup, targets
 
 
 async def test_bench_measures_both_paths() -> None:
@@ -12,6 +12,8 @@ async def test_bench_measures_both_paths() -> None:
     assert saturation["aiosqlite_baseline_per_s"] > 0
     assert saturation["sqlite3_sync_per_s"] > 0
     assert load["actions"] == 40
+    assert set(result["durability"]) == {"FULL", "NORMAL"}
+    assert all(figure["service_actions_per_s"] > 0 for figure in result["durability"].values())
     assert 0 < load["service_p50_ms"] <= load["service_p99_ms"]
 
 
@@ -22,3 +24,21 @@ async def test_bench_times_every_rulesets_heaviest_action_beside_runic() -> None
     for figure in figures.values():
         assert figure["cpu_ms"] > 0
         assert figure["ratio_to_runic_cast"] > 0
+
+
+async def test_bench_measures_history_serpent_scaling_and_prints_every_target() -> None:
+    result = await measure(channels=4, rate=200, seconds=0.2)
+    result["history"] = await measure_history(sizes=(0, 300), repeats=2)
+    assert set(result["history"]) == {"undo", "status", "last log page"}
+    assert all(set(figures) == {"0", "300"} for figures in result["history"].values())
+    result["serpent"] = await measure_serpent(runs=1)
+    assert result["serpent"]["8 magi"]["spells"] > result["serpent"]["2 magi"]["spells"]
+    assert result["serpent"]["ratio"] > 0
+    result["startup"] = measure_startup(tries=1)
+    assert result["startup"]["first_reply_s"] > 0
+    assert result["startup"]["import_discord_s"] > 0
+    rows = targets(result)
+    names = " ".join(name for name, _, _ in rows)
+    for target in ("saturation", "p99", "serpent", "undo", "status", "last log page", "start-up"):
+        assert target in names
+    assert all(isinstance(met, bool) and figure for _, figure, met in rows)

@@ -15,9 +15,11 @@ from bot.config import Settings, load_settings
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run(args: list[str], tmp_path: Path, stdin: str | None = None, **env: str) -> subprocess.CompletedProcess:
+def run(
+    args: list[str], tmp_path: Path, stdin: str | None = None, timeout: float = 60, **env: str
+) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
-    environment.update(MAGISTER_DB=str(tmp_path / "cli.sqlite3"), **env)
+    environment.update({"MAGISTER_DB": str(tmp_path / "cli.sqlite3"), **env})
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
         cwd=tmp_path,  # no .env here
@@ -26,7 +28,7 @@ def run(args: list[str], tmp_path: Path, stdin: str | None = None, **env: str) -
         stdin=None if stdin is not None else subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=timeout,
     )
 
 
@@ -93,3 +95,70 @@ def test_blank_values_mean_unset(monkeypatch) -> None:
     settings = Settings(_env_file=None)
     assert settings.token is None
     assert settings.magister_dev_guild is None
+
+
+def unopenable(tmp_path: Path, kind: str) -> Path:
+    """A database path Magister cannot use, of each kind a user meets."""
+    if kind == "not a database":
+        path = tmp_path / "notes.sqlite3"
+        path.write_text("these are my campaign notes, not a database " * 10)
+        return path
+    if kind == "a directory":
+        path = tmp_path / "folder.sqlite3"
+        path.mkdir()
+        return path
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    return blocker / "sub" / "magister.sqlite3"  # "under a file": its folder cannot be made
+
+
+@pytest.mark.parametrize("kind", ["not a database", "a directory", "under a file"])
+@pytest.mark.parametrize("args", [["console", "--json"], []], ids=["console", "bot"])
+def test_unusable_database_exits_with_one_line_naming_it(tmp_path: Path, kind: str, args: list[str]) -> None:
+    """Start-up must never hang on a half-opened connection (the real process, with a timeout)."""
+    path = unopenable(tmp_path, kind)
+    token = {} if args else {"DISCORD_TOKEN": "not.a.real.token"}  # the store opens before any login
+    result = run(args, tmp_path, stdin="/roll expression:1d6\n", timeout=30, MAGISTER_DB=str(path), **token)
+    assert result.returncode != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert str(path) in lines[0]
+    assert "MAGISTER_DB" in lines[0]
+
+
+def test_the_first_console_reply_does_not_wait_for_the_dice_parser(tmp_path: Path) -> None:
+    """d20 builds its grammar at import; a reply that rolls nothing must not pay for it."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
+    environment.update(MAGISTER_DB=str(tmp_path / "cli.sqlite3"), PYTHONPATH=str(ROOT))
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "bot", "console", "--json"],
+        cwd=tmp_path,
+        env=environment,
+        input="/campaign status\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    assert json.loads(result.stdout.splitlines()[0])["command"] == "/campaign status"
+    imported = {line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines() if "|" in line}
+    assert "d20" not in imported
+
+
+def test_a_store_left_open_does_not_keep_the_process_alive(tmp_path: Path) -> None:
+    """A crash between opening and closing the store (or a failed test) must still let Python exit."""
+    script = (
+        "import asyncio, sys\n"
+        "from bot.store import Store\n"
+        "async def main():\n"
+        f"    store = await Store.open({str(tmp_path / 'open.sqlite3')!r})\n"
+        "    await store.count_events(1)\n"
+        "asyncio.run(main())\n"
+        "print('done')\n"
+    )
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    result = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=30
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "done"

@@ -45,10 +45,10 @@ async def test_failure_inside_the_write_rolls_back(tally: TableService, monkeypa
     before = await snapshot(tally)
     from bot import store as store_module
 
-    async def broken_append(self, *args, **kwargs):
+    def broken_append(self, *args, **kwargs):
         raise OSError("disk went away")
 
-    monkeypatch.setattr(store_module.Transaction, "append_event", broken_append)
+    monkeypatch.setattr(store_module.WriteTx, "append_event", broken_append)
     with pytest.raises(OSError):
         await tally.run(HERE, PLAYER, "tally", "add", {"name": "Pip"})
     monkeypatch.undo()

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.config import load_settings
 from bot.store import MIGRATIONS, StaleCampaignError, Store
 
 
@@ -21,12 +22,24 @@ async def test_migrations_set_user_version_and_are_idempotent(tmp_path: Path) ->
     await again.close()
 
 
-async def test_wal_and_synchronous_normal(store: Store) -> None:
+async def test_wal_and_synchronous_full_by_default(store: Store) -> None:
+    """FULL: a commit a player saw survives power loss, not only a killed process."""
     connection = sqlite3.connect(store.path)
     assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     connection.close()
-    cursor = await store._writer.execute("PRAGMA synchronous")
-    assert (await cursor.fetchone())[0] == 1  # NORMAL
+    assert await store._writer.pragma("synchronous") == 2  # FULL
+
+
+async def test_synchronous_normal_is_a_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MAGISTER_SYNCHRONOUS", "normal")
+    settings = load_settings()
+    assert settings.magister_synchronous == "NORMAL"
+    store = await Store.open(tmp_path / "n.sqlite3", synchronous=settings.magister_synchronous)
+    assert await store._writer.pragma("synchronous") == 1  # NORMAL
+    await store.close()
+    monkeypatch.setenv("MAGISTER_SYNCHRONOUS", "OFF")
+    with pytest.raises(SystemExit):
+        load_settings()
 
 
 async def test_committed_data_survives_reopen(tmp_path: Path) -> None:
@@ -87,8 +100,8 @@ async def test_group_commit_isolates_a_failing_write(tmp_path: Path) -> None:
         campaign_id = await tx.insert_campaign(1, 2, "tally", "C", [9], {}, {})
 
     def job(number: int):
-        async def write(tx) -> int:
-            event_id = await tx.append_event(campaign_id, 9, "Gwen", "x", f"event {number}", {})
+        def write(tx) -> int:
+            event_id = tx.append_event(campaign_id, 9, "Gwen", "x", f"event {number}", {})
             if number == 13:
                 raise ValueError("unlucky")
             return event_id
@@ -110,15 +123,39 @@ async def test_group_commit_uses_fewer_transactions_than_writes(store: Store) ->
     async with store.transaction() as tx:
         campaign_id = await tx.insert_campaign(1, 2, "tally", "C", [9], {}, {})
     commits = 0
-    original = store._commit_group
+    original = store._writer._group
 
-    async def counting(batch):
+    def counting(jobs):
         nonlocal commits
         commits += 1
-        return await original(batch)
+        return original(jobs)
 
-    store._commit_group = counting
+    store._writer._group = counting
     await asyncio.gather(
         *(store.write(lambda tx: tx.append_event(campaign_id, 9, "G", "x", "e", {})) for _ in range(50))
     )
     assert 1 <= commits < 50
+
+
+async def test_a_group_commit_is_one_hand_off_to_the_writer_thread(store: Store) -> None:
+    """Not one per statement: every thread hop costs the event loop a wake-up (counted, not timed)."""
+    async with store.transaction() as tx:
+        campaign_id = await tx.insert_campaign(1, 2, "tally", "C", [9], {}, {})
+    await store.write(lambda tx: tx.append_event(campaign_id, 9, "G", "x", "warm", {}))
+    loop = asyncio.get_running_loop()
+    original = loop.call_soon_threadsafe
+    wakeups = 0
+
+    def counting(*args, **kwargs):
+        nonlocal wakeups
+        wakeups += 1
+        return original(*args, **kwargs)
+
+    loop.call_soon_threadsafe = counting  # type: ignore[method-assign]
+    try:
+        await asyncio.gather(
+            *(store.write(lambda tx: tx.append_event(campaign_id, 9, "G", "x", "e", {})) for _ in range(64))
+        )
+    finally:
+        del loop.call_soon_threadsafe
+    assert wakeups <= 4, wakeups

@@ -68,15 +68,18 @@ class Game:
     def do(self, who: str, action: str, **options: Any) -> Outcome:
         spec = RULESET.actions[action]
         opts = spec.options.model_validate(options)
-        out = spec.run(self.table(who), opts)
+        table = self.table(who)
+        # as the service does: each action gets a fresh state, kept only if the action succeeds
+        table.state = SerpentState.model_validate_json(self.state.model_dump_json())
+        out = spec.run(table, opts)
         assert_card_fits(out.card)
         if out.secret is not None:
             assert_card_fits(out.secret)
         assert out.summary
         self.outcomes.append(out)
         # what the service stores between two play-by-post actions: the state as JSON, read back
-        reloaded = SerpentState.model_validate_json(self.state.model_dump_json())
-        assert reloaded == self.state
+        reloaded = SerpentState.model_validate_json(table.state.model_dump_json())
+        assert reloaded == table.state
         self.state = reloaded
         return out
 
