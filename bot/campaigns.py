@@ -17,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 
 from bot.export import write_export
 from bot.service import Caller, Campaign, Place, Reply, TableService
-from bot.store import EventRow, Transaction, utcnow
+from bot.store import RECAP_COUNT_CAP, EventRow, Transaction, utcnow
 from rules.base import Card, Outcome, RuleError, Table
 
 LOG_PAGE_SIZE = 10
@@ -205,11 +205,12 @@ async def recap(service: TableService, place: Place, caller: Caller) -> Reply:
     events.reverse()
     lines = [event_line(event, reveal=reveal) for event in events]
     if total > len(events):
-        lines.insert(0, f"… {total - len(events)} earlier events: see `/campaign log`.")
+        earlier = f"{total - len(events)}" if total < RECAP_COUNT_CAP else "many more"
+        lines.insert(0, f"… {earlier} earlier events: see `/campaign log`.")
     card = Card(
         title=f"Since you last acted: {campaign.row.name}",
         description="\n".join(lines) or "Nothing has happened since your last action.",
-        footer=f"{total} events · oldest first",
+        footer=f"{total if total < RECAP_COUNT_CAP else f'{RECAP_COUNT_CAP}+'} events · oldest first",
     )
     data = {"since_count": total, "events": [event_data(e, reveal=reveal) for e in events]}
     return Reply(Outcome(card=card, summary="recap", data=data, ephemeral=True), campaign.row)

@@ -35,6 +35,8 @@ FLIP_OFFSET = 1000  # log offsets beyond this count from whichever end of the lo
 SYNCHRONOUS = ("FULL", "NORMAL")
 
 # Append-only: never edit a migration that has shipped; add the next one.
+RECAP_COUNT_CAP = 1000  # "since you last acted" counts this far, then says "more than"
+
 MIGRATIONS: tuple[str, ...] = (
     """
     CREATE TABLE campaigns (
@@ -92,6 +94,10 @@ MIGRATIONS: tuple[str, ...] = (
         INSERT INTO event_counts (campaign_id, events) VALUES (NEW.campaign_id, 1)
             ON CONFLICT (campaign_id) DO UPDATE SET events = events + 1;
     END;
+    """,
+    # 3: "what happened since I last acted" (/campaign recap) seeks a member's newest event.
+    """
+    CREATE INDEX events_by_actor ON events (campaign_id, actor_id, id);
     """,
 )
 
@@ -278,21 +284,24 @@ class Store:
         )
         return [_event(row) for row in rows]
 
-    async def events_since_last_by(self, campaign_id: int, actor_id: int, *, limit: int) -> tuple[list[EventRow], int]:
-        """Events after ``actor_id``'s newest one (all, if they never acted): newest first, and how many."""
-        since = """
-            SELECT coalesce(max(id), 0) FROM events WHERE campaign_id = ? AND actor_id = ?
-        """
-        cursor = await self._reader.execute(
-            f"SELECT count(*) FROM events WHERE campaign_id = ? AND id > ({since})",
-            (campaign_id, campaign_id, actor_id),
+    async def events_since_last_by(
+        self, campaign_id: int, actor_id: int, *, limit: int, count_up_to: int = RECAP_COUNT_CAP
+    ) -> tuple[list[EventRow], int]:
+        """Events after ``actor_id``'s newest one (all, if they never acted): the newest ``limit``, newest first,
+        and how many there are, counted up to ``count_up_to`` so a long history costs no more than a short one."""
+        row = await self._one(
+            "SELECT coalesce(max(id), 0) FROM events WHERE campaign_id = ? AND actor_id = ?", (campaign_id, actor_id)
         )
-        (count,) = await cursor.fetchone()  # type: ignore[misc]
+        since = int(row[0]) if row else 0
+        counted = await self._one(
+            "SELECT count(*) FROM (SELECT 1 FROM events WHERE campaign_id = ? AND id > ? LIMIT ?)",
+            (campaign_id, since, count_up_to),
+        )
         rows = await self._reader.execute_fetchall(
-            f"SELECT * FROM events WHERE campaign_id = ? AND id > ({since}) ORDER BY id DESC LIMIT ?",
-            (campaign_id, campaign_id, actor_id, limit),
+            "SELECT * FROM events WHERE campaign_id = ? AND id > ? ORDER BY id DESC LIMIT ?",
+            (campaign_id, since, limit),
         )
-        return [_event(row) for row in rows], int(count)
+        return [_event(row) for row in rows], int(counted[0]) if counted else 0
 
     async def count_events(self, campaign_id: int) -> int:
         """Kept by a trigger, so it costs one row however long the log."""
