@@ -274,6 +274,31 @@ class Action:
     logged: bool = True  # False for pure reads (show, board): they reach the log only if they changed something
 
 
+class OnDeadline(Model):
+    """What the table does when a wait's deadline passes: a ruleset action, run as the GM."""
+
+    action: str  # e.g. "battle close-window"
+    options: dict[str, Any] = Field(default_factory=dict)
+    says: str = ""  # why, in a player's words: "nobody responded in time, so the window closed as a pass"
+
+
+class Wait(Model):
+    """Someone the table now waits on, and for what: play-by-post pings, reminders and deadlines come from these.
+
+    ``key`` names the wait across actions ("window 12: White"), so a wait that goes on is not a new one and
+    pings nobody again. ``user_id`` is None when the table waits on the GMs. ``kind`` picks the campaign's
+    deadline setting (``response_window`` for "response", ``turn_deadline`` for "turn"; "gm" has none).
+    """
+
+    key: str
+    user_id: int | None
+    who: str  # a character's name, or "GM"
+    what: str  # "respond to Purge the Light, or pass"
+    commands: list[str] = Field(default_factory=list)  # what would satisfy it: ["/serpent respond", "/serpent pass"]
+    kind: Literal["response", "turn", "gm"] = "turn"
+    on_deadline: OnDeadline | None = None  # None: the service applies the campaign's own rule for its kind
+
+
 @dataclass(frozen=True)
 class BenchStep:
     """One command of a benchmark case, as the GM or as a player would send it."""
@@ -310,6 +335,14 @@ class Ruleset:
     settings_model: ClassVar[type[BaseModel]]
     book_model: ClassVar[type[BaseModel] | None] = None
     actions: ClassVar[dict[str, Action]] = {}
+
+    def waits(self, table: Table) -> list[Wait]:
+        """Who the table waits on now, and for what, read from the state after an action. Pure: no I/O.
+
+        The service compares these with the waits before the action, stores them with their deadlines in
+        the same transaction, and pings exactly the users of the new ones. The default: nobody.
+        """
+        return []
 
     def bench_case(self) -> BenchCase | None:
         """The heaviest action, set up, for the CPU-per-action figures of ``python -m bot.bench``."""
