@@ -271,11 +271,22 @@ def _int(text: str, message: str) -> int:
         raise ConsoleError(message) from None
 
 
+def _upload(name: str, value: str) -> tuple[str, bytes]:
+    """An attachment option names a file to upload, as a Discord user would pick one."""
+    path = Path(value).expanduser()
+    try:
+        return path.name, path.read_bytes()
+    except OSError as exc:
+        raise ConsoleError(f"`{name}` takes a file to upload; cannot read {value!r}: {exc.strerror}.") from None
+
+
 def _typed(parameter: app_commands.Parameter, value: str) -> Any:
     """One option value, checked as Discord's client checks it before sending."""
     kind = parameter.type
     option_type = discord.AppCommandOptionType
     name = parameter.name
+    if kind is option_type.attachment:
+        return _upload(name, value)
     if parameter.choices:
         for choice in parameter.choices:
             if value.casefold() in (choice.name.casefold(), str(choice.value).casefold()):

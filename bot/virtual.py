@@ -35,6 +35,22 @@ PLAYER_PERMISSIONS = discord.Permissions(send_messages=True, view_channel=True, 
 _snowflakes = itertools.count(1_100_000_000_000_000_000)
 
 
+# Files "uploaded" with an attachment option, by URL: what Discord's CDN would serve to Attachment.read().
+VIRTUAL_CDN: dict[str, bytes] = {}
+
+
+async def _virtual_cdn(url: str) -> bytes:
+    try:
+        return VIRTUAL_CDN[url]
+    except KeyError:
+        raise discord.NotFound(_Gone(), "Unknown attachment") from None
+
+
+class _Gone:
+    status = 404
+    reason = "Not Found"
+
+
 def snowflake_for(name: str) -> int:
     """A stable id for a console name, so the same name is the same user across runs."""
     digest = hashlib.sha256(name.casefold().encode()).digest()
@@ -225,6 +241,7 @@ class VirtualDiscord:
         bot_user = {"id": str(BOT_USER_ID), "username": "magister", "discriminator": "0", "avatar": None, "bot": True}
         state.user = discord.ClientUser(state=state, data=bot_user)
         state.application_id = APPLICATION_ID
+        state.http.get_from_cdn = _virtual_cdn  # type: ignore[method-assign]  # attachments the console uploaded
 
     # -- payloads ------------------------------------------------------------------
 
@@ -387,6 +404,20 @@ def command_data(
                 }
                 member["permissions"] = str(PLAYER_PERMISSIONS)
                 resolved.setdefault("members", {})[str(user.id)] = member
+        elif parameter.type is discord.AppCommandOptionType.attachment:
+            filename, body = value  # (name, bytes): the console read the file
+            attachment_id = next(_snowflakes)
+            url = f"https://cdn.virtual.invalid/attachments/{attachment_id}/{filename}"
+            VIRTUAL_CDN[url] = body
+            entry["value"] = str(attachment_id)
+            resolved.setdefault("attachments", {})[str(attachment_id)] = {
+                "id": str(attachment_id),
+                "filename": filename,
+                "size": len(body),
+                "url": url,
+                "proxy_url": url,
+                "content_type": "text/plain; charset=utf-8",
+            }
         elif parameter.type is discord.AppCommandOptionType.channel:
             channel_id = value if isinstance(value, int) else snowflake_for(f"#{value}")
             entry["value"] = str(channel_id)

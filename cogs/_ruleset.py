@@ -22,7 +22,7 @@ from pydantic.fields import FieldInfo
 from bot.client import caller_of, place_of, send_reply, service_of
 from bot.views import REPLY_BUTTONS, ReplyButtons, buttons_for
 from cogs._common import MAX_CHOICES, matching
-from rules.base import Action, Ruleset
+from rules.base import Action, RuleError, Ruleset, Upload
 
 DISCORD_INT_LIMIT = 2**53
 
@@ -67,7 +67,12 @@ def build_group(ruleset: Ruleset, reply_buttons: ReplyButtons | None = None) -> 
 def _callback(ruleset: Ruleset, action: Action):
     """An async function whose signature is the options model, as discord.py reads it."""
 
+    uploads = _upload_fields(action.options)
+
     async def callback(interaction: discord.Interaction, **options: Any) -> None:
+        for name, upload in uploads.items():
+            if options.get(name) is not None:
+                options[name] = await read_upload(options[name], upload)
         service = service_of(interaction)
         reply = await service.run(place_of(interaction), caller_of(interaction), ruleset.id, action.name, options)
         await send_reply(interaction, reply, view=buttons_for(ruleset.id, reply, interaction.user.id))
@@ -91,6 +96,10 @@ def _callback(ruleset: Ruleset, action: Action):
 
 def _option_type(name: str, field: FieldInfo) -> tuple[Any, Any]:
     """The discord.py annotation and default for one options field."""
+    if _upload_of(field) is not None:
+        if field.is_required():
+            return discord.Attachment, inspect.Parameter.empty
+        return discord.Attachment | None, None
     annotation = field.annotation
     optional = False
     if typing.get_origin(annotation) in (typing.Union, types.UnionType):
@@ -142,10 +151,39 @@ def _bounds(field: FieldInfo) -> tuple[int, int]:
     return low, high
 
 
+def _upload_of(field: FieldInfo) -> Upload | None:
+    return next((item for item in field.metadata if isinstance(item, Upload)), None)
+
+
+def _upload_fields(model: type[BaseModel]) -> dict[str, Upload]:
+    return {name: upload for name, field in model.model_fields.items() if (upload := _upload_of(field)) is not None}
+
+
+async def read_upload(attachment: discord.Attachment, upload: Upload) -> str:
+    """An attached file's text, refused plainly when too large or not text."""
+    if attachment.size > upload.max_bytes:
+        raise RuleError(
+            f"{attachment.filename} is {attachment.size:,} bytes; the limit is {upload.max_bytes:,}. "
+            "Split it into parts."
+        )
+    try:
+        body = await attachment.read()
+    except discord.HTTPException:
+        raise RuleError(f"Could not download {attachment.filename} from Discord; attach it again.") from None
+    try:
+        return body.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise RuleError(
+            f"{attachment.filename} is not UTF-8 text. Save it as UTF-8 (plain text) and attach it again."
+        ) from None
+
+
 def _free_text_fields(model: type[BaseModel]) -> list[str]:
     """String options without fixed choices: the ones autocomplete can help with."""
     names = []
     for name, field in model.model_fields.items():
+        if _upload_of(field) is not None:
+            continue
         annotation = field.annotation
         args = typing.get_args(annotation) if typing.get_origin(annotation) in (typing.Union, types.UnionType) else ()
         if annotation is str or str in args:

@@ -43,6 +43,24 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
+class Upload:
+    """Marks a text option that Discord takes as an attached file: ``Annotated[str | None, Upload()]``.
+
+    The command arrives with the file's text (UTF-8), so a rule reads it like any string; the console
+    takes a path. ``max_bytes`` bounds what is read.
+    """
+
+    def __init__(self, max_bytes: int = 512_000) -> None:
+        self.max_bytes = max_bytes
+
+
+def pasted_or_file(text: str | None, file: str | None, what: str) -> str:
+    """The one source of an import: pasted into ``text``, or attached as ``file``."""
+    if (text is None) == (file is None):
+        raise RuleError(f"Give {what} either pasted in `text:` or attached as `file:`, not both and not neither.")
+    return text if text is not None else file  # type: ignore[return-value]
+
+
 # ---------------------------------------------------------------- presentation
 
 

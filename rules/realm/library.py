@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import csv
 import tomllib
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError
 
-from rules.base import Card, Model, Outcome, RuleError, Table
+from rules.base import Card, Model, Outcome, RuleError, Table, Upload, pasted_or_file
 from rules.realm.book import (
     COLORS,
     DURATIONS,
@@ -108,8 +108,11 @@ def spell_list(table: Table, options: SpellListOptions) -> Outcome:
 
 
 class SpellImportOptions(Model):
-    text: str = Field(min_length=1, max_length=6000, description="TOML or CSV; rows may be separated by ; (see docs)")
     format: Literal["toml", "csv"] = Field(description="toml: spell = [{name=...}, ...]; csv: name,type,color,...")
+    text: str | None = Field(
+        default=None, min_length=1, max_length=6000, description="TOML or CSV pasted; rows may be separated by ;"
+    )
+    file: Annotated[str | None, Upload()] = Field(default=None, description="A .toml or .csv file of spells")
 
 
 def _split_rows(text: str) -> list[str]:
@@ -215,7 +218,8 @@ def _csv_rows(text: str, errors: list[str]) -> list[tuple[str, dict]]:
 def spell_import(table: Table, options: SpellImportOptions) -> Outcome:
     """All or nothing: every error is listed by line, and nothing is imported while one remains."""
     errors: list[str] = []
-    rows = _toml_rows(options.text, errors) if options.format == "toml" else _csv_rows(options.text, errors)
+    text = pasted_or_file(options.text, options.file, "the spell list")
+    rows = _toml_rows(text, errors) if options.format == "toml" else _csv_rows(text, errors)
     if len(rows) > MAX_IMPORT:
         errors.append(f"{len(rows)} spells; import at most {MAX_IMPORT} at a time")
     spells: list[SpellDef] = []

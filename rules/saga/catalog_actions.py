@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
-from rules.base import Card, Model, Outcome, RuleError, Table
+from rules.base import Card, Model, Outcome, RuleError, Table, Upload, pasted_or_file
 from rules.saga import catalog
 from rules.saga.book import CardDef, fold
 from rules.saga.cards import catalog_card
@@ -97,7 +97,10 @@ def _catalog_keeper(table: Table) -> None:
 
 
 class CardImportOptions(Model):
-    text: str = Field(min_length=1, max_length=6000, description="TOML ([[card]] or card = [{...}]) or JSON")
+    text: str | None = Field(
+        default=None, min_length=1, max_length=6000, description="TOML ([[card]] or card = [{...}]) or JSON, pasted"
+    )
+    file: Annotated[str | None, Upload()] = Field(default=None, description="A .toml or .json deck file")
     format: Literal["auto", "toml", "json"] = Field(default="auto", description="The text's format")
     replace: bool = Field(default=False, description="Replace the whole catalog instead of adding to it")
 
@@ -106,7 +109,7 @@ def card_import(table: Table, options: CardImportOptions) -> Outcome:
     """A whole deck from a file's text: validated, every error by line and card name, all or nothing."""
     _catalog_keeper(table)
     state: SagaState = table.state
-    cards = catalog.parse_deck(options.text, options.format)
+    cards = catalog.parse_deck(pasted_or_file(options.text, options.file, "the deck"), options.format)
     if options.replace:
         state.catalog = {}
     added = [c.name for c in cards if fold(c.name) not in state.catalog]
