@@ -95,10 +95,6 @@ MIGRATIONS: tuple[str, ...] = (
             ON CONFLICT (campaign_id) DO UPDATE SET events = events + 1;
     END;
     """,
-    # 3: "what happened since I last acted" (/campaign recap) seeks a member's newest event.
-    """
-    CREATE INDEX events_by_actor ON events (campaign_id, actor_id, id);
-    """,
 )
 
 
@@ -285,23 +281,29 @@ class Store:
         return [_event(row) for row in rows]
 
     async def events_since_last_by(
-        self, campaign_id: int, actor_id: int, *, limit: int, count_up_to: int = RECAP_COUNT_CAP
+        self, campaign_id: int, actor_id: int, *, limit: int, look_back: int = RECAP_COUNT_CAP
     ) -> tuple[list[EventRow], int]:
-        """Events after ``actor_id``'s newest one (all, if they never acted): the newest ``limit``, newest first,
-        and how many there are, counted up to ``count_up_to`` so a long history costs no more than a short one."""
+        """Events after ``actor_id``'s newest one among the last ``look_back``: the newest ``limit`` of them,
+        newest first, and how many (``look_back`` when they did nothing that recent). Bounded either way,
+        and no index to pay for on every write."""
         row = await self._one(
-            "SELECT coalesce(max(id), 0) FROM events WHERE campaign_id = ? AND actor_id = ?", (campaign_id, actor_id)
+            "SELECT count(*), coalesce(max(CASE WHEN actor_id = ? THEN id END), 0) FROM "
+            "(SELECT id, actor_id FROM events WHERE campaign_id = ? ORDER BY id DESC LIMIT ?)",
+            (actor_id, campaign_id, look_back),
         )
-        since = int(row[0]) if row else 0
+        seen, since = (int(row[0]), int(row[1])) if row else (0, 0)
         counted = await self._one(
-            "SELECT count(*) FROM (SELECT 1 FROM events WHERE campaign_id = ? AND id > ? LIMIT ?)",
-            (campaign_id, since, count_up_to),
+            "SELECT count(*) FROM (SELECT 1 FROM events WHERE campaign_id = ? AND id > ? ORDER BY id DESC LIMIT ?)",
+            (campaign_id, since, look_back),
         )
+        total = int(counted[0]) if counted else 0
+        if since == 0 and seen >= look_back:
+            total = look_back  # not in the last look_back events: "that many or more"
         rows = await self._reader.execute_fetchall(
             "SELECT * FROM events WHERE campaign_id = ? AND id > ? ORDER BY id DESC LIMIT ?",
             (campaign_id, since, limit),
         )
-        return [_event(row) for row in rows], int(counted[0]) if counted else 0
+        return [_event(row) for row in rows], total
 
     async def count_events(self, campaign_id: int) -> int:
         """Kept by a trigger, so it costs one row however long the log."""

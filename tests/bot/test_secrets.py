@@ -118,3 +118,19 @@ async def test_recap_shows_what_happened_since_my_last_action(console: Console) 
     everything = await console.ok("/campaign recap")
     assert everything["data"]["since_count"] == 8  # the start, four secret rolls, the whisper and Oz's two
     assert _leaks(everything["text"]) == [] and _leaks(json.dumps(everything["data"])) == []
+
+
+async def test_recap_looks_back_a_bounded_distance(console: Console) -> None:
+    """A member who never acted, or acted long ago, gets the newest events and "that many or more"."""
+    await console.ok("/campaign start ruleset:tally name:Long")
+    await console.ok("@as Pat")
+    await console.ok("/tally create name:Pip")
+    for _ in range(12):
+        await console.ok("/tally add name:Pip")
+    store = console.table.bot.service.store
+    campaign = await console.table.bot.service.campaign(console.table._place())
+    events, total = await store.events_since_last_by(campaign.row.id, 999, limit=5, look_back=10)
+    assert total == 10 and len(events) == 5 and events[0].command == "tally add"
+    pat = console.table.user.id
+    events, total = await store.events_since_last_by(campaign.row.id, pat, limit=5, look_back=10)
+    assert (events, total) == ([], 0)  # Pat's own add is the newest event

@@ -23,7 +23,9 @@ async def test_a_deck_file_imports_and_a_game_starts_from_it(console: Console) -
 async def test_a_deck_file_with_errors_names_each_card_and_line(console: Console, tmp_path: Path) -> None:
     await console.ok("/campaign start ruleset:saga name:Stars")
     deck = tmp_path / "deck.json"
-    deck.write_text('{"card": [{"name": "Good", "type": "story", "harmonics": ["blue"]}, {"name": "Bad", "type": "x"}]}')
+    deck.write_text(
+        '{"card": [{"name": "Good", "type": "story", "harmonics": ["blue"]}, {"name": "Bad", "type": "x"}]}'
+    )
     refused = await console.fails(f"/saga card import file:{deck} format:json")
     assert "Bad" in refused["text"]
     assert "Good" not in (await console.ok("/saga card list"))["text"]  # all or nothing
