@@ -85,10 +85,25 @@ def end_round(table: Table, options: RoundOptions) -> Outcome:
     return Outcome(card=card, summary=f"Round {state.round - 1} ended; paradox pool {pool}.", data=data, secret=secret)
 
 
+def count_down_paradoxes(state: AwakenedState, unit: str, steps: int = 1) -> list[str]:
+    """Standing paradoxes declared to last so many rounds, scenes or days fade when their time runs out."""
+    faded, kept = [], []
+    for item in state.paradoxes:
+        if item.unit == unit and item.lasts is not None:
+            left = item.lasts - steps
+            if left <= 0:
+                faded.append(f"Paradox #{item.id} ({item.kind}{' at ' + item.where if item.where else ''}) fades")
+                continue
+            item.lasts = left
+        kept.append(item)
+    state.paradoxes = kept
+    return faded
+
+
 def _advance_round(table: Table) -> list[str]:
     """Lapse Shaping bonuses; running spells reach their expiry instant; expired ones end."""
     state = table.state
-    lapsed = []
+    lapsed = count_down_paradoxes(state, "round")
     for record in table.characters.values():
         sheet: AwakenedSheet = record.sheet
         kept = []
@@ -140,7 +155,7 @@ def end_scene(table: Table, options: SceneOptions) -> Outcome:
 
 def _end_scene(table: Table) -> list[str]:
     state = table.state
-    lapsed = []
+    lapsed = count_down_paradoxes(state, "scene")
     for record in table.characters.values():
         sheet: AwakenedSheet = record.sheet
         kept = []
@@ -187,7 +202,7 @@ def end_day(table: Table, options: DayOptions) -> Outcome:
     state, settings = table.state, table.settings
     if paradox_total(state) or state.paradox_marks:
         raise RuleError("This round still holds paradox; end the round first with `/awakened time round`.")
-    lines: list[str] = _end_scene(table)
+    lines: list[str] = _end_scene(table) + count_down_paradoxes(state, "day", options.days)
     rolls: list[dict] = []
     for _ in range(options.days):
         finished = state.day

@@ -12,7 +12,7 @@ from pydantic import Field
 
 from rules.awakened.common import DiceOption, MageOption, gm_dice, mage_of, roll, roll_data, roll_text
 from rules.awakened.shaping import paradox_total
-from rules.awakened.sheet import AwakenedState, Crisis, ParadoxDice, ScrutinyTrack, StandingParadox
+from rules.awakened.sheet import AwakenedState, Crisis, ParadoxDice, ParadoxUnit, ScrutinyTrack, StandingParadox
 from rules.awakened.upkeep import trait
 from rules.base import Card, Model, Outcome, RuleError, Table
 
@@ -244,7 +244,9 @@ class ParadoxOptions(Model):
     mode: Literal["declare", "end", "lengthen", "add"] = Field(description="What to do")
     kind: str | None = Field(default=None, max_length=40, description="Paradox kind")
     where: str | None = Field(default=None, max_length=200, description="Where it stands")
-    duration: str | None = Field(default=None, max_length=100, description="Duration")
+    duration: str | None = Field(default=None, max_length=100, description="Duration, in the GM's words")
+    lasts: int | None = Field(default=None, ge=1, le=1000, description="declare: it fades after this many units")
+    unit: ParadoxUnit | None = Field(default=None, description="declare: rounds, scenes or days it lasts")
     paradox: int | None = Field(default=None, ge=1, description="end: number")
     character: str | None = Field(default=None, max_length=60, description="Mage")
     dice: int | None = Field(default=None, ge=-50, le=50, description="add: dice (+/-)")
@@ -258,16 +260,23 @@ def paradox(table: Table, options: ParadoxOptions) -> Outcome:
     data: dict = {"mode": options.mode}
     if options.mode == "declare":
         kind = _kind(kinds, options.kind)
+        if (options.lasts is None) != (options.unit is None):
+            raise RuleError(
+                "Give both `lasts` and `unit` (e.g. lasts:3 unit:scene), or neither for a paradox "
+                "that stands until you end it."
+            )
         item = StandingParadox(
-            id=state.next_paradox_id, kind=kind, where=options.where or "", duration=options.duration or ""
+            id=state.next_paradox_id,
+            kind=kind,
+            where=options.where or "",
+            duration=options.duration or "",
+            lasts=options.lasts,
+            unit=options.unit,
         )
         state.next_paradox_id += 1
         state.paradoxes.append(item)
-        text = (
-            f"Standing paradox #{item.id}: {kind}"
-            + (f" at {item.where}" if item.where else "")
-            + (f", {item.duration}" if item.duration else "")
-        )
+        text = f"Standing paradox #{item.id}: {kind}" + (f" at {item.where}" if item.where else "")
+        text += f", {item.remaining()}" + (f" ({item.duration})" if item.duration and item.lasts else "")
         data["paradox"] = item.model_dump()
     elif options.mode == "end":
         found = [p for p in state.paradoxes if p.id == options.paradox]

@@ -209,11 +209,23 @@ class ParadoxDice(Model):
     dice: int = Field(ge=0)
 
 
+ParadoxUnit = Literal["round", "scene", "day"]
+
+
 class StandingParadox(Model):
+    """A standing paradox as the GM declared it; with ``lasts`` and ``unit`` it counts down and fades by itself."""
+
     id: int = Field(ge=1)
     kind: str
     where: str = Field(default="", max_length=200)
-    duration: str = Field(default="", max_length=100)
+    duration: str = Field(default="", max_length=100)  # the GM's words
+    lasts: int | None = Field(default=None, ge=1, le=1000)  # rounds, scenes or days left; None: until ended
+    unit: ParadoxUnit | None = None
+
+    def remaining(self) -> str:
+        if self.lasts is None or self.unit is None:
+            return self.duration or "until the GM ends it"
+        return f"{self.lasts} {self.unit}{'s' if self.lasts != 1 else ''} left"
 
 
 class AwakenedState(Model):

@@ -190,3 +190,23 @@ def test_lower_gnosis_ends_the_newest_sustained_spells(game: Game) -> None:
     out = game.gm("gm adjust", character="Ash", field="gnosis", value=2, reason="soul loss")
     assert "newest first" in out.card.fields[-1].value
     assert [s.design.name for s in sheet.spells if s.status == "sustained"] == ["Old"]
+
+
+def test_a_standing_paradox_declared_for_a_time_counts_down_and_fades(game: Game) -> None:
+    game.gm("gm paradox", mode="declare", kind="anomaly", where="the docks", lasts=2, unit="round")
+    game.gm("gm paradox", mode="declare", kind="corona", lasts=1, unit="scene")
+    game.gm("gm paradox", mode="declare", kind="aurora", lasts=3, unit="day")
+    game.gm("gm paradox", mode="declare", kind="maelstrom", duration="until the moon sets")
+    assert game.gm("time round").data["lapsed"] == []
+    assert [p.lasts for p in game.state.paradoxes] == [1, 1, 3, None]
+    faded = game.gm("time round").data["lapsed"]
+    assert faded == ["Paradox #1 (Anomaly at the docks) fades"]
+    assert "Paradox #2 (Corona) fades" in game.gm("time scene").data["lapsed"]
+    assert "Paradox #3 (Aurora) fades" in game.gm("time day", days=3).data["lines"]
+    assert [p.kind for p in game.state.paradoxes] == ["Maelstrom"]  # the GM's own duration waits for the GM
+
+
+def test_a_paradox_duration_needs_both_its_count_and_its_unit(game: Game) -> None:
+    with pytest.raises(RuleError, match="both `lasts` and `unit`"):
+        game.gm("gm paradox", mode="declare", kind="anomaly", lasts=2)
+    assert game.state.paradoxes == []
