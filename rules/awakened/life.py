@@ -68,7 +68,7 @@ def sustain(table: Table, options: SustainOptions) -> Outcome:
 class RefreshOptions(FreeManaOptions):
     spell: str = SpellOption
     mage: str | None = MageOption
-    in_reach: bool = Field(default=True, description="False: a target is out of reach")
+    out_of_sight: int = Field(default=0, ge=0, le=1_000_000, description="Targets now out of your sight")
     ritual_note: str | None = Field(default=None, max_length=200, description="Ritual: new sacrament")
 
 
@@ -95,17 +95,7 @@ def refresh(table: Table, options: RefreshOptions) -> Outcome:
     if spell.design.aspect == "vulgar":
         state.paradox_marks.append(f"{record.name}: {spell_label(spell)} (refresh)")
         notes.append("Vulgar: the refresh triggers paradox as normal (l.300) and is vulgar this turn (P-G18).")
-    if spell.connection and spell.connection in sheet.connections:
-        link = sheet.connections[spell.connection]
-        if not options.in_reach:
-            notes.append(f"The target through {spell.connection} is out of reach: it ceases to be affected.")
-        else:
-            link.touched_day = state.day
-            if table.settings.refresh_degrades_sympathy and link.level < 6:
-                link.level += 1
-                notes.append(f"The refresh wears the connection to {spell.connection} one step (P-G33).")
-    elif not options.in_reach:
-        notes.append("Targets out of sight and beyond the spell's sympathy cease to be affected (l.300).")
+    notes += _reach(table, sheet, spell, options.out_of_sight)
     scoured = scour_after(sheet, payment)
     if scoured:
         notes.append(scoured)
@@ -115,6 +105,40 @@ def refresh(table: Table, options: RefreshOptions) -> Outcome:
         card.add("Notes", "\n".join(notes))
     data = {**_spell_data(record.name, sheet, spell), "paid": payment.model_dump(), "notes": notes}
     return Outcome(card=card, summary=f"{record.name} refreshed {spell_label(spell)} for {spell.cost}.", data=data)
+
+
+def _reach(table: Table, sheet: AwakenedSheet, spell: ActiveSpell, out_of_sight: int) -> list[str]:
+    """Which targets the refresh still holds (l.300): those in sight, and those out of sight whom the spell's
+    sympathy still reaches. Only a named connection can be reached by sympathy; it is counted among the
+    targets out of sight (that is what sympathy is for). A refresh that reaches it wears it (P-G33)."""
+    factors = spell.design.factors
+    if out_of_sight > factors.targets:
+        raise RuleError(f"{spell_label(spell)} has {factors.targets} target(s); {out_of_sight} cannot be out of sight.")
+    notes: list[str] = []
+    link = sheet.connections.get(spell.connection) if spell.connection else None
+    reached_by_sympathy = False
+    if link is not None and out_of_sight:
+        levels = table.book.factors.sympathy.levels
+        need = link.level + (1 if link.fame and link.level >= 2 else 0) + (0 if link.real_name_known else 1)
+        reached_by_sympathy = link.level <= len(levels) - 1 and need <= factors.sympathy
+        if reached_by_sympathy:
+            link.touched_day = table.state.day
+            notes.append(f"{spell.connection} is out of sight but the spell's sympathy still reaches it.")
+            if table.settings.refresh_degrades_sympathy and link.level < 6:
+                link.level += 1
+                notes.append(f"The refresh wears the connection to {spell.connection} one step (P-G33).")
+        else:
+            notes.append(f"The connection to {spell.connection} has worn beyond the spell's sympathy: out of reach.")
+    lost = out_of_sight - (1 if reached_by_sympathy else 0)
+    if lost:
+        kept = factors.targets - lost
+        if kept < 1:
+            sheet.spells.remove(spell)
+            notes.append("Every target is out of sight and beyond the spell's sympathy: the spell ends (l.300).")
+        else:
+            spell.design.factors = factors.model_copy(update={"targets": kept})
+            notes.append(f"{lost} target(s) out of sight and beyond its sympathy cease to be affected; {kept} remain.")
+    return notes
 
 
 class ReduceOptions(Model):

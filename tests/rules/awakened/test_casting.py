@@ -210,3 +210,29 @@ def test_a_paradox_duration_needs_both_its_count_and_its_unit(game: Game) -> Non
     with pytest.raises(RuleError, match="both `lasts` and `unit`"):
         game.gm("gm paradox", mode="declare", kind="anomaly", lasts=2)
     assert game.state.paradoxes == []
+
+
+def test_a_refresh_keeps_only_targets_in_sight_or_still_reached_by_sympathy(game: Game) -> None:
+    """l.300: "Targets out of the caster's sight and whose sympathy … has degraded beyond the spell's allotted
+    therefore cease to be affected"; the named connection is the one sympathy can still reach."""
+    sheet = game.mage(gnosis=10)
+    game.act("sympathy", subject="Mara", level="known")
+    game.act(
+        "spell cast", spell="Hex", arcana="Forces", aspect="covert", connection="Mara", unwilling=True,
+        conjunctional="Space", sympathy="acquainted", targets=3,
+    )  # fmt: skip
+    sheet = game.sheet()
+    hex_spell = sheet.spells[-1]
+    assert hex_spell.design.factors.sympathy == 3 and sheet.connections["mara"].level == 3
+    sheet.mana_max_base = sheet.mana = 30
+    first = game.act("spell refresh", spell="Hex", out_of_sight=2)
+    assert hex_spell.design.factors.targets == 2  # Mara still reached; the other one out of sight is lost
+    assert any("still reaches" in note for note in first.data["notes"])
+    assert sheet.connections["mara"].level == 4  # the refresh wore it (P-G33)
+    second = game.act("spell refresh", spell="Hex", out_of_sight=1)
+    assert any("worn beyond" in note for note in second.data["notes"])
+    assert hex_spell.design.factors.targets == 1
+    with pytest.raises(RuleError, match="cannot be out of sight"):
+        game.act("spell refresh", spell="Hex", out_of_sight=2)
+    game.act("spell refresh", spell="Hex", out_of_sight=1)
+    assert hex_spell not in sheet.spells  # nobody left to affect: it ends
