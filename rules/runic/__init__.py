@@ -34,6 +34,7 @@ from rules.runic import (
     learning,
     lookup,
     mages,
+    preview,
     spellbook,
     upkeep,
 )
@@ -81,6 +82,13 @@ class RunicRuleset(Ruleset):
         ),
         Action("spell forget", spellbook.spell_forget, spellbook.SpellForgetOptions, description="Erase a spell"),
         Action("cast", run_cast, CastOptions, description="Cast a spell"),
+        Action(
+            "preview",
+            preview.preview,
+            preview.PreviewOptions,
+            logged=False,
+            description="Exact odds of a cast: outcomes, cost, MP, Calamity rows; nothing changes",
+        ),
         Action("maintain", upkeep.maintain, upkeep.MaintainOptions, description="Pay maintenance for spells on"),
         Action("drop", upkeep.drop, upkeep.DropOptions, description="End a spell you have on"),
         Action("sunrise", upkeep.sunrise, upkeep.SunriseOptions, gm_only=True, description="Recover MP at sunrise"),
