@@ -353,6 +353,7 @@ class Ruleset:
     settings_model: ClassVar[type[BaseModel]]
     book_model: ClassVar[type[BaseModel] | None] = None
     actions: ClassVar[dict[str, Action]] = {}
+    getting_started: ClassVar[tuple[str, ...]] = ()  # the first commands of a campaign, for /help and its start
 
     def waits(self, table: Table) -> list[Wait]:
         """Who the table waits on now, and for what, read from the state after an action. Pure: no I/O.

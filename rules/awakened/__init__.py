@@ -35,6 +35,12 @@ class AwakenedRuleset(Ruleset):
     state_model = AwakenedState
     settings_model = AwakenedSettings
     book_model = AwakenedBook
+    getting_started = (
+        'Each player creates a mage: `/awakened mage create name:Ash path:Thyrsus gnosis:3 arcana:"Life 3, Spirit 2"`.',
+        "See a spell's cost, then cast it: `/awakened spell cast mode:cost ...`, then `/awakened spell cast ...`.",
+        "Keep it going: `/awakened spell sustain` or `spell refresh`; Shape it with `/awakened spell shape`.",
+        "The GM ends rounds with `/awakened time round` (the paradox roll), scenes and days with `time scene|day`.",
+    )
     actions: ClassVar[dict[str, Action]] = _actions(
         Action("mage create", mages.mage_create, mages.MageCreateOptions, description="Create a mage"),
         Action("mage show", mages.mage_show, mages.MageShowOptions, logged=False, description="Show a mage's sheet"),

@@ -35,6 +35,13 @@ class RealmRuleset(Ruleset):
     state_model = RealmState
     settings_model = RealmSettings
     book_model = RealmBook
+    getting_started = (
+        "The GM brings the spell list: `/realm spell import format:csv file:<spells.csv>` (or `/realm spell define`).",
+        'Each player creates a character: `/realm character create name:Wizard chits:"MAGIC IV4, MOVE M4*"`.',
+        "Ask before you try: `/realm castable spell:<name>`; the day's colors: `/realm day colors`.",
+        "The GM runs combat: `/realm combat start`; casts go in with `/realm cast`, then `/realm resolve`.",
+        "Every spell in effect and when it ends: `/realm spells`; the GM advances with `/realm day next`.",
+    )
     actions: ClassVar[dict[str, Action]] = _actions(
         # characters
         Action(

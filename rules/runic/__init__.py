@@ -62,6 +62,13 @@ class RunicRuleset(Ruleset):
     state_model = RunicState
     settings_model = RunicSettings
     book_model = RunicBook
+    getting_started = (
+        "Each player creates a mage: `/runic mage create name:Merlin magery:3 iq:15 thaumatology:15`.",
+        "Train Words: `/runic mage word word:Flam skill:13`.",
+        "Define a spell from Words: `/runic spell define name:Fireball words:In-Flam type:missile`.",
+        "See the exact odds first: `/runic preview spell:Fireball`; then `/runic cast spell:Fireball`.",
+        "The GM runs `/runic sunrise` each morning; `/lookup calamity 17` reads any table.",
+    )
     actions: ClassVar[dict[str, Action]] = _actions(
         Action("mage create", mages.mage_create, mages.MageCreateOptions, description="Create a mage"),
         Action("mage show", mages.mage_show, mages.MageShowOptions, logged=False, description="Show a mage's sheet"),

@@ -34,6 +34,12 @@ class SagaRuleset(Ruleset):
     state_model: ClassVar[type[BaseModel]] = SagaState
     settings_model: ClassVar[type[BaseModel]] = SagaSettings
     book_model: ClassVar[type[BaseModel] | None] = SagaBook
+    getting_started = (
+        "Bring your deck: `/saga card import file:<deck.toml>`, or play the sample deck.",
+        "Start a game: `/saga start deck:sample seed:7`; see the table with `/saga table`.",
+        "Each turn: `/saga move to:<place>`, then `/saga continue` (or the Next step button), then `/saga end`.",
+        "Check the rules as you go: `/saga harmonic`, `/saga luck`, and the exact odds of the next draw: `/saga odds`.",
+    )
     actions: ClassVar[dict[str, Action]] = ACTIONS
 
     def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:

@@ -32,6 +32,12 @@ class SerpentRuleset(Ruleset):
     state_model: ClassVar[type[BaseModel]] = SerpentState
     settings_model: ClassVar[type[BaseModel]] = SerpentSettings
     book_model: ClassVar[type[BaseModel] | None] = SerpentBook
+    getting_started = (
+        'Each player creates a Magi with a Codex: `/serpent magi create name:White codex:"Fireball x2, Judgement"`.',
+        "The GM starts a battle: `/serpent battle start`; each player joins with `/serpent battle join`.",
+        "The GM runs each round: `/serpent battle round`; see it all with `/serpent battle board`.",
+        "On your turn: `/serpent prepare`, `/serpent cast`; answer windows: `/serpent respond` or `/serpent pass`.",
+    )
     actions: ClassVar[dict[str, Action]] = ACTIONS
 
     def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:

@@ -1,0 +1,52 @@
+"""/help is generated from the live command tree: every command, an example that parses, and each ruleset's start."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+from bot.console import ConsoleError
+from bot.help import example, leaves
+from tests.conftest import Console
+
+
+async def test_help_lists_every_top_level_command(console: Console) -> None:
+    shown = await console.ok("/help")
+    tree = console.table.virtual.tree
+    assert shown["ephemeral"]
+    for command in tree.get_commands():
+        assert f"`/{command.name}`" in shown["text"]
+
+
+async def test_every_command_has_help_with_an_example_discord_would_accept(console: Console) -> None:
+    table = console.table
+    for command in leaves(table.virtual.tree):
+        shown = await console.ok(f'/help command:"{command.qualified_name}"')
+        assert shown["data"]["example"] == example(command)
+        tokens = shlex.split(example(command)[1:])
+        path = command.qualified_name.split()
+        try:
+            table._convert(command, tokens[len(path) :])  # typed and bounded as Discord's client checks them
+        except ConsoleError as error:
+            raise AssertionError(f"{example(command)}: {error}") from None
+
+
+async def test_each_ruleset_has_a_getting_started_card_naming_real_commands(console: Console) -> None:
+    tree = console.table.virtual.tree
+    known = {c.qualified_name for c in leaves(tree)}
+    for ruleset in console.table.bot.service.registry:
+        if ruleset.id == "tally":  # the tests' own ruleset
+            continue
+        card = await console.ok(f"/help command:{ruleset.id}")
+        steps = ruleset.ruleset.getting_started
+        assert steps and "Getting started" in card["text"], ruleset.id
+        for step in steps:
+            for named in re.findall(r"`/([a-z -]+?)(?: [a-z_]+:|`)", step):
+                assert named.strip() in known, (ruleset.id, named)
+
+
+async def test_an_unknown_command_suggests_the_nearest(console: Console) -> None:
+    refused = await console.fails("/help command:cst")
+    assert "There is no command `/cst`" in refused["text"]
+    near = await console.fails("/help command:preview")
+    assert "`/runic preview`" in near["text"]
