@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import sqlite3
 import sys
+from pathlib import Path
+from typing import NoReturn
 
 import discord
 
@@ -26,20 +30,56 @@ def main(argv: list[str] | None = None) -> int:
         fail(str(exc))
 
 
+USAGE = """commands:
+  (none)              connect to Discord with DISCORD_TOKEN, or open the console table when none is set
+  console [--help]    play at the console table, no token needed
+  sync [--guild ID]   register the slash commands with Discord (global, or one guild at once)
+  backup PATH         copy the database to PATH, safely, even while Magister runs
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:  # one line, exit 2, naming what would work
+        fail(
+            f"{message}; use `python -m bot`, `python -m bot console`, `python -m bot sync` or "
+            "`python -m bot backup PATH` (`python -m bot --help` says more)"
+        )
+
+
+def parser() -> argparse.ArgumentParser:
+    top = _Parser(
+        prog="python -m bot",
+        description="Magister, a Discord game master for spellcasting games.",
+        epilog=USAGE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    top.add_argument("command", nargs="?", choices=["console", "sync", "backup"], help=argparse.SUPPRESS)
+    top.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    return top
+
+
 def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:1] == ["console"]:
+    args = parser().parse_args(argv)  # --help prints the commands and exits 0; an unknown one exits 2
+    if args.command == "console":
         from bot import console
 
-        return asyncio.run(console.run(argv[1:]))
-    if argv[:1] == ["sync"]:
+        return asyncio.run(console.run(args.rest))
+    if args.command == "sync":
         sync_args = argparse.ArgumentParser(prog="python -m bot sync", description="Register slash commands.")
         sync_args.add_argument("--guild", type=int, help="sync to this guild only (instant); default: global")
-        args = sync_args.parse_args(argv[1:])
+        parsed = sync_args.parse_args(args.rest)
         settings = load_settings()
-        return asyncio.run(sync(settings, args.guild))
-    if argv:
-        fail(f"unknown command {argv[0]!r}; use `python -m bot`, `python -m bot console` or `python -m bot sync`")
+        return asyncio.run(sync(settings, parsed.guild))
+    if args.command == "backup":
+        backup_args = argparse.ArgumentParser(
+            prog="python -m bot backup",
+            description="Copy the database (MAGISTER_DB) with SQLite's online backup: consistent even while the "
+            "bot writes. Restore by stopping Magister and copying the backup over the database file.",
+        )
+        backup_args.add_argument("path", help="where to write the copy (refused if it exists)")
+        parsed = backup_args.parse_args(args.rest)
+        return backup(load_settings().magister_db, parsed.path)
 
     settings = load_settings()
     if settings.token is None:
@@ -50,6 +90,25 @@ def _main(argv: list[str] | None) -> int:
             return asyncio.run(console.run([]))
         fail("DISCORD_TOKEN is not set: put it in .env to connect to Discord, or run `python -m bot console`")
     return asyncio.run(serve(settings))
+
+
+def backup(source: str | Path, target: str | Path) -> int:
+    """SQLite's online backup: pages copied under a read transaction, so writers never see a half-copied file."""
+    source, target = Path(source), Path(target)
+    if not source.exists():
+        fail(f"there is no database at {source}: set MAGISTER_DB to the file to back up")
+    if target.exists():
+        fail(f"{target} exists already: give a new file name, so no backup is overwritten by accident")
+    with (
+        contextlib.closing(sqlite3.connect(f"file:{source}?mode=ro", uri=True)) as db,
+        contextlib.closing(sqlite3.connect(target)) as copy,
+    ):
+        db.backup(copy)
+        (check,) = copy.execute("PRAGMA integrity_check").fetchone()
+    if check != "ok":
+        fail(f"the backup at {target} failed its integrity check ({check}); keep the original and try again")
+    print(f"backed up {source} to {target} ({target.stat().st_size:,} bytes, integrity ok)")
+    return 0
 
 
 async def build_bot(settings: Settings):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -162,3 +163,25 @@ def test_a_store_left_open_does_not_keep_the_process_alive(tmp_path: Path) -> No
     )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "done"
+
+
+@pytest.mark.parametrize("args", [["--help"], ["console", "--help"], ["sync", "--help"], ["backup", "--help"]])
+def test_every_help_exits_0_with_usage(tmp_path: Path, args: list[str]) -> None:
+    result = run(args, tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "usage: python -m bot" in result.stdout
+
+
+def test_backup_copies_a_live_database_and_never_overwrites(tmp_path: Path) -> None:
+    made = run(["console", "--json"], tmp_path, stdin="/campaign start ruleset:runic name:Camelot\n")
+    assert made.returncode == 0, made.stderr
+    target = tmp_path / "backup.sqlite3"
+    copied = run(["backup", str(target)], tmp_path)
+    assert copied.returncode == 0, copied.stderr
+    assert "integrity ok" in copied.stdout
+    with sqlite3.connect(target) as db:
+        assert db.execute("SELECT name FROM campaigns").fetchall() == [("Camelot",)]
+    again = run(["backup", str(target)], tmp_path)
+    assert again.returncode == 2 and "exists already" in again.stderr
+    missing = run(["backup", str(tmp_path / "b2.sqlite3")], tmp_path, MAGISTER_DB=str(tmp_path / "none.sqlite3"))
+    assert missing.returncode == 2 and "no database" in missing.stderr
