@@ -70,7 +70,7 @@ def roll_expression(expression: str, rng: random.Random, *, label: str | None = 
     except d20.RollValueError as exc:
         raise RuleError(f"{exc} {HELP}") from None
     except d20.RollSyntaxError as exc:
-        raise RuleError(f"`{expression}` is not a dice expression I can read ({exc}). {HELP}") from None
+        raise RuleError(f"`{expression}` is not a dice expression I can read: {_where(exc)}. {HELP}") from None
     finally:
         d20.expression.random = saved
 
@@ -102,3 +102,13 @@ def _dice_groups(node: d20.Number) -> list[dict]:
     for child in node.children:
         groups.extend(_dice_groups(child))
     return groups
+
+
+def _where(error: d20.RollSyntaxError) -> str:
+    """d20's parser error (its grammar's token names) in a user's words: where it went wrong, and with what."""
+    got = str(getattr(error, "got", "") or "")
+    column = getattr(error, "col", None)
+    if not got:
+        return "it ends too soon (a die, a number or a closing bracket is missing at the end)"
+    at = f" at character {column}" if column else ""
+    return f"`{got[:20]}`{at} cannot come there (a number, a die like `d6`, or `(` can)"

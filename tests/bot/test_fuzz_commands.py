@@ -13,6 +13,7 @@ README gives a longer run.
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from hypothesis import strategies as st
 
 from tests.support.loop_console import LoopConsole
 
+LIBRARY_TEXT = re.compile(r"Input should|validation error|pydantic|_WS|LPAR|\bINTEGER\b|errors\.pydantic")
 EXAMPLES = int(os.environ.get("MAGISTER_FUZZ_EXAMPLES", "25"))
 NO_CAMPAIGN = 2999
 SETUP = {
@@ -160,6 +162,7 @@ def _fuzz(console: LoopConsole, command: app_commands.Command, channels: dict[st
         assert "incident" not in result.extra, (command.qualified_name, options, result.text)
         assert result.text, (command.qualified_name, options)
         assert "Traceback" not in result.text
+        assert not LIBRARY_TEXT.search(result.text), (command.qualified_name, options, result.text)
 
     check()
 
