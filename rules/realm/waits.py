@@ -1,11 +1,11 @@
 """Who a realm table waits on (issue 13's ``Ruleset.waits``): the combats' steps, then the GM between them.
 
 Read from the state alone. In a combat: the Encounter Step waits on the next character in the day's order
-who has neither charged nor acted (as the combat card's "Next in the Encounter Step"); the Melee Step on
-each caster whose spell still needs a target; after ``resolve``, on each caster whose attack spell needs a
-direction and each character it targets who has no maneuver; otherwise on the GM for the step that is due.
-With no combat under way, the GM closes the evening or starts the next day. Daylight waits on nobody: the
-state does not record which phases each character still has to play.
+who has neither charged nor acted, after the last who did (the combat card's "Next in the Encounter Step"),
+then on the GM; the Melee Step on each caster whose spell still needs a target; after ``resolve``, on each
+caster whose attack spell needs a direction and each character it targets who has no maneuver; otherwise on
+the GM for the step that is due. With no combat under way, the GM closes the evening or starts the next day.
+Daylight waits on nobody: the state does not record which phases each character still has to play.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from rules.base import Table, Wait
 from rules.realm.book import fold
 from rules.realm.core import sheet_of, state_of
+from rules.realm.rounds import encounter_waiting
 from rules.realm.state import Casting, Combat
 
 
@@ -51,10 +52,7 @@ def _combat_waits(table: Table, combat: Combat) -> list[Wait]:
     where = f"round {combat.round} in {combat.clearing}"
     prefix = f"combat {combat.clearing} round {combat.round}"
     if combat.step == "encounter":
-        for name in combat.order:
-            fighter = combat.fighter(name)
-            if fighter is None or not fighter.present or fighter.charged or fighter.action != "none":
-                continue
+        for name in encounter_waiting(combat):
             wait = _character(
                 table,
                 f"{prefix} encounter: {name}",

@@ -67,6 +67,17 @@ def test_the_encounter_step_goes_around_the_days_order_then_waits_on_the_gm() ->
     )
 
 
+def test_a_character_passed_over_in_the_order_let_his_turn_go() -> None:
+    realm = duel()
+    started = realm.act("gm", "combat start", clearing="Cave 1", order="Wizard, Witch", others="Goblin")
+    assert only(realm).key == f"{R1} encounter: Wizard"
+    assert {f.name: f.value for f in started.card.fields}["Next in the Encounter Step"] == "Wizard (then Witch)"
+    realm.act("oz", "cast", spell="Curse", ritual="MAGIC V3*")  # the Witch acts: the Wizard did nothing (L13)
+    assert only(realm).key == f"{R1} melee"
+    sheet = realm.act("gm", "combat sheet", character="Wizard", move_times="none")
+    assert "Next in the Encounter Step" not in [f.name for f in sheet.card.fields]  # the card agrees: nobody
+
+
 def test_the_melee_step_waits_on_each_caster_then_the_gm_resolves() -> None:
     realm = duel()
     realm.act("gm", "combat start", clearing="Cave 1", order="Wizard, Witch", others="Goblin")
