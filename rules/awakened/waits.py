@@ -1,8 +1,8 @@
 """Who an awakened table waits on (issue 13's ``Ruleset.waits``), read from the state alone.
 
 - the GM, when the round's paradox pool holds dice: `/awakened time round` rolls it and ends the round;
-- a mage whose spontaneous spell is in its Shaping window (cast or refreshed this round, P-G6) and not yet
-  Shaped in it: Shape it now, or the window closes when the round ends;
+- a mage with spells in their Shaping window (cast or refreshed this round, P-G6) and not yet Shaped in it:
+  Shape them now, or the window closes when the round ends (one wait per mage and round, naming them all);
 - a mage in a Wisdom crisis who owes its roll (the GM started or replaced the crisis, or called for a roll).
 
 Turn order in a scene is not this ruleset's: it comes from the generic `/turn` tracker.
@@ -36,16 +36,19 @@ def awakened_waits(table: Table) -> list[Wait]:
         sheet: AwakenedSheet = record.sheet
         if sheet.state != "conscious":
             continue
-        for spell in sheet.spells:
-            if _shaping_pending(spell, state):
-                waits.append(
-                    _mage(
-                        record,
-                        f"shaping #{spell.id} scene {state.scene} round {state.round}",
-                        f"Shape {spell_label(spell)} now, or let its Shaping window close ({when})",
-                        ["/awakened spell shape"],
-                    )
+        open_windows = [spell_label(spell) for spell in sheet.spells if _shaping_pending(spell, state)]
+        if open_windows:
+            spells = (
+                open_windows[0] if len(open_windows) == 1 else ", ".join(open_windows[:-1]) + " or " + open_windows[-1]
+            )
+            waits.append(
+                _mage(
+                    record,
+                    f"shaping: {record.name} scene {state.scene} round {state.round}",
+                    f"Shape {spells} now, or let the Shaping window close ({when})",
+                    ["/awakened spell shape"],
                 )
+            )
         if sheet.crisis is not None and sheet.crisis.roll_owed:
             waits.append(
                 _mage(

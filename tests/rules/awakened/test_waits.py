@@ -30,12 +30,12 @@ def test_a_shaping_window_waits_until_shaped_or_the_round_ends(game: Game) -> No
     game.act("spell cast", spell="Veil", arcana="Life", aspect="covert")
     [window] = waits(game)
     assert (window.key, window.user_id, window.who, window.kind) == (
-        "shaping #1 scene 1 round 1",
+        "shaping: Ash scene 1 round 1",
         PLAYER,
         "Ash",
         "turn",
     )
-    assert window.what == "Shape #1 Veil now, or let its Shaping window close (scene 1, round 1)"
+    assert window.what == "Shape #1 Veil now, or let the Shaping window close (scene 1, round 1)"
     assert window.commands == ["/awakened spell shape"] and window.on_deadline is None
     game.act("spell sustain", spell="Veil")  # still in its window: the same wait goes on
     assert waits(game) == [window]
@@ -46,9 +46,16 @@ def test_a_shaping_window_waits_until_shaped_or_the_round_ends(game: Game) -> No
     game.gm("time round")
     assert waits(game) == []
     game.act("spell refresh", spell="Veil")  # a new window, a new wait
-    assert keys(game) == ["shaping #1 scene 1 round 2"]
+    assert keys(game) == ["shaping: Ash scene 1 round 2"]
+    game.act("spell cast", spell="Mend", arcana="Life", aspect="covert")
+    game.act("spell cast", spell="Sense", arcana="Life", aspect="covert")
+    [three] = waits(game)  # one wait per mage and round: it goes on, naming every open window
+    assert three.key == "shaping: Ash scene 1 round 2"
+    assert three.what.startswith("Shape #1 Veil, #2 Mend or #3 Sense now")
+    game.act("spell shape", spell="Mend", rolls=failing(6))
+    assert waits(game)[0].what.startswith("Shape #1 Veil or #3 Sense now")
     game.gm("time round")
-    assert waits(game) == []  # the window closed unshaped
+    assert waits(game) == []  # the windows closed unshaped
 
 
 def test_the_paradox_pool_waits_on_the_gm_until_the_round_ends(game: Game) -> None:
@@ -57,14 +64,14 @@ def test_the_paradox_pool_waits_on_the_gm_until_the_round_ends(game: Game) -> No
     game.table.characters["bex"].owner_id = OTHER
     game.act("spell cast", spell="Blast", arcana="Forces", aspect="vulgar")
     game.act("spell cast", spell="Flare", arcana="Forces", aspect="vulgar", mage="Bex", user=OTHER)
-    assert keys(game) == ["shaping #1 scene 1 round 1", "shaping #2 scene 1 round 1"]  # Ash, then Bex
+    assert keys(game) == ["shaping: Ash scene 1 round 1", "shaping: Bex scene 1 round 1"]
     assert [w.user_id for w in waits(game)] == [PLAYER, OTHER]
     game.act("spell shape", spell="Blast", rolls=failing(9))
     paradox, bex = waits(game)
     assert (paradox.key, paradox.user_id, paradox.who, paradox.kind) == ("scene 1 round 1 paradox", None, "GM", "gm")
     assert paradox.what == "end the round: roll the paradox pool (3 dice; scene 1, round 1)"
     assert paradox.commands == ["/awakened time round"]
-    assert bex.key == "shaping #2 scene 1 round 1" and bex.who == "Bex"
+    assert bex.key == "shaping: Bex scene 1 round 1" and bex.who == "Bex"
     game.act("spell shape", spell="Flare", mage="Bex", user=OTHER, rolls=failing(9))
     [paradox6] = waits(game)
     assert paradox6.key == paradox.key and "6 dice" in paradox6.what  # the same wait, a bigger pool
