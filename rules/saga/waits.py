@@ -7,7 +7,8 @@ battle), so a wait that goes on keeps its key and pings nobody again. Pure: it r
 
 from __future__ import annotations
 
-from rules.base import OnDeadline, Table, Wait
+from rules.base import OnDeadline, RuleError, Table, Wait
+from rules.saga.area import Ctx, source_limit
 from rules.saga.book import fold
 from rules.saga.state import Game, SagaState
 
@@ -59,8 +60,18 @@ def saga_waits(table: Table) -> list[Wait]:
     if game.step == 9 and game.battle is not None:
         return battle_waits(game, wait, turn)
     if game.step == 10:
-        return [wait(f"{turn} step 10", "end the turn (step 10)", ["/saga end"])]
+        excess = _over_the_limit(table, state, game)
+        cycle = f"cycle {excess} hand card(s) down to the source limit and " if excess else ""
+        return [wait(f"{turn} step 10", f"{cycle}end the turn (step 10)", ["/saga end"])]
     return []
+
+
+def _over_the_limit(table: Table, state: SagaState, game: Game) -> int:
+    """How many hand cards step 10 must cycle (S22); 0 if the catalog cannot tell (the post will say why)."""
+    try:
+        return max(0, len(game.hand) - source_limit(Ctx(table, state, game, table.settings)))
+    except RuleError:
+        return 0
 
 
 def battle_waits(game: Game, wait, turn: str) -> list[Wait]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.base import Wait
 from rules.saga import RULESET
-from rules.saga.area import remove
+from rules.saga.area import remove, source_limit
 from rules.saga.state import HeroState, ItemState
 from rules.saga.turn import advance
 from tests.rules.saga.helpers import GM, PLAYER, ctx, make_table, run
@@ -49,10 +49,11 @@ def test_the_player_is_waited_on_at_every_step_of_a_turn() -> None:
     assert step8.key == "turn 1 step 8" and step8.what == "continue: acknowledge the action cards (step 8)"
     run(table, "continue")  # no enemy: step 10
     step10 = only(table)
-    assert (step10.key, step10.what, step10.commands) == ("turn 1 step 10", "end the turn (step 10)", ["/saga end"])
     game = ctx(table).game
-    cycle = game.hand[: max(0, len(game.hand) - 5)]
-    run(table, "end", cycle=", ".join(cycle))
+    assert (len(game.hand), source_limit(ctx(table))) == (6, 5)  # good luck brought the action card to hand
+    assert (step10.key, step10.commands) == ("turn 1 step 10", ["/saga end"])
+    assert step10.what == "cycle 1 hand card(s) down to the source limit and end the turn (step 10)"
+    run(table, "end", cycle=game.hand[0])
     assert only(table).key == "turn 2 step 1"  # a new turn is a new wait
 
 
@@ -129,6 +130,6 @@ def test_nothing_once_the_game_is_won_or_lost() -> None:
     assert waits(table) == []
     table, game = battle_table("Sample Bog Troll")
     run(table, "pass")
-    assert only(table).key == "turn 1 step 10"
+    assert (only(table).key, only(table).what) == ("turn 1 step 10", "end the turn (step 10)")  # an empty hand
     run(table, "end")
     assert game.outcome == "lost" and waits(table) == []
