@@ -54,7 +54,7 @@ def awakened_waits(table: Table) -> list[Wait]:
                 _mage(
                     record,
                     f"crisis roll: {record.name} after {sheet.crisis.failures + sheet.crisis.successes} roll(s)",
-                    f"roll the Wisdom crisis (pool {sheet.crisis.pool})",
+                    "roll the Wisdom crisis",
                     ["/awakened crisis"],
                 )
             )

@@ -84,7 +84,7 @@ def test_a_crisis_roll_owed_waits_on_the_mage(game: Game) -> None:
     game.gm("crisis", mage="Ash", mode="start", pool=3)
     [owed] = waits(game)
     assert (owed.key, owed.user_id, owed.who) == ("crisis roll: Ash after 0 roll(s)", PLAYER, "Ash")
-    assert owed.what == "roll the Wisdom crisis (pool 3)" and owed.commands == ["/awakened crisis"]
+    assert owed.what == "roll the Wisdom crisis" and owed.commands == ["/awakened crisis"]  # no pool: sheet-only
     game.act("crisis", mode="roll", rolls=[1, 2, 3])
     assert waits(game) == [] and sheet.crisis.failures == 1
     with pytest.raises(RuleError, match="needs the GM"):
