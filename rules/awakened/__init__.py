@@ -21,7 +21,8 @@ from rules.awakened.book import AwakenedBook
 from rules.awakened.lookup import entries
 from rules.awakened.sheet import AwakenedSettings, AwakenedSheet, AwakenedState
 from rules.awakened.suggest import suggestions
-from rules.base import Action, BenchCase, BenchStep, CharacterRecord, LookupEntry, Outcome, Ruleset, Table
+from rules.awakened.waits import awakened_waits
+from rules.base import Action, BenchCase, BenchStep, CharacterRecord, LookupEntry, Outcome, Ruleset, Table, Wait
 
 
 def _actions(*items: Action) -> dict[str, Action]:
@@ -127,6 +128,10 @@ class AwakenedRuleset(Ruleset):
             description="Which roll",
         ),
     )
+
+    def waits(self, table: Table) -> list[Wait]:
+        """The GM with a paradox pool to roll; mages with an open Shaping window or a crisis roll owed."""
+        return awakened_waits(table)
 
     def bench_case(self) -> BenchCase:
         """A vulgar improvised cast paid with free Mana: cost, Gnosis limit, payment, paradox and the card."""

@@ -141,7 +141,9 @@ def resonance_age(table: Table, options: ResonanceOptions) -> Outcome:
 
 
 class CrisisOptions(Model):
-    mode: Literal["start", "replace", "roll", "end"] = Field(description="What to do")
+    mode: Literal["start", "replace", "call", "roll", "end"] = Field(
+        description="start, replace, call (for a roll), end: GM; roll: the mage"
+    )
     pool: int | None = Field(default=None, ge=0, le=30, description="Crisis pool")
     mage: str | None = MageOption
     dice: str | None = DiceOption
@@ -152,7 +154,7 @@ def crisis(table: Table, options: CrisisOptions) -> Outcome:
     who, settings = record.name, table.settings
     lines: list[str] = []
     data: dict = {"mage": who, "mode": options.mode}
-    if options.mode in ("start", "replace", "end"):
+    if options.mode in ("start", "replace", "call", "end"):
         table.require_gm(f"Crisis {options.mode}")
     if options.mode in ("start", "replace"):
         if options.pool is None:
@@ -162,8 +164,18 @@ def crisis(table: Table, options: CrisisOptions) -> Outcome:
         if options.mode == "replace" and sheet.crisis is None:
             raise RuleError(f"{who} is not in crisis; use mode:start.")
         kept = sheet.crisis.failures if sheet.crisis else 0
-        sheet.crisis = Crisis(pool=options.pool, failures=kept)
+        sheet.crisis = Crisis(pool=options.pool, failures=kept, roll_owed=True)
         lines.append(f"Crisis of pool {options.pool}" + (f"; {kept} failure(s) carried over (l.34)." if kept else "."))
+        lines.append(f"{who} owes a crisis roll: `/awakened crisis mode:roll`.")
+    elif options.mode == "call":
+        if sheet.crisis is None:
+            raise RuleError(f"{who} is not in crisis; start one with `/awakened crisis mode:start pool:N`.")
+        if sheet.crisis.roll_owed:
+            raise RuleError(f"{who} already owes a crisis roll; wait for `/awakened crisis mode:roll`.")
+        if options.pool is not None:
+            raise RuleError("Calling for a roll keeps the crisis's pool; drop `pool` (or use mode:replace).")
+        sheet.crisis.roll_owed = True
+        lines.append(f"The GM calls for a crisis roll: {who} rolls with `/awakened crisis mode:roll`.")
     elif options.mode == "end":
         if sheet.crisis is None:
             raise RuleError(f"{who} is not in crisis.")
@@ -177,6 +189,7 @@ def crisis(table: Table, options: CrisisOptions) -> Outcome:
         dice = gm_dice(table, options.dice)
         state = sheet.crisis
         result = roll(table, state.pool, dice=dice, what="The crisis roll")
+        state.roll_owed = False
         data["roll"] = roll_data(result)
         lines.append(roll_text(result, "Crisis roll"))
         if result.successes:

@@ -112,6 +112,7 @@ class Crisis(Model):
     pool: int = Field(ge=0, le=30)
     failures: int = Field(default=0, ge=0)
     successes: int = Field(default=0, ge=0)
+    roll_owed: bool = False  # the GM started or replaced the crisis, or called for a roll, and it is not rolled yet
 
 
 class ScrutinyTrack(Model):

@@ -8,7 +8,8 @@ Rules and rulings are in docs/realm.md. Modules, in the order a spell meets them
 - ``days``: the day and its boundaries; ``phases``: enchanting, preparing, energizing;
 - ``castability``: castable and cast; ``rounds``: combat start, rounds, end; ``fighting``: charge, run,
   alert, maneuver, special chits; ``melee``: targets, speed order, attack spells;
-- ``board``: ``/realm spells``; ``gm``: break, kill, GM-entered table results; ``lookup``, ``suggest``.
+- ``board``: ``/realm spells``; ``gm``: break, kill, GM-entered table results; ``lookup``, ``suggest``;
+  ``waits``: who the table waits on (play-by-post).
 """
 
 from __future__ import annotations
@@ -16,12 +17,24 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from rules.base import Action, BenchCase, BenchStep, Card, CharacterRecord, LookupEntry, Outcome, Ruleset, Table
+from rules.base import (
+    Action,
+    BenchCase,
+    BenchStep,
+    Card,
+    CharacterRecord,
+    LookupEntry,
+    Outcome,
+    Ruleset,
+    Table,
+    Wait,
+)
 from rules.realm import board, castability, characters, days, fighting, gm, library, lookup, melee, phases, rounds
 from rules.realm.book import RealmBook
 from rules.realm.core import sheet_of
 from rules.realm.state import RealmSettings, RealmSheet, RealmState
 from rules.realm.suggest import suggestions
+from rules.realm.waits import realm_waits
 
 
 def _actions(*items: Action) -> dict[str, Action]:
@@ -254,6 +267,10 @@ class RealmRuleset(Ruleset):
             "record", gm.record, gm.RecordOptions, gm_only=True, description="Enter a Missile Table or hide roll result"
         ),
     )
+
+    def waits(self, table: Table) -> list[Wait]:
+        """Each combat's next step (a character, or the GM), then the GM between combats (rules/realm/waits.py)."""
+        return realm_waits(table)
 
     def bench_case(self) -> BenchCase:
         """Six casters in one clearing, each targeting the next: speed order with cancellations."""

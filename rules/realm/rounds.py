@@ -55,15 +55,25 @@ def combat_card(combat: Combat, title: str, description: str = "") -> Card:
     card = Card(title=title, description=description)
     card.footer = f"{combat.clearing} · round {combat.round} · {combat.step} step"
     add(card, "Encounter order", " → ".join(combat.order) or "—")
-    waiting = [
-        n for n in combat.order if (f := combat.fighter(n)) and f.present and not f.charged and f.action == "none"
-    ]
+    waiting = encounter_waiting(combat)
     if combat.step == "encounter" and waiting:
         add(card, "Next in the Encounter Step", f"{waiting[0]} (then {', '.join(waiting[1:]) or 'nobody'})")
     if combat.attention:
         add(card, "Attention order", " → ".join(combat.attention))
     add(card, "In the clearing", _board(combat))
     return card
+
+
+def encounter_waiting(combat: Combat) -> list[str]:
+    """Who still has an Encounter turn, in the day's order (L13): present, neither charged nor acted, and after
+    the last character who did (a character passed over by a later one's charge or action let his turn go)."""
+    done = [i for i, n in enumerate(combat.order) if (f := combat.fighter(n)) and (f.charged or f.action != "none")]
+    start = done[-1] + 1 if done else 0
+    return [
+        n
+        for n in combat.order[start:]
+        if (f := combat.fighter(n)) and f.present and not f.charged and f.action == "none"
+    ]
 
 
 def combat_data(combat: Combat) -> dict:

@@ -5,7 +5,8 @@ meets them: ``book`` (the tables), ``spells`` and ``parameters`` (energy and
 time), ``skill`` (ruling 5), ``casting`` (the procedure), ``mana`` (payment,
 ruling 4), ``calamity`` (ruling 3), ``report`` (the card), ``upkeep``
 (maintain, drop, sunrise), ``mages`` and ``spellbook`` (sheets and saved
-spells), ``lookup`` (``/lookup``), ``suggest`` (autocomplete).
+spells), ``lookup`` (``/lookup``), ``suggest`` (autocomplete), ``waits`` (who the table
+waits on, for play-by-post).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from rules.base import (
     RuleError,
     Ruleset,
     Table,
+    Wait,
 )
 from rules.runic import (
     combat,
@@ -44,6 +46,7 @@ from rules.runic.casting import CastOptions, cast
 from rules.runic.report import cast_outcome
 from rules.runic.sheet import MageSheet, RunicSettings, RunicState
 from rules.runic.suggest import suggestions
+from rules.runic.waits import runic_waits
 
 
 def run_cast(table: Table, options: CastOptions) -> Outcome:
@@ -136,6 +139,10 @@ class RunicRuleset(Ruleset):
         Action("lasting trigger", lasting.lasting_trigger, lasting.LastingTriggerOptions, description="Set one off"),
         Action("lasting end", lasting.lasting_end, lasting.LastingEndOptions, description="Dispel or destroy one"),
     )
+
+    def waits(self, table: Table) -> list[Wait]:
+        """A held Melee or Missile spell awaiting launch or drop; an Information answer the GM owes today."""
+        return runic_waits(table)
 
     def bench_case(self) -> BenchCase:
         """A resisted spell cast by a trained mage: skill, energy, payment and the Rule of 16."""

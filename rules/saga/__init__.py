@@ -6,8 +6,9 @@ step pointer of the ten mandatory steps. Modules, in reading order: ``book`` (th
 data and the card model), ``harmony`` (order, bonus costs, luck), ``state``,
 ``area`` (piles and primitives), ``turn`` (setup and the steps), ``battle``,
 ``optional`` (purchases, items), ``bonus``, ``primitives`` (search, put), ``odds``, ``catalog``,
-``cards`` (what the channel reads), then the commands: ``posts`` (what every turn post shares),
-``catalog_actions``, ``turn_actions``, ``optional_actions``, ``checks``, and ``actions`` (the registry).
+``cards`` (what the channel reads), ``waits`` (who the table waits on), then the commands: ``posts``
+(what every turn post shares), ``catalog_actions``, ``turn_actions``, ``optional_actions``, ``checks``,
+and ``actions`` (the registry).
 """
 
 from __future__ import annotations
@@ -17,7 +18,18 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from rules.base import Action, BenchCase, BenchStep, Card, CharacterRecord, LookupEntry, Outcome, Ruleset, Table
+from rules.base import (
+    Action,
+    BenchCase,
+    BenchStep,
+    Card,
+    CharacterRecord,
+    LookupEntry,
+    Outcome,
+    Ruleset,
+    Table,
+    Wait,
+)
 from rules.saga import lookup
 from rules.saga.actions import ACTIONS
 from rules.saga.area import Ctx
@@ -25,6 +37,7 @@ from rules.saga.book import SagaBook
 from rules.saga.cards import public_data, table_card
 from rules.saga.state import SagaSettings, SagaSheet, SagaState
 from rules.saga.suggest import suggestions
+from rules.saga.waits import saga_waits
 
 
 class SagaRuleset(Ruleset):
@@ -41,6 +54,10 @@ class SagaRuleset(Ruleset):
         "Check the rules as you go: `/saga harmonic`, `/saga luck`, and the exact odds of the next draw: `/saga odds`.",
     )
     actions: ClassVar[dict[str, Action]] = ACTIONS
+
+    def waits(self, table: Table) -> list[Wait]:
+        """The player, for the post the step pointer needs next; nobody once the game is won or lost."""
+        return saga_waits(table)
 
     def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:
         return list(lookup.entries(book))

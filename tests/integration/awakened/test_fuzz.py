@@ -150,6 +150,8 @@ def test_payments_over_the_gnosis_limit(awakened: AwakenedConsole) -> None:
         (PAT, "/awakened spell cast spell:X arcana:Death aspect:covert", "no dots in Death"),
         (PAT, '/awakened spell cast spell:X arcana:Forces aspect:covert damage:"frost"', "not a damage factor"),
         (PAT, "/awakened crisis mode:roll", "not in crisis"),
+        (PAT, "/awakened crisis mode:call", "needs the GM"),
+        (GM, "/awakened crisis mage:Ash mode:call", "not in crisis"),
         (PAT, "/awakened soulstone mode:reintegrate stone:4", "Name the `stone` by its number"),
         (PAT, "/awakened scrutinize subject:x skill:Brawl", "may scrutinize with Occult"),
         (PAT, "/awakened oblation", "only be performed in a Hallow"),
