@@ -114,12 +114,28 @@ class MagisterBot(commands.Bot):
         for module in pkgutil.iter_modules([str(COGS_DIR)]):
             if not module.name.startswith("_"):
                 await self.load_extension(f"cogs.{module.name}")
+        set_where_commands_run(self.tree)
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %d guilds", self.user, len(self.guilds))
 
 
 # ---------------------------------------------------------------------- helpers for cogs
+
+
+# Dice, odds, lookup and help work anywhere, also where a user installed the app for themselves (DMs, group
+# DMs); everything that reads or changes a campaign belongs to a server's channel.
+ANYWHERE = frozenset({"roll", "check", "contest", "pool", "odds", "lookup", "help"})
+
+
+def set_where_commands_run(tree: app_commands.CommandTree) -> None:
+    for command in tree.get_commands():
+        if command.name in ANYWHERE:
+            command.allowed_contexts = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+            command.allowed_installs = app_commands.AppInstallationType(guild=True, user=True)
+        else:
+            command.allowed_contexts = app_commands.AppCommandContext(guild=True)
+            command.allowed_installs = app_commands.AppInstallationType(guild=True)
 
 
 def place_of(interaction: discord.Interaction) -> Place:

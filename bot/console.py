@@ -175,6 +175,10 @@ class ConsoleTable:
 
     async def run_command(self, path: list[str], options: dict[str, Any], *, line: str = "") -> Result:
         """Send ``/path`` with options already typed, as Discord's client would (fuzzers use this)."""
+        top = self.virtual.tree.get_command(path[0])
+        contexts = getattr(top, "allowed_contexts", None)
+        if not self.virtual.guild_id and contexts is not None and not contexts.dm_channel:
+            raise ConsoleError(f"/{path[0]} works in a server's channel, not in a DM (Discord does not offer it here).")
         data = command_data(self.virtual.tree, path, options, guild_id=self.virtual.guild_id)
         interaction, sent = await self.virtual.command(self.user, data)
         return self._result(line or "/" + " ".join(path), interaction, sent)

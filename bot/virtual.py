@@ -282,8 +282,10 @@ class VirtualDiscord:
                     "permissions": str(permissions),
                 },
             )
-        else:
+            payload["authorizing_integration_owners"] = {"0": str(self.guild_id)}
+        else:  # a DM, where only a user-installed app can answer commands
             payload.update(user=user.payload(), context=1, channel={"id": str(channel_id), "type": 1})
+            payload["authorizing_integration_owners"] = {"1": str(user.id)}
         return payload
 
     def stop_views(self) -> None:

@@ -193,3 +193,17 @@ async def test_console_errors_say_what_would_work(console: Console) -> None:
     assert "Unknown command" in (await console.fails("/fly"))["text"]
     assert "Directives" in (await console.fails("@dance"))["text"]
     assert "double quotes" in (await console.fails('/roll expression:"1d6'))["text"]
+
+
+async def test_dice_work_where_a_user_installed_the_app_and_campaigns_stay_in_servers(console: Console) -> None:
+    payloads = {c.name: c.to_dict(console.table.virtual.tree) for c in console.table.virtual.tree.get_commands()}
+    for name in ("roll", "check", "contest", "pool", "odds", "lookup", "help"):
+        assert payloads[name]["contexts"] == [0, 1, 2] and payloads[name]["integration_types"] == [0, 1], name
+    for name in ("campaign", "character", "runic", "serpent", "awakened", "realm", "saga"):
+        assert payloads[name]["contexts"] == [0] and payloads[name]["integration_types"] == [0], name
+    await console.ok("@guild 0")  # a DM with the user-installed app
+    rolled = await console.ok("/roll expression:2d6")
+    assert len(rolled["data"]["dice"]) == 2
+    assert (await console.ok("/lookup term:Pierce"))["ok"]
+    refused = await console.fails("/campaign status")
+    assert "works in a server's channel" in refused["text"]
