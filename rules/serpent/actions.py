@@ -61,6 +61,7 @@ from rules.serpent.rounds import start_round
 from rules.serpent.runner import book_of, make_ctx, outcome, sheet_of, state_of, with_battle
 from rules.serpent.spelldef import define
 from rules.serpent.state import Battle, Being, CardState, QueuedDie
+from rules.serpent.turns import window_waiting
 
 # ---------------------------------------------------------------- Magi sheets
 
@@ -444,6 +445,16 @@ def run_close_window(table: Table, opts: CloseWindowOptions) -> Outcome:
                 f"Window #{opts.window} is not open (it closed already); the open window is on {top.title} (#{top.id})."
             )
         title = top.title
+        if opts.magi:
+            being = ctx.battle.beings.get(" ".join(opts.magi.split()).casefold())
+            if being is None or being.key not in window_waiting(ctx, top):
+                waiting_names = ", ".join(ctx.name(k) for k in window_waiting(ctx, top))
+                raise RuleError(
+                    f"The window on {title} (#{top.id}) is not waiting for {opts.magi!r}; it waits for {waiting_names}."
+                )
+            ctx.j.say(f"⏰ The GM (or a play-by-post deadline) closes {title}'s window for {being.name}.")
+            play.pass_window(ctx, being.key)
+            return f"{being.name} passes on {title}"
         waiting = close_window(ctx)
         ctx.j.say(
             f"The response window on {title} closes"

@@ -130,6 +130,9 @@ class CloseWindowOptions(Model):
     window: int | None = Field(
         default=None, ge=1, description="Close only window #n (the board shows it); refused if another is open"
     )
+    magi: str | None = Field(
+        default=None, max_length=100, description="Pass only this Magi (a play-by-post deadline); the rest still wait"
+    )
 
 
 class BattleModeOptions(Model):

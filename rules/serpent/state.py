@@ -223,6 +223,7 @@ class Battle(Model):
     placed: int = 0
     order: list[str] = Field(default_factory=list)  # initiative order this round
     turn: int | None = None  # index into ``order`` during the action phase
+    turn_count: int = 0  # turns handed on so far: names a turn for play-by-post waits ("round 2 turn 7")
     stack: list[Effect] = Field(default_factory=list)
     queue: list[int] = Field(default_factory=list)  # maintenance: cards still to resolve
     dice: list[QueuedDie] = Field(default_factory=list)

@@ -18,6 +18,7 @@ from rules.serpent.state import Being, CardState, Effect
 def next_turn(ctx: Ctx) -> None:
     """Pass the turn to the next being in initiative order who can still act (possibly the same one)."""
     b = ctx.battle
+    b.turn_count += 1
     for being in b.beings.values():
         being.miscast_titles = []  # "this turn" is over
     if not b.order or b.turn is None:
