@@ -551,8 +551,9 @@ ACTIONS: dict[str, Action] = {
         "shed-stone", play.run_shed_stone, MagiOnlyOptions, description="Full Action: discard an interrupt stone"
     ),
     "spec": Action("spec", play.run_spec, SpecOptions, description="Free Action: unlock a Specialization tier"),
-    "pass": Action(
-        "pass", play.run_pass, MagiOnlyOptions, description="Pass the turn for the round, or a response window"
+    "pass": Action("pass", play.run_pass, MagiOnlyOptions, description="Pass the open response window (only that)"),
+    "end-turn": Action(
+        "end-turn", play.run_end_turn, MagiOnlyOptions, description="Pass for the round: take no more turns"
     ),
     "lose": Action("lose", play.run_lose, LoseOptions, description="Choose the spells a Spell Loss takes from you"),
     "pledge": Action(

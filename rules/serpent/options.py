@@ -14,7 +14,7 @@ from pydantic import Field
 
 from rules.base import Model
 
-MAGI = "Which of your Magi acts (needed only if you have several; a GM may name anyone's)"
+MAGI = "Which Magi acts (if you have several; a GM may name anyone's)"
 
 
 def magi_field() -> Any:
@@ -131,7 +131,7 @@ class CloseWindowOptions(Model):
         default=None, ge=1, description="Close only window #n (the board shows it); refused if another is open"
     )
     magi: str | None = Field(
-        default=None, max_length=100, description="Pass only this Magi (a play-by-post deadline); the rest still wait"
+        default=None, max_length=100, description="Only this Magi passes (a play-by-post deadline)"
     )
 
 

@@ -73,7 +73,7 @@ def discard_rite(ctx: Ctx, card: CardState, why: str) -> None:
 
 def require_full_action(being: Being) -> None:
     if being.full_actions <= 0:
-        raise RuleError(f"{being.name} has no Full Actions left this round; take a Free Action or /serpent pass.")
+        raise RuleError(f"{being.name} has no Full Actions left this round; take a Free Action or /serpent end-turn.")
     if being.stones:
         raise RuleError(
             f"{being.name} holds {being.stones} interrupt stone(s): the next Full Action must shed one "

@@ -100,8 +100,8 @@ def turn_waits(ctx: Ctx, table: Table) -> list[Wait]:
             key=f"round {b.round} turn {b.turn_count}: {being.name}",
             user_id=owner,
             who=being.name,
-            what=f"your turn (round {b.round}): cast, meditate, another action, or pass for the round",
-            commands=["/serpent cast", "/serpent meditate", "/serpent pass"],
+            what=f"your turn (round {b.round}): cast, meditate, another action, or end your turns for the round",
+            commands=["/serpent cast", "/serpent meditate", "/serpent end-turn"],
             kind="turn",
         )
     ]

@@ -119,7 +119,14 @@ async def test_issue_14_actions_undo_exactly(console: Console) -> None:
     await console.ok("@gm")
     await console.ok("/serpent battle undo")
     assert await board(console) == before
-    for line in ("@as Grey", "/serpent pass", "@as Black", "/serpent pass", "@as White", "/serpent cast spell:Wall"):
+    for line in (
+        "@as Grey",
+        "/serpent end-turn",
+        "@as Black",
+        "/serpent end-turn",
+        "@as White",
+        "/serpent cast spell:Wall",
+    ):
         await console.ok(line)
     before = await board(console)
     walls = [c["id"] for c in before["battle"]["cards"].values() if c["title"] == "Wall" and c["location"] == "play"]

@@ -75,7 +75,7 @@ def test_the_turn_waits_on_its_magi_with_a_key_that_changes_each_turn() -> None:
     first = wait.key
     assert (wait.who, wait.user_id, wait.kind) == ("White", g.user("white"), "turn")
     assert first.startswith("round 1 turn ") and first.endswith(": White")
-    assert "/serpent pass" in wait.commands
+    assert "/serpent end-turn" in wait.commands and "/serpent pass" not in wait.commands
     g.do("white", "battle board")  # a read changes nothing: the same wait goes on
     assert keys(g) == [first]
     g.do("white", "meditate")
@@ -93,8 +93,8 @@ def test_the_round_end_waits_on_the_gm_and_a_finished_battle_on_nobody() -> None
     g.do("gm", "battle round", resonance=10, rolloff="White")
     g.do("white", "prepare", spells="")
     g.do("black", "prepare", spells="")
-    g.do("white", "pass")
-    g.do("black", "pass")
+    g.do("white", "end-turn")
+    g.do("black", "end-turn")
     assert g.battle.phase == "round_end"
     (wait,) = waits(g)
     assert (wait.key, wait.user_id, wait.kind, wait.what) == (
