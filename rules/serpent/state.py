@@ -202,6 +202,7 @@ class Effect(Model):
     evaded: list[str] = Field(default_factory=list)  # beings who dodged it
     replace: str | None = None  # Enhancement to drop for a fifth one
     opened_at: str | None = None  # UTC ISO time its response window (last) started waiting, from ``Table.now``
+    waited: bool = False  # its window (last) waited on someone; if not, the card says it activated at once
 
 
 class QueuedDie(Model):
