@@ -24,6 +24,7 @@ def advance(ctx: Ctx) -> None:
     for _ in range(MAX_STEPS):
         if b.stack:
             top = b.stack[-1]
+            auto_pass_window(ctx, top)
             if not top.encounters_answered and priority_holder(ctx, top) is None:
                 encounter_responses(ctx, top)  # the Shadow's Evade: in the Response phase, after the caster's priority
             if window_waiting(ctx, top):
@@ -85,6 +86,40 @@ def advance(ctx: Ctx) -> None:
             return
         return
     raise RuntimeError("the serpent engine did not settle; this is a bug")
+
+
+AUTOPASS_WHY = {"always": "auto-pass: always", "allies": "auto-pass: allies' spells"}
+
+
+def auto_pass_window(ctx: Ctx, effect: Effect) -> None:
+    """Issue 13: Magi whose auto-pass covers this effect pass its window as soon as it would wait on them.
+
+    ``always`` passes every window; ``allies`` those on effects of the Magi's own team (their own included).
+    A caster who auto-passes gives up her priority, so the others' race starts at once.
+    """
+    caster = ctx.battle.beings.get(effect.caster)
+    while True:
+        chosen = [
+            key
+            for key in window_waiting(ctx, effect)
+            if ctx.being(key).autopass == "always"
+            or (ctx.being(key).autopass == "allies" and caster is not None and caster.team == ctx.being(key).team)
+        ]
+        if not chosen:
+            return
+        for key in chosen:
+            being = ctx.being(key)
+            effect.passed.append(key)
+            if key == effect.caster:
+                effect.priority_over = True
+            ctx.j.say(
+                f"{being.name} auto-passes on {effect.title} (#{effect.id}) ({AUTOPASS_WHY[being.autopass]}).",
+                "auto_pass",
+                magi=being.name,
+                effect=effect.title,
+                id=effect.id,
+                mode=being.autopass,
+            )
 
 
 def say_unanswerable(ctx: Ctx, effect: Effect) -> None:

@@ -173,6 +173,13 @@ class RespondOptions(Model):
     magi: str | None = magi_field()
 
 
+class AutoPassOptions(Model):
+    mode: Literal["always", "allies", "never"] = Field(
+        description="Pass response windows by yourself: always, on your team's spells, or never"
+    )
+    magi: str | None = magi_field()
+
+
 class MagiOnlyOptions(Model):
     magi: str | None = magi_field()
 

@@ -18,6 +18,8 @@ from rules.serpent.book import Amount, Boost, Dispel, Energy, Spell, SpellLoss, 
 Zone = Literal["attack", "defense", "curse", "enhance"]
 Location = Literal["codex", "prepared", "rite", "manifesting", "play", "discard", "banished"]
 Phase = Literal["setup", "maintenance", "preparation", "actions", "round_end", "over"]
+# issue 13: the response windows a Magi passes without being asked: none, their own team's effects, or all
+AutoPass = Literal["never", "allies", "always"]
 ZONE_ORDER: tuple[Zone, ...] = ("attack", "defense", "curse", "enhance")
 
 
@@ -141,6 +143,7 @@ class Being(Model):
     spell_loss: SpellLoss | None = None  # a Spell Loss waiting for this Magi to choose the spells
     pledge: Pledge | None = None  # ritual tiers this Magi will pay on an Ally's next spell
     controller: str | None = None  # a Koishaka: the Magi who summoned it and acts for it
+    autopass: AutoPass = "never"  # a Magi's play-by-post auto-pass (``/serpent autopass``, kept on the sheet)
     summoned_by: int | None = None  # a Koishaka: the Ally spell card that keeps it in the battle
 
     @property
