@@ -97,6 +97,8 @@ def auto_pass_window(ctx: Ctx, effect: Effect) -> None:
     ``always`` passes every window; ``allies`` those on effects of the Magi's own team (their own included).
     A caster who auto-passes gives up her priority, so the others' race starts at once.
     """
+    if all(being.autopass == "never" for being in ctx.battle.beings.values()):
+        return  # the common case, without working out who could respond
     caster = ctx.battle.beings.get(effect.caster)
     while True:
         chosen = [

@@ -200,3 +200,11 @@ def test_a_koishakas_turn_waits_on_its_controllers_player_and_an_encounters_on_t
     black.kind = "encounter"
     (wait,) = waits(g)
     assert (wait.who, wait.user_id, wait.kind, wait.what) == ("GM", None, "gm", "run Black's turn")
+
+
+def test_autocomplete_offers_the_waiting_magi_to_close_window_and_your_magi_to_autopass() -> None:
+    g = window_game()
+    assert RULESET.suggest(g.table("gm"), "battle close-window", "magi", "") == ["Black"]
+    assert RULESET.suggest(g.table("white"), "autopass", "magi", "") == ["White"]
+    g.do("black", "pass")
+    assert RULESET.suggest(g.table("gm"), "battle close-window", "magi", "") == []
