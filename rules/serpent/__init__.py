@@ -56,6 +56,8 @@ class SerpentRuleset(Ruleset):
         card = Card(title=f"{record.name}, Magi", description=f"Codex: {codex_summary(sheet)}")
         card.add("Specialization", sheet.specialization or "none", inline=True)
         card.add("Artifact", sheet.artifact or "none", inline=True)
+        if sheet.autopass != "never":
+            card.add("Auto-pass", sheet.autopass, inline=True)
         return card
 
 

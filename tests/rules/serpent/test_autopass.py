@@ -108,3 +108,13 @@ def test_a_magi_joins_with_the_setting_of_their_sheet() -> None:
     g.do("gm", "battle start")
     g.do("white", "battle join")
     assert g.being("White").autopass == "always"
+
+
+def test_the_character_card_shows_the_auto_pass() -> None:
+    g = Game()
+    g.do("white", "magi create", name="White", codex="Fireball")
+    record = g.characters["white"]
+    assert "Auto-pass" not in [f.name for f in RULESET.character_card(record).fields]
+    g.do("white", "autopass", mode="allies")
+    fields = {f.name: f.value for f in RULESET.character_card(g.characters["white"]).fields}
+    assert fields["Auto-pass"] == "allies"
