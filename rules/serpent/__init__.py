@@ -17,12 +17,13 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from rules.base import Action, Card, CharacterRecord, LookupEntry, Ruleset, Table
+from rules.base import Action, Card, CharacterRecord, LookupEntry, Ruleset, Table, Wait
 from rules.serpent.actions import ACTIONS
 from rules.serpent.book import SerpentBook, lookup_entries
 from rules.serpent.magi import MagiSheet, codex_summary
 from rules.serpent.state import SerpentSettings, SerpentState
 from rules.serpent.suggest import suggestions
+from rules.serpent.waits import table_waits
 
 
 class SerpentRuleset(Ruleset):
@@ -43,6 +44,10 @@ class SerpentRuleset(Ruleset):
     def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:
         return lookup_entries(book)
 
+    def waits(self, table: Table) -> list[Wait]:
+        """Who the battle waits on: response windows, the turn, spell preparation, a Spell Loss, or the GM."""
+        return table_waits(table)
+
     def suggest(self, table: Table, action: str, option: str, current: str) -> list[str]:
         """Autocomplete from the channel's battle: the spells and targets that make sense for this action."""
         return suggestions(table, action, option, current)
@@ -57,6 +62,8 @@ class SerpentRuleset(Ruleset):
         card = Card(title=f"{record.name}, Magi", description=f"Codex: {codex_summary(sheet)}")
         card.add("Specialization", sheet.specialization or "none", inline=True)
         card.add("Artifact", sheet.artifact or "none", inline=True)
+        if sheet.autopass != "never":
+            card.add("Auto-pass", sheet.autopass, inline=True)
         return card
 
 

@@ -28,6 +28,7 @@ from rules.serpent.magi import (
     split_variant,
 )
 from rules.serpent.options import (
+    AutoPassOptions,
     BattleAdjustOptions,
     BattleDiceOptions,
     BattleJoinOptions,
@@ -61,6 +62,7 @@ from rules.serpent.rounds import start_round
 from rules.serpent.runner import book_of, make_ctx, outcome, sheet_of, state_of, with_battle
 from rules.serpent.spelldef import define
 from rules.serpent.state import Battle, Being, CardState, QueuedDie
+from rules.serpent.turns import window_waiting
 
 # ---------------------------------------------------------------- Magi sheets
 
@@ -81,6 +83,8 @@ def magi_card(name: str, sheet: MagiSheet) -> Card:
     card = Card(title=f"{name}, Magi", description=f"Codex ({len(sheet.codex)} spells): {codex_summary(sheet)}")
     card.add("Specialization", sheet.specialization or "none", inline=True)
     card.add("Artifact", sheet.artifact or "none", inline=True)
+    if sheet.autopass != "never":
+        card.add("Auto-pass", sheet.autopass, inline=True)
     return card
 
 
@@ -103,6 +107,34 @@ def run_magi_edit(table: Table, opts: MagiEditOptions) -> Outcome:
         summary=f"{record.name}'s sheet is updated",
         data={"action": "magi edit", "magi": record.name, "sheet": sheet.model_dump()},
     )
+
+
+AUTOPASS_TEXT = {
+    "always": "passes every response window by themselves",
+    "allies": "passes response windows on their own team's spells and abilities (their own included) by themselves",
+    "never": "is asked about every response window they could answer",
+}
+
+
+def run_autopass(table: Table, opts: AutoPassOptions) -> Outcome:
+    """Issue 13: a per-Magi auto-pass, kept on the sheet and applied whenever a window would wait on them."""
+    record = table.default_character(opts.magi)
+    sheet = sheet_of(record).model_copy(deep=True)
+    sheet.autopass = opts.mode
+    record.sheet = sheet
+    text = f"{record.name} {AUTOPASS_TEXT[opts.mode]}."
+    title = f"{record.name}: auto-pass {opts.mode}"
+    data = {"action": "autopass", "magi": record.name, "mode": opts.mode}
+    battle = state_of(table).battle
+    if battle is None or record.name.casefold() not in battle.beings:
+        return Outcome(card=Card(title=title, description=text), summary=title, data=data)
+
+    def run(ctx: Ctx) -> str:
+        ctx.battle.beings[record.name.casefold()].autopass = opts.mode
+        ctx.j.say(text, "autopass", magi=record.name, mode=opts.mode)
+        return title
+
+    return with_battle(table, "autopass", run, extra=lambda ctx: {"magi": record.name, "mode": opts.mode})
 
 
 def run_magi_show(table: Table, opts: MagiShowOptions) -> Outcome:
@@ -246,6 +278,7 @@ def run_battle_join(table: Table, opts: BattleJoinOptions) -> Outcome:
             spec_active=sheet.specialization is not None,
             artifact=sheet.artifact,
             artifact_active=sheet.artifact is not None,
+            autopass=sheet.autopass,
         )
         b.beings[key] = being
         for entry in sheet.codex:
@@ -444,6 +477,16 @@ def run_close_window(table: Table, opts: CloseWindowOptions) -> Outcome:
                 f"Window #{opts.window} is not open (it closed already); the open window is on {top.title} (#{top.id})."
             )
         title = top.title
+        if opts.magi:
+            being = ctx.battle.beings.get(" ".join(opts.magi.split()).casefold())
+            if being is None or being.key not in window_waiting(ctx, top):
+                waiting_names = ", ".join(ctx.name(k) for k in window_waiting(ctx, top))
+                raise RuleError(
+                    f"The window on {title} (#{top.id}) is not waiting for {opts.magi!r}; it waits for {waiting_names}."
+                )
+            ctx.j.say(f"⏰ The GM (or a play-by-post deadline) closes {title}'s window for {being.name}.")
+            play.pass_window(ctx, being.key)
+            return f"{being.name} passes on {title}"
         waiting = close_window(ctx)
         ctx.j.say(
             f"The response window on {title} closes"
@@ -474,6 +517,12 @@ ACTIONS: dict[str, Action] = {
     "magi create": Action("magi create", run_magi_create, MagiCreateOptions, description="Create a Magi with a Codex"),
     "magi edit": Action(
         "magi edit", run_magi_edit, MagiEditOptions, description="Change a Magi's Codex, Spec or Artifact"
+    ),
+    "autopass": Action(
+        "autopass",
+        run_autopass,
+        AutoPassOptions,
+        description="Pass response windows by yourself: always, allies, never",
     ),
     "magi show": Action(
         "magi show", run_magi_show, MagiShowOptions, logged=False, description="Show a Magi's sheet and cards"
@@ -540,8 +589,9 @@ ACTIONS: dict[str, Action] = {
         "shed-stone", play.run_shed_stone, MagiOnlyOptions, description="Full Action: discard an interrupt stone"
     ),
     "spec": Action("spec", play.run_spec, SpecOptions, description="Free Action: unlock a Specialization tier"),
-    "pass": Action(
-        "pass", play.run_pass, MagiOnlyOptions, description="Pass the turn for the round, or a response window"
+    "pass": Action("pass", play.run_pass, MagiOnlyOptions, description="Pass the open response window (only that)"),
+    "end-turn": Action(
+        "end-turn", play.run_end_turn, MagiOnlyOptions, description="Pass for the round: take no more turns"
     ),
     "lose": Action("lose", play.run_lose, LoseOptions, description="Choose the spells a Spell Loss takes from you"),
     "pledge": Action(

@@ -141,9 +141,9 @@ def turn_hint(ctx: Ctx, being: Being) -> str:
     if being.kind == "koishaka":
         return (
             f"{being.full_actions} Full Action(s) left. {ctx.name(being.controller or '')}'s player acts for it: "
-            f'meditate, use an ability, or pass, with magi:"{being.name}".'
+            f'meditate, use an ability, or /serpent end-turn, with magi:"{being.name}".'
         )
-    return "; ".join(parts) + ". Cast, meditate, use an ability, or pass."
+    return "; ".join(parts) + ". Cast, meditate, use an ability, or /serpent end-turn (done for the round)."
 
 
 def card_line(ctx: Ctx, card: CardState) -> str:

@@ -14,6 +14,7 @@ from pydantic import Field
 
 from rules.base import Model, RuleError
 from rules.serpent.book import SerpentBook, Spell, find_spell
+from rules.serpent.state import AutoPass
 
 
 class MagiSheet(Model):
@@ -23,6 +24,8 @@ class MagiSheet(Model):
     specialization: str | None = None
     artifact: str | None = None
     starting_essence: int = Field(default=12, ge=1)
+    # play-by-post (issue 13): response windows this Magi passes by themselves, without being asked
+    autopass: AutoPass = "never"
 
 
 def parse_spell_list(text: str) -> list[str]:

@@ -14,7 +14,7 @@ from pydantic import Field
 
 from rules.base import Model
 
-MAGI = "Which of your Magi acts (needed only if you have several; a GM may name anyone's)"
+MAGI = "Which Magi acts (if you have several; a GM may name anyone's)"
 
 
 def magi_field() -> Any:
@@ -130,6 +130,9 @@ class CloseWindowOptions(Model):
     window: int | None = Field(
         default=None, ge=1, description="Close only window #n (the board shows it); refused if another is open"
     )
+    magi: str | None = Field(
+        default=None, max_length=100, description="Only this Magi passes (a play-by-post deadline)"
+    )
 
 
 class BattleModeOptions(Model):
@@ -167,6 +170,13 @@ class RespondOptions(Model):
     upgrade: str | None = Field(default=None, description='Upgrades to buy, e.g. "refined" (comma-separated)')
     upgrade_with: str | None = Field(default=None, description='Which price pays the upgrade, e.g. "Will"')
     intone: str | None = Field(default=None, description='The cast phrase, typed: judged "Alum!" or "Kotukh!"')
+    magi: str | None = magi_field()
+
+
+class AutoPassOptions(Model):
+    mode: Literal["always", "allies", "never"] = Field(
+        description="Pass response windows by yourself: always, on your team's spells, or never"
+    )
     magi: str | None = magi_field()
 
 

@@ -304,18 +304,38 @@ def run_spec(table: Table, opts: SpecOptions) -> Outcome:
 
 
 def run_pass(table: Table, opts: MagiOnlyOptions) -> Outcome:
+    """Pass a response window, and only that: a second /serpent pass can never end a turn by accident."""
+
     def run(ctx: Ctx) -> str:
         magi = acting_being(ctx, table, opts.magi)
         b = ctx.battle
-        if b.stack and magi.key in window_waiting(ctx, b.stack[-1]):
-            return pass_window(ctx, magi.key)
-        require_turn(ctx, magi, "Passing")
+        if not b.stack:
+            raise RuleError(
+                f"No response window is open, so there is nothing for {magi.name} to pass. "
+                "To end your turns for this round, use /serpent end-turn."
+            )
+        if magi.key not in window_waiting(ctx, b.stack[-1]):
+            raise RuleError(
+                f"The window on {b.stack[-1].title} is not waiting for {magi.name} (no Response to make, or "
+                "already passed). To end your turns for this round, use /serpent end-turn once it closes."
+            )
+        return pass_window(ctx, magi.key)
+
+    return with_battle(table, "pass", run)
+
+
+def run_end_turn(table: Table, opts: MagiOnlyOptions) -> Outcome:
+    """The book's Pass in the action phase: this being takes no more turns this round."""
+
+    def run(ctx: Ctx) -> str:
+        magi = acting_being(ctx, table, opts.magi)
+        require_turn(ctx, magi, "Ending your turns")
         magi.passed = True
         ctx.j.say(f"{magi.name} passes for the rest of the round.", "pass", being=magi.name, auto=False)
         next_turn(ctx)
         return f"{magi.name} passes"
 
-    return with_battle(table, "pass", run)
+    return with_battle(table, "end-turn", run)
 
 
 def run_use(table: Table, opts: UseOptions) -> Outcome:

@@ -8,10 +8,13 @@ the effect and that they could pay for (counting a possible energy exchange).
 
 from __future__ import annotations
 
+from rules.base import RuleError
 from rules.serpent.aspects import boosts, free_action
-from rules.serpent.book import Spell
+from rules.serpent.book import Energy, Spell
 from rules.serpent.context import Ctx
 from rules.serpent.control import prevented
+from rules.serpent.energy import shortfall
+from rules.serpent.requirements import plan_cast
 from rules.serpent.state import Being, Effect
 
 
@@ -33,6 +36,29 @@ def exchange_resonance(ctx: Ctx, being: Being) -> int:
         if held >= option.amount:
             best = max(best, option.gains.get("Resonance", 0))
     return best
+
+
+def cost_problem(ctx: Ctx, being: Being, spell: Spell) -> str | None:
+    """Why this Magi could not pay for or meet the Response's casting requirements now (issue 13: a window
+    waits only on Magi who could cast one): its Resonance orb and paid requirements (an unused energy exchange
+    counted), Essence and Will costs, Components, charges, Focus."""
+    costs: dict[Energy, int] = {}
+    try:
+        costs = dict(plan_cast(ctx, being, spell, being.key, None).costs)
+    except RuleError as error:
+        if not any(req.kind == "active_on_bearer" for req in spell.requirements):
+            return str(error).rstrip(".")
+        # it depends on the bearer the Response is aimed at: the cast itself decides
+    resonance = (resonance_needed(ctx, being, spell) or 0) + costs.pop("Resonance", 0)
+    if resonance and being.resonance + exchange_resonance(ctx, being) < resonance:
+        return f"{spell.title} costs {resonance} Resonance and {being.name} has {being.resonance}"
+    short = shortfall(being, costs)
+    if short:
+        return f"{spell.title} needs {short}"
+    focus_bound = spell.duration is not None and spell.duration.kind == "F"
+    if focus_bound and being.focus_total < 1 and not any(u.boost.sealed for u in spell.upgrades):
+        return f"{spell.title} has Duration F and {being.name} has no Focus"
+    return None
 
 
 def effect_area(ctx: Ctx, effect: Effect) -> bool:
@@ -58,9 +84,9 @@ def response_problem(ctx: Ctx, being: Being, spell: Spell, effect: Effect) -> st
         return f"{being.name} miscast {spell.title} this turn"
     if not free_action(ctx, being, spell) and being.stones >= ctx.book.rules.max_interrupt_stones:
         return f"{being.name} already holds {being.stones} interrupt stones"
-    need = resonance_needed(ctx, being, spell)
-    if need and being.resonance + exchange_resonance(ctx, being) < need:
-        return f"{spell.title} costs {need} Resonance and {being.name} has {being.resonance}"
+    problem = cost_problem(ctx, being, spell)
+    if problem:
+        return problem
     if spell.role == "Abjuration" and spell.dispel and spell.dispel.targets in ("manifesting", "both"):
         if not effect.is_spell:
             return f"{effect.title} is not a manifesting spell (abilities and maintenance impacts cannot be Dispelled)"

@@ -18,6 +18,8 @@ from rules.serpent.book import Amount, Boost, Dispel, Energy, Spell, SpellLoss, 
 Zone = Literal["attack", "defense", "curse", "enhance"]
 Location = Literal["codex", "prepared", "rite", "manifesting", "play", "discard", "banished"]
 Phase = Literal["setup", "maintenance", "preparation", "actions", "round_end", "over"]
+# issue 13: the response windows a Magi passes without being asked: none, their own team's effects, or all
+AutoPass = Literal["never", "allies", "always"]
 ZONE_ORDER: tuple[Zone, ...] = ("attack", "defense", "curse", "enhance")
 
 
@@ -141,6 +143,7 @@ class Being(Model):
     spell_loss: SpellLoss | None = None  # a Spell Loss waiting for this Magi to choose the spells
     pledge: Pledge | None = None  # ritual tiers this Magi will pay on an Ally's next spell
     controller: str | None = None  # a Koishaka: the Magi who summoned it and acts for it
+    autopass: AutoPass = "never"  # a Magi's play-by-post auto-pass (``/serpent autopass``, kept on the sheet)
     summoned_by: int | None = None  # a Koishaka: the Ally spell card that keeps it in the battle
 
     @property
@@ -202,6 +205,7 @@ class Effect(Model):
     evaded: list[str] = Field(default_factory=list)  # beings who dodged it
     replace: str | None = None  # Enhancement to drop for a fifth one
     opened_at: str | None = None  # UTC ISO time its response window (last) started waiting, from ``Table.now``
+    waited: bool = False  # its window (last) waited on someone; if not, the card says it activated at once
 
 
 class QueuedDie(Model):
@@ -223,6 +227,7 @@ class Battle(Model):
     placed: int = 0
     order: list[str] = Field(default_factory=list)  # initiative order this round
     turn: int | None = None  # index into ``order`` during the action phase
+    turn_count: int = 0  # turns handed on so far: names a turn for play-by-post waits ("round 2 turn 7")
     stack: list[Effect] = Field(default_factory=list)
     queue: list[int] = Field(default_factory=list)  # maintenance: cards still to resolve
     dice: list[QueuedDie] = Field(default_factory=list)

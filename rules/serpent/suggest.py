@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from rules.base import Table
 from rules.serpent.book import SerpentBook
+from rules.serpent.runner import make_ctx
 from rules.serpent.state import Battle, SerpentState
+from rules.serpent.turns import window_waiting
 
 MAX_CHOICES = 25
 
@@ -29,7 +31,7 @@ def _mine(table: Table, battle: Battle) -> list[str]:
 def _choices(
     table: Table, state: SerpentState | None, book: SerpentBook | None, battle: Battle | None, action: str, option: str
 ) -> list[str]:
-    if option in ("magi", "name") and action.startswith("magi"):
+    if option in ("magi", "name") and (action.startswith("magi") or action == "autopass"):
         return sorted(
             c.name for c in table.characters.values() if table.actor.is_gm or c.owner_id == table.actor.user_id
         )
@@ -57,6 +59,8 @@ def _choices(
     if option == "spells" and action in ("prepare", "reattune"):
         where = "discard" if action == "reattune" else "codex"
         return sorted({c.title for c in cards if c.owner in mine and c.location in (where, "prepared")})
+    if option == "magi" and action == "battle close-window":
+        return [battle.beings[k].name for k in window_magi(table, state, book, battle)]
     if option == "magi":
         # your Magi in the battle, and the Koishaka they control (they act for it)
         names = [battle.beings[k].name for k in mine]
@@ -107,3 +111,10 @@ def _choices(
                 names.append(card.title)
         return names
     return []
+
+
+def window_magi(table: Table, state: SerpentState | None, book: SerpentBook | None, battle: Battle) -> list[str]:
+    """The Magi the open window waits on: whom ``battle close-window magi:`` may pass."""
+    if not battle.stack or state is None or book is None:
+        return []
+    return window_waiting(make_ctx(table, state, battle), battle.stack[-1])

@@ -18,6 +18,7 @@ from rules.serpent.state import Being, CardState, Effect
 def next_turn(ctx: Ctx) -> None:
     """Pass the turn to the next being in initiative order who can still act (possibly the same one)."""
     b = ctx.battle
+    b.turn_count += 1
     for being in b.beings.values():
         being.miscast_titles = []  # "this turn" is over
     if not b.order or b.turn is None:
@@ -72,7 +73,7 @@ def discard_rite(ctx: Ctx, card: CardState, why: str) -> None:
 
 def require_full_action(being: Being) -> None:
     if being.full_actions <= 0:
-        raise RuleError(f"{being.name} has no Full Actions left this round; take a Free Action or /serpent pass.")
+        raise RuleError(f"{being.name} has no Full Actions left this round; take a Free Action or /serpent end-turn.")
     if being.stones:
         raise RuleError(
             f"{being.name} holds {being.stones} interrupt stone(s): the next Full Action must shed one "

@@ -66,7 +66,8 @@ BAD: list[tuple[str, str, str]] = [
     # acting out of turn
     ("Black", '/serpent cast spell:"Dissolve Tissue" target:White', "It is not Black's turn: it is White's turn."),
     ("Black", "/serpent meditate", "It is not Black's turn: it is White's turn."),
-    ("Black", "/serpent pass", "It is not Black's turn"),
+    ("Black", "/serpent end-turn", "It is not Black's turn"),
+    ("White", "/serpent pass", "No response window is open, so there is nothing for White to pass"),
     # casting unprepared spells
     ("White", '/serpent cast spell:"Karmic Debt" target:Black', "White has not prepared Karmic Debt"),
     ("White", '/serpent cast spell:"Pillar of Earth"', "only prepared spells can be cast"),

@@ -186,6 +186,28 @@ async def test_cast_opens_a_window_one_responds_the_other_passes_and_the_chain_r
     assert board.data["battle"] == battle
 
 
+async def test_autopass_pass_and_end_turn_are_separate_commands_in_discord(three_magi: Console) -> None:
+    """Issue 13 through the real tree: Grey auto-passes her allies' spells, a second pass never ends a turn."""
+    console = three_magi
+    offered = await choices(console, VirtualUser("Grey"), "autopass", "magi", magi="")
+    assert offered == ["Grey"]
+    set_ = await slash(console, VirtualUser("Grey"), "autopass", mode="always")
+    assert set_.title == "Grey: auto-pass always" and set_.data["mode"] == "always"
+    await slash(console, GM, "battle round", resonance=10, rolloff="White, Black, Grey")
+    await slash(console, VirtualUser("White"), "prepare", spells="Fireball")
+    await slash(console, VirtualUser("Black"), "prepare")
+    await slash(console, VirtualUser("Grey"), "prepare")
+    cast = await slash(console, VirtualUser("White"), "cast", spell="Fireball", target="Black")
+    assert "Grey auto-passes on Fireball" in cast.description and "(auto-pass: always)" in cast.description
+    assert "Black may /serpent respond" in cast.fields["Now"] and "Grey" not in cast.fields["Now"]
+    await slash(console, VirtualUser("Black"), "pass")
+    data = command_data(console.table.virtual.tree, ["serpent", "pass"], {}, guild_id=console.table.virtual.guild_id)
+    interaction, sent = await console.table.virtual.command(VirtualUser("Black"), data)
+    assert "use /serpent end-turn" in interaction.extras["error"] and sent[-1].ephemeral
+    ended = await slash(console, VirtualUser("Black"), "end-turn")
+    assert ended.title == "Black passes" and ended.data["battle"]["beings"]["Black"]["passed"]
+
+
 async def test_battle_board_stays_within_embed_limits_for_a_crowded_battle(console: Console) -> None:
     """Eight Magi with 64-character names, six spells each in play with counters and charges, a long log."""
     await console.ok("@as Gwen")

@@ -119,7 +119,14 @@ async def test_issue_14_actions_undo_exactly(console: Console) -> None:
     await console.ok("@gm")
     await console.ok("/serpent battle undo")
     assert await board(console) == before
-    for line in ("@as Grey", "/serpent pass", "@as Black", "/serpent pass", "@as White", "/serpent cast spell:Wall"):
+    for line in (
+        "@as Grey",
+        "/serpent end-turn",
+        "@as Black",
+        "/serpent end-turn",
+        "@as White",
+        "/serpent cast spell:Wall",
+    ):
         await console.ok(line)
     before = await board(console)
     walls = [c["id"] for c in before["battle"]["cards"].values() if c["title"] == "Wall" and c["location"] == "play"]
@@ -128,3 +135,22 @@ async def test_issue_14_actions_undo_exactly(console: Console) -> None:
     await console.ok("@gm")
     await console.ok("/serpent battle undo")
     assert await board(console) == before
+
+
+async def test_autopass_undoes_exactly_on_the_sheet_and_in_the_battle(console: Console) -> None:
+    """Issue 13's per-Magi auto-pass changes the sheet and the battle; /campaign undo restores both."""
+    for line in SETUP:
+        await console.ok(line)
+    before = await board(console)
+    await console.ok("@as Black")
+    sheet = (await console.ok("/serpent magi show"))["data"]["sheet"]
+    assert sheet["autopass"] == "never"
+    done = await console.ok("/serpent autopass mode:always")
+    assert done["data"]["mode"] == "always"
+    assert (await board(console))["battle"]["beings"]["black"]["autopass"] == "always"
+    assert (await console.ok("/serpent magi show"))["data"]["sheet"]["autopass"] == "always"
+    await console.ok("@gm")
+    await console.ok("/campaign undo")
+    assert await board(console) == before
+    await console.ok("@as Black")
+    assert (await console.ok("/serpent magi show"))["data"]["sheet"]["autopass"] == "never"

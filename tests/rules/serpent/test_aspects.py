@@ -76,7 +76,7 @@ def test_veiled_has_no_response_phase() -> None:
     prepare(g, white="Hidden Ember, Ember", black="")
     g.do("white", "cast", spell="Hidden Ember", target="Black")
     assert g.battle.stack == [] and g.being("Black").essence == 11  # Black's Negation had no window
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     g.do("white", "cast", spell="Ember", target="Black")
     assert [e.title for e in g.battle.stack] == ["Ember"]  # an ordinary spell waits for Black
 
@@ -86,7 +86,7 @@ def test_vowed_cannot_be_dismissed() -> None:
     g = game("Oath Ward", "Ember")
     prepare(g, white="Oath Ward", black="")
     g.do("white", "cast", spell="Oath Ward")
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     with pytest.raises(RuleError, match="Oath Ward is Vowed"):
         g.do("white", "dismiss", spell="Oath Ward")
     assert g.in_play("Oath Ward")
@@ -178,7 +178,7 @@ def test_haste_adds_one_full_action_and_never_two() -> None:
     g = game("Swiftness, Swiftness II", "Ember")
     prepare(g, white="Swiftness, Swiftness II", black="")
     g.do("white", "cast", spell="Swiftness")
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     g.do("white", "cast", spell="Swiftness II")
     g.do("gm", "battle round", resonance=5)
     assert g.being("White").full_actions == 3 and g.being("Black").full_actions == 2
@@ -191,7 +191,7 @@ def test_slow_an_offensive_stone_once_a_round() -> None:
     prepare(g, white="Drag x2", black="")
     g.do("white", "cast", spell="Drag", target="Black")
     assert g.being("Black").stones == 1
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     out = g.do("white", "cast", spell="Drag", target="Black")
     assert g.being("Black").stones == 1 and "already has one from an offensive effect" in g.text(out)
 
@@ -206,7 +206,7 @@ def test_cloaked_cannot_be_targeted_by_opponents_but_area_reaches() -> None:
         g.do("white", "cast", spell="Ember", target="Black")
     g.do("white", "cast", spell="Wave", target="Black")
     assert g.being("Black").essence == 11
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     g.do("white", "cast", spell="Unravel", target="Shroud")  # the spell itself can be targeted
     assert not g.in_play("Shroud")
 
@@ -291,13 +291,13 @@ def test_attunement_and_dominance_read_the_discard_pile() -> None:
     with pytest.raises(RuleError, match="no Soul spell in their discard pile"):
         g.do("white", "cast", spell="Void Call", target="Black")
     g.do("white", "cast", spell="Soul Bolt", target="Black")  # discarded after impact: 1 Soul
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     g.do("white", "cast", spell="Void Call", target="Black")
     assert g.being("Black").essence == 10
     g.do("gm", "battle round", resonance=10, rolloff="White, Black")
     prepare(g, white="Void Reign, Ember", black="")
     g.do("white", "cast", spell="Ember", target="Black")  # discard: 2 Soul, 1 Forces
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     g.do("white", "cast", spell="Void Reign", target="Black")
     assert g.being("Black").essence == 8
 
@@ -307,7 +307,7 @@ def test_dominance_refused_when_another_sphere_ties() -> None:
     g = game("Void Reign, Soul Bolt, Ember", "Ember")
     prepare(g, white="Soul Bolt, Ember, Void Reign", black="")
     g.do("white", "cast", spell="Soul Bolt", target="Black")
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     g.do("white", "cast", spell="Ember", target="Black")
     g.do("gm", "battle round", resonance=10, rolloff="White, Black")
     prepare(g, white="Void Reign", black="")
@@ -322,10 +322,10 @@ def test_burn_focus_and_reattune_it() -> None:
     prepare(g, white="Pyre x2", black="")
     g.do("white", "cast", spell="Pyre", target="Black")
     assert (g.being("White").focus_total, g.being("White").burned_focus) == (0, 1)
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     with pytest.raises(RuleError, match="no Focus left to burn"):
         g.do("white", "cast", spell="Pyre", target="Black")
-    g.do("white", "pass")
+    g.do("white", "end-turn")
     g.do("gm", "battle round", resonance=10, rolloff="White, Black")
     g.do("white", "reattune", spells="Focus")
     assert (g.being("White").focus_total, g.being("White").burned_focus) == (1, 0)
@@ -438,7 +438,7 @@ def test_a_transmute_combines_modifies_and_goes_with_its_target() -> None:
     g.do("black", "meditate")  # Black leads round 2 (more Harmony after meditating)
     g.do("white", "cast", spell="Hone", target="Burning Field")
     assert not g.in_play("Sharpen") and g.in_play("Hone")[0].combined_with == g.in_play("Burning Field")[0].id
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     g.do("white", "cast", spell="Unravel", target="Burning Field")
     assert not g.in_play("Burning Field") and not g.in_play("Hone")
 
@@ -468,7 +468,7 @@ def test_an_ally_spell_summons_a_koishaka_its_controller_acts_for() -> None:
     wolf = g.being("Wolf Spirit of White")
     assert (wolf.kind, wolf.essence, wolf.full_actions, wolf.team) == ("koishaka", 3, 2, g.being("White").team)
     assert g.battle.order[-1] == wolf.key
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     with pytest.raises(RuleError, match="controlled by White's player"):
         g.do("black", "meditate", magi="Wolf Spirit of White")
     g.do("white", "meditate", magi="Wolf Spirit of White")
@@ -533,7 +533,7 @@ def test_an_artifact_activates_with_its_cost_and_charges() -> None:
     g.do("black", "meditate")
     with pytest.raises(RuleError, match="Sun Orb has no charges left"):
         g.do("white", "use", ability="Sun Orb", target="Black")
-    g.do("white", "pass")
+    g.do("white", "end-turn")
     g.do("gm", "battle round", resonance=10, rolloff="White")
     assert g.being("Black").full_actions == 3  # Swift Boots' passive Haste
 
@@ -568,7 +568,7 @@ def test_a_nam_shub_one_per_team_one_step_a_round_immune_to_spells() -> None:
     prepare(g, white="", black="")
     out = g.do("white", "nam-shub", name="World Song")
     assert "begins it beside team White's zone" in g.text(out) and g.being("White").full_actions == 2
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     with pytest.raises(RuleError, match="already working on World Song"):
         g.do("white", "nam-shub", name="World Song")
     with pytest.raises(RuleError, match="GM"):
@@ -579,7 +579,7 @@ def test_a_nam_shub_one_per_team_one_step_a_round_immune_to_spells() -> None:
     g.do("gm", "battle round", resonance=10, rolloff="White, Black")
     g.do("white", "prepare", spells="")
     g.do("black", "prepare", spells="Unravel")
-    g.do("white", "pass")
+    g.do("white", "end-turn")
     with pytest.raises(RuleError, match="not a spell this can target"):
         g.do("black", "cast", spell="Unravel", target="World Song")
     out = g.do("gm", "nam-shub", step=True)
@@ -623,14 +623,16 @@ def test_the_board_shows_the_new_states() -> None:
     g2 = game("Wolf Spirit, World Song", "Ember")
     prepare(g2, white="Wolf Spirit", black="")
     g2.do("white", "nam-shub", name="World Song")
-    g2.do("black", "pass")
+    g2.do("black", "end-turn")
     g2.do("white", "cast", spell="Wolf Spirit")
     out = g2.do("white", "battle board")
     text = "\n".join(f.value for f in out.card.fields)
     assert "Koishaka of White · Full Actions 2/2" in text
     assert "beside the team zone: #" in text and "Nam-Shub: 0/2 steps" in text
-    out = g2.do("white", "pass")  # the Koishaka acts last in its first round
-    assert 'acts for it: meditate, use an ability, or pass, with magi:"Wolf Spirit of White"' in g2.text(out)
+    out = g2.do("white", "end-turn")  # the Koishaka acts last in its first round
+    assert 'acts for it: meditate, use an ability, or /serpent end-turn, with magi:"Wolf Spirit of White"' in g2.text(
+        out
+    )
 
 
 def test_autocomplete_offers_koishaka_nam_shubs_and_artifacts() -> None:

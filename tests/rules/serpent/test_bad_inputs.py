@@ -115,7 +115,7 @@ def test_prepare_more_than_three_and_a_spell_not_in_the_codex() -> None:
 
 def test_the_gm_is_told_what_value_the_book_lacks() -> None:
     g = fresh()
-    g.do("white", "pass")
+    g.do("white", "end-turn")
     g.do("black", "cast", spell="Pillar of Earth")
     g.do("gm", "battle round", resonance=10)
     g.do("white", "prepare", spells="")

@@ -137,7 +137,7 @@ def test_pierce_lets_some_dmg_through_and_costs_each_shield_one_durability() -> 
     prep(g, "Bulwark x2", "Piercing Bolt x2")
     g.do("white", "cast", spell="Bulwark")
     g.do("black", "exchange", gain="Resonance")
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     g.do("white", "cast", spell="Bulwark")
     assert g.battle.phase == "round_end"
     g.do("gm", "battle round", resonance=2, rolloff="Black")
@@ -178,7 +178,7 @@ def test_shatter_takes_extra_durability_from_the_blocking_shield_only() -> None:
     g = setup("Bulwark x2", "Shattering Blow")
     prep(g, "Bulwark x2", "Shattering Blow")
     g.do("white", "cast", spell="Bulwark")
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     g.do("white", "cast", spell="Bulwark")
     g.do("gm", "battle round", resonance=2, rolloff="Black")
     prep(g, "", "Shattering Blow")
@@ -193,7 +193,7 @@ def test_area_hits_the_whole_team_and_cannot_be_evaded() -> None:
     g = setup("Sidestep", "Wave, Dissolve Tissue", mode="teams", extra=(("grey", "Grey", "Sidestep"),))
     prep(g, "", "Wave, Dissolve Tissue")
     g.do("grey", "prepare", spells="")
-    g.do("white", "pass")
+    g.do("white", "end-turn")
     out = g.do("black", "cast", spell="Wave")
     # no response window: Sidestep cannot dodge an Area effect
     assert not g.battle.stack
@@ -202,7 +202,7 @@ def test_area_hits_the_whole_team_and_cannot_be_evaded() -> None:
     with pytest.raises(RuleError):
         g.do("grey", "respond", spell="Sidestep")
     # a targeted attack can be evaded
-    g.do("grey", "pass")
+    g.do("grey", "end-turn")
     g.do("black", "cast", spell="Dissolve Tissue", target="Grey")
     assert g.battle.stack and g.battle.stack[-1].title == "Dissolve Tissue"
     out = g.do("grey", "respond", spell="Sidestep", target="Dissolve Tissue")
@@ -214,7 +214,7 @@ def test_wards_for_one_energy_do_not_stack() -> None:
     g = setup("Iron Skin, Stone Skin", "Fireball")
     prep(g, "Iron Skin, Stone Skin", "Fireball")
     g.do("white", "cast", spell="Iron Skin")
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     g.do("white", "cast", spell="Stone Skin")
     g.do("gm", "battle round", resonance=2, rolloff="Black")
     prep(g, "", "Fireball")
@@ -252,7 +252,7 @@ def test_a_subtle_curse_sticks_behind_a_shield_and_defenses_no_longer_apply() ->
     g.do("black", "cast", spell="Cellular Degeneration", target="White")
     (curse,) = g.in_play("Cellular Degeneration")
     assert (curse.zone, curse.bearer, curse.duration) == ("curse", "white", 3)
-    g.do("white", "pass")
+    g.do("white", "end-turn")
     g.do("black", "cast", spell="Dissolve Tissue", target="White")  # upgraded to Subtle by the Curse
     assert g.being("White").essence == 11 and g.in_play("Bulwark")[0].durability == 3
 

@@ -140,7 +140,7 @@ def test_an_area_abjuration_targets_every_spell_of_the_team() -> None:
     g.do("grey", "cast", spell="Iron Skin")
     g.do("white", "cast", spell="Iron Skin")
     g.do("black", "cast", spell="Iron Skin")
-    g.do("grey", "pass")
+    g.do("grey", "end-turn")
     assert len(g.battle.in_play()) == 4
     out = g.do("white", "cast", spell="Great Unbinding", target="Moon")
     assert "targets 3 spell(s) of team Moon" in g.text(out)
@@ -209,7 +209,7 @@ def test_only_the_zone_owner_orders_it() -> None:
     g.do("black", "prepare", spells="Great Wall, Thin Veil")
     g.do("white", "prepare", spells="")
     g.do("black", "cast", spell="Great Wall")
-    g.do("white", "pass")
+    g.do("white", "end-turn")
     g.do("black", "cast", spell="Thin Veil")
     with pytest.raises(RuleError, match="not a spell in a zone you own"):
         g.do("white", "order", spells="Thin Veil, Great Wall")
@@ -221,7 +221,7 @@ def test_the_zone_owner_chooses_the_order_within_a_zone() -> None:
     g = shield_duel("Slow Burn, Cold Burn", "Ember")
     g.do("black", "prepare", spells="")
     g.do("white", "prepare", spells="Slow Burn, Cold Burn")
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     g.do("white", "cast", spell="Slow Burn", target="Black")
     g.do("white", "cast", spell="Cold Burn", target="Black")
     g.do("black", "order", spells="Cold Burn, Slow Burn")

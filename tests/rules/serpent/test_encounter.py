@@ -87,7 +87,7 @@ def test_purge_the_light_is_area_and_its_karma_charge() -> None:
     # Shadow drew yellow: Dark Lash. Now White curses it, then the next Shadow draw is red: Purge the Light.
     g.do("gm", "battle dice", values="token=red")
     g.do("white", "cast", spell="Karmic Debt", target="Sentient Shadow")
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     out = g.outcomes[-1]
     text = out.card.description + g.outcomes[-2].card.description
     assert "Red row 1 (Purge the Light): taken" in text
@@ -124,7 +124,7 @@ def test_garbled_values_not_supplied_are_flagged_not_invented() -> None:
     assert "Red row 2 (Spectral Claw): taken" in text
     assert "has not set `shadow_spectral_claw_dmg`: it is treated as 0" in text
     assert g.being("White").essence == 12
-    g.do("white", "pass")  # now at 0 Resonance: the bottom row, whose amount the GM has not set either
+    g.do("white", "end-turn")  # now at 0 Resonance: the bottom row, whose amount the GM has not set either
     text = g.outcomes[-1].card.description
     assert "Red row 2 (Spectral Claw): skipped, it needs 2 Resonance and has 0" in text
     assert "Red row 3 (Gain Resonance): taken" in text
@@ -166,7 +166,7 @@ def test_chart_b_disrupts_a_focused_magi_and_costs_harmony_on_1_to_3() -> None:
     g.do("black", "cast", spell="Flame Eternae", target="Sentient Shadow")
     assert g.in_play("Flame Eternae")[0].focus == "black"
     g.do("gm", "battle dice", values="token=yellow d10=2")
-    out = g.do("white", "pass")
+    out = g.do("white", "end-turn")
     text = out.card.description
     assert "Yellow row 2 (Ability Chart B): taken" in text
     assert "Ability Chart B: rolled **2** → 1-3: Area, Subtle, Disrupt" in text
@@ -193,8 +193,8 @@ def test_the_bag_resets_once_three_red_and_one_yellow_are_out() -> None:
     g.do("white", "prepare", spells="")
     g.do("black", "prepare", spells="")
     assert g.being("Sentient Shadow").encounter.out == {"red": 1}  # type: ignore[union-attr]
-    g.do("white", "pass")
-    g.do("black", "pass")
+    g.do("white", "end-turn")
+    g.do("black", "end-turn")
     assert g.being("Sentient Shadow").encounter.out == {"red": 2, "yellow": 1}  # type: ignore[union-attr]
     g.do("gm", "battle dice", values="token=red")
     g.do("gm", "battle round", resonance=10)

@@ -84,7 +84,7 @@ def test_focus_duration_f_is_discarded_when_the_focus_moves() -> None:
     g.do("white", "prepare", spells="Flame Eternae x2")
     g.do("black", "prepare", spells="")
     g.do("white", "cast", spell="Flame Eternae", target="Black")
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     g.do("white", "exchange", gain="Resonance")
     out = g.do("white", "cast", spell="Flame Eternae", target="Black")
     assert "Focus moves to Flame Eternae" in out.card.description
@@ -103,8 +103,8 @@ def test_an_unpaid_sustain_or_a_let_go_discards_at_maintenance() -> None:
     g.do("black", "prepare", spells="")
     g.do("white", "cast", spell="Flame Eternae", target="Black")
     g.do("white", "sustain", spell="Flame Eternae", keep=False)
-    g.do("black", "pass")
-    g.do("white", "pass")
+    g.do("black", "end-turn")
+    g.do("white", "end-turn")
     out = g.do("gm", "battle round", resonance=1)
     assert "White chose not to sustain it" in out.card.description
     assert not g.in_play("Flame Eternae")
@@ -116,7 +116,7 @@ def test_beast_form_needs_an_active_cellular_enhancement_to_sustain() -> None:
     g.do("gm", "spell define", name="Beast Form", duration="3")
     g.do("white", "prepare", spells="")
     g.do("black", "prepare", spells="Beast Form, Cellular Augmentation")
-    g.do("white", "pass")
+    g.do("white", "end-turn")
     with pytest.raises(RuleError, match="Active Cellular Enhancement on bearer"):
         g.do("black", "cast", spell="Beast Form")
     g.do("black", "cast", spell="Cellular Augmentation")
@@ -140,7 +140,7 @@ def test_one_shape_shift_at_a_time() -> None:
     g.do("white", "prepare", spells="Flame Form x2")
     g.do("black", "prepare", spells="")
     g.do("white", "cast", spell="Flame Form")
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     out = g.do("white", "cast", spell="Flame Form")
     assert "can have only one Shape-Shift" in out.card.description
     assert len(g.in_play("Flame Form")) == 1
@@ -158,7 +158,7 @@ def test_intoning_alum_gives_voice_and_kotukh_is_a_miscast() -> None:
     assert g.being("White").harmony == -2 and g.being("Black").resonance == black_resonance + 1
     assert g.being("White").full_actions == 1  # no Full Action lost, but the turn passed
     assert [c.title for c in g.battle.cards_in("prepared", "white")] == ["Karmic Binding of Protection"]
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     out = g.do("white", "cast", spell="Karmic Binding", intone="thi nu av!")
     assert "**Alum!**" in out.card.description and g.being("White").voice == 1
 
@@ -180,7 +180,7 @@ def test_ritual_path_tiers_cost_harmony_or_will_for_three() -> None:
     g.do("white", "cast", spell="Long Burn", target="Black", tiers=3, tiers_with="will")
     (burn,) = g.in_play("Long Burn")
     assert burn.duration == 2 and g.being("White").will == 2 and g.being("White").harmony == 0
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     g.do("white", "cast", spell="Long Burn", target="Black", tiers=4)
     assert g.being("White").harmony == -4
     assert all(c.boost.subtle == (c.tiers == 4) for c in g.in_play("Long Burn"))
@@ -191,7 +191,7 @@ def test_dismiss_is_a_free_action_on_a_spell_you_control() -> None:
     g.do("white", "prepare", spells="Pillar of Earth")
     g.do("black", "prepare", spells="")
     g.do("white", "cast", spell="Pillar of Earth")
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     g.do("white", "dismiss", spell="Pillar of Earth")
     assert not g.in_play("Pillar of Earth") and g.being("White").full_actions == 1
 

@@ -45,7 +45,7 @@ def test_universum_negation_refunds_what_the_dispelled_spell_cost() -> None:
     g = setup("Universum Negation, Fireball", "Acidic Matter, Air Essence")
     g.do("white", "prepare", spells="")
     g.do("black", "prepare", spells="Air Essence, Acidic Matter")
-    g.do("white", "pass")
+    g.do("white", "end-turn")
     g.do("black", "cast", spell="Air Essence")
     g.do("white", "pass")  # White's window on Air Essence: Universum Negation could dispel it
     before = g.being("Black").resonance
@@ -66,7 +66,7 @@ def test_dispel_refunds_the_upgrade_and_the_charge() -> None:
     g = setup("Universum Negation, Dissolve Tissue x3", "Karmic Debt, Karmic Binding of Protection")
     g.do("white", "prepare", spells="Dissolve Tissue x2")
     g.do("black", "prepare", spells="Karmic Debt")
-    g.do("white", "pass")
+    g.do("white", "end-turn")
     g.do("black", "cast", spell="Karmic Debt", target="White")
     g.do("white", "pass")  # White's window on Karmic Debt
     g.do("gm", "battle round", resonance=10, rolloff="White")
@@ -118,7 +118,7 @@ def test_interrupt_stones_must_be_shed_with_a_full_action() -> None:
         g.do("black", "cast", spell="Dissolve Tissue", target="White")
     g.do("black", "shed-stone")
     assert (g.being("Black").stones, g.being("Black").full_actions) == (0, 1)
-    g.do("white", "pass")
+    g.do("white", "end-turn")
     with pytest.raises(RuleError, match="holds no interrupt stone"):
         g.do("black", "shed-stone")
 
@@ -140,3 +140,33 @@ def test_a_magi_with_two_stones_cannot_respond() -> None:
     g.being("Black").stones = 2
     g.do("white", "cast", spell="Fireball", target="Black")
     assert not g.battle.stack and g.being("Black").essence == 10  # no window opened for Black
+
+
+def test_pass_only_passes_a_window_so_a_second_pass_never_ends_the_turn() -> None:
+    """Issue 13: passing a window and ending a turn are different commands (``pass`` and ``end-turn``)."""
+    g = setup("Fireball", "Universum Negation, Dissolve Tissue")
+    g.do("white", "prepare", spells="Fireball")
+    g.do("black", "prepare", spells="Dissolve Tissue")
+    g.do("white", "cast", spell="Fireball", target="Black")
+    g.do("black", "pass")  # the window on Fireball
+    assert g.battle.current().name == "Black" and not g.being("Black").passed
+    before = g.state.model_dump_json()
+    with pytest.raises(RuleError, match=r"No response window is open.*use /serpent end-turn"):
+        g.do("black", "pass")  # the double tap: refused, Black's turn is untouched
+    assert g.state.model_dump_json() == before
+    with pytest.raises(RuleError, match="not White's turn"):
+        g.do("white", "end-turn")
+    out = g.do("black", "end-turn")
+    assert g.being("Black").passed and "Black passes for the rest of the round" in out.card.description
+    assert out.data["action"] == "end-turn"
+
+
+def test_end_turn_is_refused_while_a_window_is_open() -> None:
+    g = setup("Fireball", "Universum Negation")
+    g.do("white", "prepare", spells="Fireball")
+    g.do("black", "prepare", spells="")
+    g.do("white", "cast", spell="Fireball", target="Black")
+    with pytest.raises(RuleError, match="response window is open on Fireball"):
+        g.do("black", "end-turn")
+    with pytest.raises(RuleError, match="not waiting for White"):
+        g.do("white", "pass")

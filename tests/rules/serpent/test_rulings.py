@@ -258,7 +258,7 @@ def test_two_full_actions_per_round() -> None:
     g.do("white", "meditate")
     g.do("black", "meditate")
     g.do("white", "meditate")
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     # White's Full Actions are spent; with no Free Action left the round ends by itself
     assert g.battle.phase == "round_end"
     assert g.being("White").resonance == 1 + 2 + 2
@@ -284,7 +284,7 @@ def test_four_enhancement_slots_count_the_specialization() -> None:
     g.do("white", "prepare", spells="Ward Sigil x3")
     g.do("black", "prepare", spells="")
     g.do("white", "cast", spell="Ward Sigil")
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     g.do("white", "cast", spell="Ward Sigil")  # Spec + Artifact + 2 spells = 4 slots
     assert len(g.in_play("Ward Sigil")) == 2
     g.do("white", "exchange", gain="Resonance")
@@ -339,7 +339,7 @@ def test_at_most_two_interrupt_stones() -> None:
     assert g.being("Black").stones == 1
     g.being("Black").stones = 2
     g.do("black", "exchange", gain="Resonance")
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     g.do("white", "cast", spell="Dissolve Tissue", target="Black")
     # two stones: Black can no longer answer with a Response that is not a Free Action, so no window opens
     assert not g.battle.stack

@@ -16,7 +16,7 @@ def test_numbered_choices_from_autocomplete_are_accepted() -> None:
     g.do("black", "prepare", spells="Fireball")
     g.do("white", "cast", spell="Pillar of Earth")
     g.do("black", "pass")  # Black could have negated the Pillar: this passes the window
-    g.do("black", "pass")  # ...and this the round
+    g.do("black", "end-turn")  # ...and this the round
     (pillar,) = [c for c in g.battle.in_play() if c.title == "Pillar of Earth"]
     # cast component: offers "#id Title" for the caster's Components
     offered = RULESET.suggest(g.table("white"), "cast", "component", "")
@@ -38,7 +38,7 @@ def test_dismiss_and_sustain_take_the_numbered_choice() -> None:
     assert len(choice) == 1 and choice[0].endswith(" Pillar of Earth")
     g.do("white", "sustain", spell=choice[0], keep=False)
     assert g.in_play("Pillar of Earth")[0].let_go
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     g.do("white", "dismiss", spell=RULESET.suggest(g.table("white"), "dismiss", "spell", "")[0])
     assert not g.in_play("Pillar of Earth")
 
@@ -48,7 +48,7 @@ def test_a_named_component_that_cannot_pay_is_refused_not_swapped() -> None:
     g.do("white", "prepare", spells="Pillar of Earth, Acidic Matter, Fireball")
     g.do("black", "prepare", spells="")
     g.do("white", "cast", spell="Pillar of Earth")
-    g.do("black", "pass")
+    g.do("black", "end-turn")
     with pytest.raises(RuleError, match=r"'Air Essence' is not a Component White could discard.*Pillar of Earth \(#"):
         g.do("white", "cast", spell="Acidic Matter", target="Black", component="Air Essence")
     with pytest.raises(RuleError, match="Fireball discards no Component"):
@@ -61,8 +61,8 @@ def test_prepared_spells_never_cast_go_back_when_the_round_ends() -> None:
     g = duel("Fireball, Dissolve Tissue", "Fireball, Dissolve Tissue", resonance=1)
     g.do("white", "prepare", spells="Fireball, Dissolve Tissue")
     g.do("black", "prepare", spells="Dissolve Tissue")
-    g.do("white", "pass")
-    out = g.do("black", "pass")
+    g.do("white", "end-turn")
+    out = g.do("black", "end-turn")
     assert g.battle.phase == "round_end"
     assert g.battle.cards_in("prepared") == []
     assert "White's 2 prepared spell(s) never cast return to the Codex." in out.card.description
