@@ -7,6 +7,8 @@ turns an exception into words for a user.
 
 from __future__ import annotations
 
+import asyncio
+import io
 import logging
 import pkgutil
 from dataclasses import dataclass, field
@@ -17,6 +19,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot import charts
 from bot.errors import report_error
 from bot.render import to_embed
 from bot.service import Caller, Place, Reply, TableService
@@ -26,6 +29,7 @@ from rules.base import Card
 
 log = logging.getLogger("magister")
 
+CHART_FILE = "chart.png"
 COGS_DIR = Path(__file__).resolve().parent.parent / "cogs"
 
 
@@ -170,7 +174,12 @@ async def send_reply(
         interaction.extras["secret"] = {"to": where, "card": secret_card, "data": outcome.secret_data}
         if secret:
             card = card.model_copy(update={"description": f"Your roll went to {where}."})
-    kwargs: dict[str, Any] = {"embed": to_embed(card), "ephemeral": ephemeral}
+    embed = to_embed(card)
+    if outcome.chart is not None:  # drawn in a worker thread: the loop keeps answering meanwhile
+        png = await asyncio.to_thread(charts.render, outcome.chart)
+        files = [*(files or []), discord.File(io.BytesIO(png), filename=CHART_FILE)]
+        embed.set_image(url=f"attachment://{CHART_FILE}")
+    kwargs: dict[str, Any] = {"embed": embed, "ephemeral": ephemeral}
     if view is not None:
         kwargs["view"] = view
     if files:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from rules.base import Card, Outcome, Tone
+from rules.base import Card, Chart, Outcome, Tone
 from rules.dice import (
     PoolRoll,
     QuickContest,
@@ -199,7 +199,17 @@ def odds_check(skill: int) -> Outcome:
     card = Card(title=f"Odds: 3d6 at skill {skill}", description=_table(rows))
     card.footer = "Exact, from all 216 outcomes of 3d6 (ruling 1)."
     data = {"skill": skill, **{name: str(value) for name, value in odds.model_dump().items() if name != "skill"}}
-    return Outcome(card=card, summary=f"odds at skill {skill}", data=data, ephemeral=True)
+    chart = Chart(
+        title=f"3d6 at skill {skill}",
+        bars=[
+            ("critical success", float(odds.critical_success)),
+            ("success", float(odds.success - odds.critical_success)),
+            ("failure", float(odds.failure - odds.critical_failure)),
+            ("critical failure", float(odds.critical_failure)),
+        ],
+        highlight=["critical failure"],
+    )
+    return Outcome(card=card, summary=f"odds at skill {skill}", data=data, ephemeral=True, chart=chart)
 
 
 def odds_threshold(level: int, kind: str = "discord") -> Outcome:
@@ -233,7 +243,19 @@ def odds_pool(dice: int, again: int | None = 10, rote: bool = False, exceptional
     data |= {"success": str(odds.success), "exceptional": str(odds.exceptional)}
     data |= {"dramatic_failure": str(odds.dramatic_failure), "expected": str(odds.expected)}
     data["expected_float"] = float(odds.expected)
-    return Outcome(card=card, summary=f"odds of a pool of {dice}", data=data, ephemeral=True)
+    bars: list[tuple[str, float]] = []
+    shown = Fraction(0)
+    for k, p in enumerate(odds.distribution):  # the bars a reader can see; the long thin tail as one "k+"
+        if shown >= Fraction(199, 200) and k > exceptional_at:
+            bars.append((f"{k}+", float(1 - shown)))
+            break
+        bars.append((str(k), float(p)))
+        shown += p
+    else:
+        if odds.tail:
+            bars.append((f"{len(odds.distribution)}+", float(odds.tail)))
+    chart = Chart(title=title.removeprefix("Odds: "), bars=bars, x_label="successes", highlight=["0"])
+    return Outcome(card=card, summary=f"odds of a pool of {dice}", data=data, ephemeral=True, chart=chart)
 
 
 def odds_calamity(mp: int, rows: list[tuple[int, int | None, str]], bonus: int, fails_from: int) -> Outcome:
@@ -248,7 +270,14 @@ def odds_calamity(mp: int, rows: list[tuple[int, int | None, str]], bonus: int, 
     card.footer = "3d6 + bonus, exact (ruling 3)."
     data = {"mp": mp, "bonus": bonus, "bands": {b.band.label: str(b.probability) for b in odds.bands}}
     data["spell_fails"] = str(fails)
-    return Outcome(card=card, summary=f"calamity odds at MP {mp}", data=data, ephemeral=True)
+    shown = [b for b in odds.bands if b.probability]
+    chart = Chart(
+        title=f"Calamity check at MP {mp} (3d6+{bonus})",
+        bars=[(b.band.label, float(b.probability)) for b in shown],
+        highlight=[b.band.label for b in shown if b.band.low is not None and b.band.low >= fails_from],
+        x_label="Calamity Table row",
+    )
+    return Outcome(card=card, summary=f"calamity odds at MP {mp}", data=data, ephemeral=True, chart=chart)
 
 
 def _table(rows: list[tuple[str, Fraction]]) -> str:

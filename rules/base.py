@@ -87,6 +87,15 @@ class Card(Model):
         return self
 
 
+class Chart(Model):
+    """A bar chart of chances for the bot to draw beside a card: rules say what to show, never how to draw it."""
+
+    title: str
+    bars: list[tuple[str, float]]  # (label, chance from 0 to 1), in the order to show them
+    highlight: list[str] = Field(default_factory=list)  # labels drawn in the warning color (a Calamity's worst)
+    x_label: str = ""
+
+
 class Outcome(Model):
     """The result of one action.
 
@@ -106,6 +115,7 @@ class Outcome(Model):
     secret_summary: str | None = None
     secret_data: dict[str, Any] = Field(default_factory=dict)
     ephemeral: bool = False
+    chart: Chart | None = None  # drawn as a PNG beside the card, off the event loop
 
     @model_validator(mode="after")
     def _gm_keys_are_secret(self) -> Outcome:

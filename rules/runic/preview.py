@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import create_model
 
-from rules.base import Actor, Card, Model, Outcome, Table
+from rules.base import Actor, Card, Chart, Model, Outcome, Table
 from rules.dice import resisted_roll
 from rules.dice.odds import SumBand, check_odds, sum_band_odds, sum_distribution
 from rules.runic import mana
@@ -149,7 +149,21 @@ def preview(table: Table, options: Model) -> Outcome:
             "fails_29": str(fails_29),
         },
     }
-    return Outcome(card=card, summary=f"previewed {first.spell.name}", data=data, ephemeral=True)
+    fails_from = book.calamity.spell_fails_from
+    if calamity_p:  # the richer distribution: which Calamity, and how likely the spell is lost at 29+
+        chart = Chart(
+            title=f"{first.spell.name}: the Calamity check ({_percent(calamity_p)} owed)",
+            bars=[(label, float(p / calamity_p)) for label, p in row_p.items() if p],
+            highlight=[row.label for row in rows if (row.low or 0) >= fails_from],
+            x_label="Calamity Table row, if the check is owed",
+        )
+    else:
+        chart = Chart(
+            title=f"{first.mage} casts {first.spell.name} at skill {first.effective}",
+            bars=[(name.replace("_", " "), float(outcome_p[name])) for name in OUTCOMES],
+            highlight=["critical failure"],
+        )
+    return Outcome(card=card, summary=f"previewed {first.spell.name}", data=data, ephemeral=True, chart=chart)
 
 
 def first_sheet_will(table: Table, mage: str) -> int:
