@@ -112,3 +112,33 @@ def _where(error: d20.RollSyntaxError) -> str:
         return "it ends too soon (a die, a number or a closing bracket is missing at the end)"
     at = f" at character {column}" if column else ""
     return f"`{got[:20]}`{at} cannot come there (a number, a die like `d6`, or `(` can)"
+
+
+MAX_ROLLS = 10
+_COMMENT = re.compile(r"\s(?:#|!)\s*(.*)$")
+
+
+def roll_text(text: str, rng: random.Random, *, label: str | None = None) -> Outcome:
+    """What a user types to roll: one expression, or several joined with ``;`` and a comment after ``#`` or ``!``,
+    as Dice Maiden users write them (``3d6; 1d20+4 # ambush``). One expression rolls exactly as before."""
+    text = text.strip()
+    comment = _COMMENT.search(" " + text)
+    if comment:
+        text = (" " + text)[: comment.start()].strip()
+        label = label or comment.group(1).strip() or None
+    parts = [part.strip() for part in text.split(";")]
+    if len(parts) == 1:
+        return roll_expression(parts[0], rng, label=label)
+    if any(not part for part in parts):
+        raise RuleError(f"Separate expressions with `;`, each with dice: `3d6; 1d20+4`. {HELP}")
+    if len(parts) > MAX_ROLLS:
+        raise RuleError(f"That is {len(parts)} rolls at once; roll at most {MAX_ROLLS} with one command.")
+    rolls = [roll_expression(part, rng) for part in parts]
+    lines = [f"`{r.data['expression']}` {r.card.description.splitlines()[0][:300]}" for r in rolls]
+    totals = ", ".join(str(r.data["total"]) for r in rolls)
+    title = f"{label}: {totals}" if label else f"Rolls: {totals}"
+    return Outcome(
+        card=Card(title=title[:256], description="\n".join(lines)[:4000]),
+        summary=f"rolled {'; '.join(parts)} = {totals}" + (f" ({label})" if label else ""),
+        data={"label": label, "rolls": [r.data for r in rolls], "totals": [r.data["total"] for r in rolls]},
+    )

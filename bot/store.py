@@ -95,6 +95,20 @@ MIGRATIONS: tuple[str, ...] = (
             ON CONFLICT (campaign_id) DO UPDATE SET events = events + 1;
     END;
     """,
+    # 3: dice macros, a member's own (campaign_id NULL, usable everywhere) or a campaign's (shared at its table).
+    """
+    CREATE TABLE macros (
+        id          INTEGER PRIMARY KEY,
+        owner_id    INTEGER NOT NULL,
+        campaign_id INTEGER REFERENCES campaigns (id),
+        name        TEXT    NOT NULL,
+        name_key    TEXT    NOT NULL,
+        expression  TEXT    NOT NULL,
+        created_at  TEXT    NOT NULL
+    );
+    CREATE UNIQUE INDEX macros_of_a_member ON macros (owner_id, name_key) WHERE campaign_id IS NULL;
+    CREATE UNIQUE INDEX macros_of_a_campaign ON macros (campaign_id, name_key) WHERE campaign_id IS NOT NULL;
+    """,
 )
 
 
@@ -147,6 +161,15 @@ class EventRow:
     result: dict[str, Any]
     snapshot: dict[str, Any] | None
     undoes: int | None
+
+
+@dataclass
+class MacroRow:
+    id: int
+    owner_id: int
+    campaign_id: int | None  # None: the member's own, usable everywhere
+    name: str
+    expression: str
 
 
 class StoreOpenError(Exception):
@@ -304,6 +327,16 @@ class Store:
             (campaign_id, since, limit),
         )
         return [_event(row) for row in rows], total
+
+    async def macros(self, owner_id: int, campaign_id: int | None) -> list[MacroRow]:
+        """The member's own macros, then the campaign's, by name."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT id, owner_id, campaign_id, name, expression FROM macros"
+            " WHERE (owner_id = ? AND campaign_id IS NULL) OR campaign_id = ?"
+            " ORDER BY campaign_id IS NOT NULL, name_key",
+            (owner_id, campaign_id if campaign_id is not None else -1),
+        )
+        return [MacroRow(*row) for row in rows]
 
     async def count_events(self, campaign_id: int) -> int:
         """Kept by a trigger, so it costs one row however long the log."""

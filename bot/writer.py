@@ -297,6 +297,24 @@ class WriteTx:
         )
         return int(cursor.lastrowid)  # type: ignore[arg-type]
 
+    def save_macro(self, owner_id: int, campaign_id: int | None, name: str, expression: str) -> bool:
+        """Save or replace a macro; True when it replaced one of the same name in the same scope."""
+        key = name.casefold()
+        if campaign_id is None:
+            where, found = "owner_id = ? AND campaign_id IS NULL AND name_key = ?", (owner_id, key)
+        else:
+            where, found = "campaign_id = ? AND name_key = ?", (campaign_id, key)
+        replaced = self._db.execute(f"DELETE FROM macros WHERE {where}", found).rowcount > 0
+        self._db.execute(
+            "INSERT INTO macros (owner_id, campaign_id, name, name_key, expression, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (owner_id, campaign_id, name, key, expression, utcnow()),
+        )
+        return replaced
+
+    def delete_macro(self, macro_id: int) -> None:
+        self._db.execute("DELETE FROM macros WHERE id = ?", (macro_id,))
+
 
 class Transaction:
     """:class:`WriteTx` from the event loop, one statement per hand-off, for the few multi-step

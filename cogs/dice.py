@@ -10,7 +10,7 @@ from discord.ext import commands
 
 from bot import rolls
 from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
-from bot.expressions import roll_expression
+from bot.expressions import roll_text
 from bot.service import Reply
 from rules.base import Outcome, RuleError
 
@@ -50,7 +50,7 @@ class DiceCog(commands.Cog):
         label: Label | None = None,
         secret: bool = False,
     ):
-        outcome = roll_expression(expression, service_of(interaction).rng, label=label)
+        outcome = roll_text(expression, service_of(interaction).rng, label=label)
         await _record(interaction, "roll", outcome, secret)
 
     @app_commands.command(name="check", description="3d6 roll-under against a skill, with GURPS criticals")

@@ -197,7 +197,7 @@ async def test_console_errors_say_what_would_work(console: Console) -> None:
 
 async def test_dice_work_where_a_user_installed_the_app_and_campaigns_stay_in_servers(console: Console) -> None:
     payloads = {c.name: c.to_dict(console.table.virtual.tree) for c in console.table.virtual.tree.get_commands()}
-    for name in ("roll", "check", "contest", "pool", "odds", "lookup", "help"):
+    for name in ("roll", "check", "contest", "pool", "odds", "lookup", "help", "macro"):
         assert payloads[name]["contexts"] == [0, 1, 2] and payloads[name]["integration_types"] == [0, 1], name
     for name in ("campaign", "character", "runic", "serpent", "awakened", "realm", "saga"):
         assert payloads[name]["contexts"] == [0] and payloads[name]["integration_types"] == [0], name
