@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
+import aiohttp
 import discord
 
 from bot.config import Settings, configure_logging, fail, load_settings
@@ -125,17 +126,42 @@ async def build_bot(settings: Settings):
         raise
 
 
+RETRY_FIRST, RETRY_MOST = 2.0, 300.0  # seconds between attempts to reach Discord: doubling, at most five minutes
+
+
 async def serve(settings: Settings) -> int:
+    """Connect and stay connected. Unreachable Discord is retried with backoff, one line each time;
+    a refused token ends the process (exit 2), since retrying cannot fix it."""
     configure_logging(settings.magister_log_level)
     bot = await build_bot(settings)
+    wait = RETRY_FIRST
     try:
-        async with bot:
-            await bot.start(settings.token or "")
-    except discord.LoginFailure:
-        fail("DISCORD_TOKEN was refused by Discord: copy a fresh token from the developer portal into .env")
+        while True:
+            try:
+                async with bot:
+                    await bot.start(settings.token or "")
+                return 0
+            except discord.LoginFailure:
+                fail("DISCORD_TOKEN was refused by Discord: copy a fresh token from the developer portal into .env")
+            except (OSError, aiohttp.ClientError, discord.GatewayNotFound, discord.DiscordServerError) as exc:
+                print(f"magister: cannot reach Discord ({_reason(exc)}); retrying in {wait:.0f} s", file=sys.stderr)
+                await asyncio.sleep(wait)
+                wait = min(wait * 2, RETRY_MOST)
+                bot = await _fresh(bot, settings)
     finally:
         await bot.service.store.close()
-    return 0
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    return text[:160]
+
+
+async def _fresh(old, settings: Settings):
+    """A closed client cannot log in again: build a new one on the same store."""
+    from bot.client import MagisterBot
+
+    return MagisterBot(old.service, dev_guild=settings.magister_dev_guild)
 
 
 async def sync(settings: Settings, guild_id: int | None) -> int:

@@ -185,3 +185,29 @@ def test_backup_copies_a_live_database_and_never_overwrites(tmp_path: Path) -> N
     assert again.returncode == 2 and "exists already" in again.stderr
     missing = run(["backup", str(tmp_path / "b2.sqlite3")], tmp_path, MAGISTER_DB=str(tmp_path / "none.sqlite3"))
     assert missing.returncode == 2 and "no database" in missing.stderr
+
+
+def test_unreachable_discord_is_one_line_and_a_retry_not_a_traceback(tmp_path: Path) -> None:
+    """No network (as here) gives one line per attempt with a growing wait; a refused token would exit 2."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
+    environment |= {"MAGISTER_DB": str(tmp_path / "net.sqlite3"), "DISCORD_TOKEN": "abc.def.ghi"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**environment, "PYTHONPATH": str(ROOT)},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = process.stderr.readline()  # type: ignore[union-attr]
+        if process.poll() is not None and process.returncode == 2:
+            assert "refused" in first  # Discord reachable after all: the fake token is refused, cleanly
+            return
+        assert first.startswith("magister: cannot reach Discord (") and "retrying in 2 s" in first, first
+        second = process.stderr.readline()  # type: ignore[union-attr]
+        assert "retrying in 4 s" in second and "Traceback" not in first + second
+    finally:
+        process.kill()
+        process.wait(timeout=10)
