@@ -26,6 +26,23 @@ POOL_OPTIONS = {
 }
 
 
+def replayable(outcome: Outcome, line: str) -> Outcome:
+    """The command that made a roll, in its footer: what "Roll again" and "Odds of this" read back."""
+    card = outcome.card
+    card.footer = f"{card.footer} · {line}" if card.footer else line
+    return outcome
+
+
+def _line(command: str, **options: object) -> str:
+    parts = [f"/{command}"]
+    for name, value in options.items():
+        if value is None or value is False:
+            continue
+        text = str(value).lower() if isinstance(value, bool) else str(value)
+        parts.append(f'{name}:"{text}"' if " " in text or ";" in text else f"{name}:{text}")
+    return " ".join(parts)
+
+
 async def _record(interaction: discord.Interaction, command: str, outcome: Outcome, secret: bool) -> None:
     service = service_of(interaction)
     reply = await service.record(place_of(interaction), caller_of(interaction), command, outcome, secret=secret)
@@ -51,6 +68,7 @@ class DiceCog(commands.Cog):
         secret: bool = False,
     ):
         outcome = roll_text(expression, service_of(interaction).rng, label=label)
+        replayable(outcome, _line("roll", expression=expression, label=label))
         await _record(interaction, "roll", outcome, secret)
 
     @app_commands.command(name="check", description="3d6 roll-under against a skill, with GURPS criticals")
@@ -68,6 +86,7 @@ class DiceCog(commands.Cog):
         secret: bool = False,
     ):
         outcome = rolls.check(service_of(interaction).rng, skill, modifier, label)
+        replayable(outcome, _line("check", skill=skill, modifier=modifier or None, label=label))
         await _record(interaction, "check", outcome, secret)
 
     @app_commands.command(name="contest", description="A Quick Contest, or a resisted roll with the Rule of 16")
@@ -93,6 +112,10 @@ class DiceCog(commands.Cog):
         outcome = rolls.contest(
             service_of(interaction).rng, skill, against, resisted=resisted, living=living, label=label
         )
+        line = _line(
+            "contest", skill=skill, against=against, resisted=resisted, living=resisted and living, label=label
+        )
+        replayable(outcome, line)
         await _record(interaction, "contest", outcome, secret)
 
     @app_commands.command(name="pool", description="A d10 success pool: 8+ succeeds, n-again, rote, chance die")
@@ -109,6 +132,7 @@ class DiceCog(commands.Cog):
     ):
         rng = service_of(interaction).rng
         outcome = rolls.pool(rng, dice, again=AGAIN[again], rote=rote, exceptional_at=exceptional, label=label)
+        replayable(outcome, _line("pool", dice=dice, again=again, rote=rote, exceptional=exceptional, label=label))
         await _record(interaction, "pool", outcome, secret)
 
     # ------------------------------------------------------------------ /odds
