@@ -18,6 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import report_error
+from bot.pbp import Ping, ping_content, pinged_users
 from bot.render import to_embed
 from bot.service import Caller, Place, Reply, TableService
 from bot.store import CampaignRow
@@ -84,6 +85,55 @@ class RecordingCourier:
         return "the GM channel" if campaign.gm_channel_id else "the GM by direct message"
 
 
+# ---------------------------------------------------------------------- messages nobody asked for
+
+
+def mentions(pings: list[Ping]) -> discord.AllowedMentions:
+    """Exactly these users may be pinged; never a role, never everyone."""
+    return discord.AllowedMentions(
+        everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in pinged_users(pings)]
+    )
+
+
+class Poster(Protocol):
+    """Posts what a timer did (a nudge, a deadline, a reminder) to a channel, pinging exactly ``pings``."""
+
+    async def post(self, bot: MagisterBot, place: Place, card: Card | None, pings: list[Ping]) -> bool: ...
+
+
+class DiscordPoster:
+    async def post(self, bot: MagisterBot, place: Place, card: Card | None, pings: list[Ping]) -> bool:
+        try:
+            channel = bot.get_channel(place.channel_id) or await bot.fetch_channel(place.channel_id)
+            await channel.send(  # type: ignore[union-attr]
+                content=ping_content(pings) or None,
+                embed=to_embed(card) if card is not None else None,
+                allowed_mentions=mentions(pings),
+            )
+            return True
+        except discord.HTTPException:
+            log.warning("could not post a timer's message to channel %s", place.channel_id, exc_info=True)
+            return False
+
+
+@dataclass
+class Posted:
+    place: Place
+    card: Card | None
+    pings: list[Ping]
+
+
+@dataclass
+class RecordingPoster:
+    """For the console and tests: keeps what timers would post."""
+
+    posted: list[Posted] = field(default_factory=list)
+
+    async def post(self, bot: MagisterBot, place: Place, card: Card | None, pings: list[Ping]) -> bool:
+        self.posted.append(Posted(place, card, pings))
+        return True
+
+
 # ---------------------------------------------------------------------- the bot
 
 
@@ -93,7 +143,14 @@ class MagisterTree(app_commands.CommandTree):
 
 
 class MagisterBot(commands.Bot):
-    def __init__(self, service: TableService, *, courier: Courier | None = None, dev_guild: int | None = None):
+    def __init__(
+        self,
+        service: TableService,
+        *,
+        courier: Courier | None = None,
+        poster: Poster | None = None,
+        dev_guild: int | None = None,
+    ):
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -103,6 +160,7 @@ class MagisterBot(commands.Bot):
         )
         self.service = service
         self.courier: Courier = courier or DiscordCourier()
+        self.poster: Poster = poster or DiscordPoster()
         self.dev_guild = dev_guild
 
     async def setup_hook(self) -> None:
@@ -159,8 +217,15 @@ async def send_reply(
         kwargs["view"] = view
     if files:
         kwargs["files"] = files
+    pings = reply.pings
+    interaction.extras["pings"] = pinged_users(pings)
+    if pings and not ephemeral:  # the reply itself names who the table now waits on, and pings only them
+        kwargs["content"] = ping_content(pings)
+        kwargs["allowed_mentions"] = mentions(pings)
     if interaction.response.is_done():
         await interaction.followup.send(**kwargs)
     else:
         await interaction.response.send_message(**kwargs)
     release(view)
+    if pings and ephemeral:  # only the actor sees the reply: the ping goes to the channel on its own
+        await interaction.followup.send(content=ping_content(pings), allowed_mentions=mentions(pings))

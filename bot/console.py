@@ -108,6 +108,11 @@ class ConsoleTable:
             await self.bot.unload_extension(extension)
         await self.bot.service.store.close()
 
+    def ping_names(self, allowed: list[dict | None]) -> list[str]:
+        """The names of the users these messages ping, in order, each once."""
+        ids = dict.fromkeys(user for entry in allowed for user in _mentioned(entry))
+        return [self.known_users[user].name if user in self.known_users else str(user) for user in ids]
+
     def switch_user(self, name: str, *, manages_guild: bool = False, user_id: int | None = None) -> None:
         user = VirtualUser(name, manages_guild=manages_guild, fixed_id=user_id)
         self.user = user
@@ -250,11 +255,21 @@ class ConsoleTable:
         buttons = [b.get("label") for m in messages for b in m.buttons() if not b.get("disabled")]
         if buttons:
             extra["buttons"] = buttons
+        pings = self.ping_names([m.allowed_mentions for m in messages])
+        if pings:
+            extra["pings"] = pings
         if "incident" in extras:
             extra["incident"] = extras["incident"]
         ephemeral = messages[0].ephemeral if messages else True
         data = outcome.data if outcome is not None and error is None else {}
         return Result(error is None, line, ephemeral, text, data, extra)
+
+
+def _mentioned(allowed: dict | None) -> list[int]:
+    """The users Discord would let a message ping: only those its allowed_mentions list by id."""
+    if not allowed:
+        return []
+    return [int(user) for user in allowed.get("users", []) if str(user).isdigit()]
 
 
 def _takewhile_path(tokens: list[str]):

@@ -20,8 +20,18 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from bot.delta import apply_delta, reverse_delta
+from bot.pbp import Ping, WaitPlan, apply_plan, pings_for, plan_waits, updated_waits
 from bot.registry import Registry
-from bot.store import CampaignRow, CharacterRow, StaleCampaignError, Store, Transaction, WriteTx, utcnow
+from bot.store import (
+    CampaignRow,
+    CharacterRow,
+    StaleCampaignError,
+    Store,
+    StoredWait,
+    Transaction,
+    WriteTx,
+    utcnow,
+)
 from rules.base import Actor, Card, CharacterRecord, NeedsGMError, Outcome, RuleError, Table
 
 T = TypeVar("T")
@@ -52,6 +62,7 @@ class Campaign:
 
     row: CampaignRow
     characters: dict[str, CharacterRow] = field(default_factory=dict)
+    waits: dict[str, StoredWait] = field(default_factory=dict)  # who the table waits on, by key
 
     def is_gm(self, caller: Caller) -> bool:
         return caller.manages_guild or caller.user_id in self.row.gm_ids
@@ -64,6 +75,7 @@ class Reply:
     outcome: Outcome
     campaign: CampaignRow | None = None
     event_id: int | None = None
+    pings: list[Ping] = field(default_factory=list)  # the waits this action opened: exactly these users hear it
 
 
 class NoCampaignError(RuleError):
@@ -115,7 +127,8 @@ class TableService:
         if row is None:
             return None
         characters = {c.name.casefold(): c for c in await self.store.characters(row.id)}
-        loaded = Campaign(row, characters)
+        waits = {w.key: w for w in await self.store.waits(row.id)}
+        loaded = Campaign(row, characters, waits)
         self._remember(place, loaded)
         return loaded
 
@@ -232,6 +245,7 @@ class TableService:
         run: Callable[[Table], Outcome],
         *,
         logged: bool = True,
+        also: Callable[[WriteTx], None] | None = None,
     ) -> Reply:
         table = self.table_for(campaign, caller)
         try:
@@ -240,8 +254,9 @@ class TableService:
             raise RuleError(
                 f"`/{command}` would take a value out of its range ({_problems(exc)}). Nothing was changed."
             ) from None
-        event_id = await self._persist(place, campaign, caller, command, table, outcome, logged=logged)
-        return Reply(outcome, self._cache[place].row if place in self._cache else campaign.row, event_id)
+        event_id, plan = await self._persist(place, campaign, caller, command, table, outcome, logged=logged, also=also)
+        row = self._cache[place].row if place in self._cache else campaign.row
+        return Reply(outcome, row, event_id, pings_for(row, plan))
 
     async def _persist(
         self,
@@ -253,8 +268,12 @@ class TableService:
         outcome: Outcome,
         *,
         logged: bool = True,
-    ) -> int | None:
-        """Save what the action changed, with an undo snapshot, then update the cache."""
+        also: Callable[[WriteTx], None] | None = None,
+    ) -> tuple[int | None, WaitPlan]:
+        """Save what the action changed, with an undo snapshot and the table's new waits, then update the cache.
+
+        ``also`` writes more in the same transaction (a timer's claim, so it fires exactly once).
+        """
         new_state = _dump(table.state)
         new_settings = _dump(table.settings)
         state_changed = new_state != campaign.row.state or new_settings != campaign.row.settings
@@ -280,9 +299,13 @@ class TableService:
                 + [{"name": record.name, "before": None} for record, _ in added],
             }
 
-        if snapshot is None and not logged:
-            return None  # a pure read: nothing to save, nothing worth a log line
+        if snapshot is None and not logged and also is None:
+            return None, WaitPlan()  # a pure read: nothing to save, nothing worth a log line
         new_row = _copy_row(campaign.row, state=new_state, settings=new_settings)
+        plan = WaitPlan()
+        if snapshot is not None:  # only a change can change whom the table waits on
+            waits = self.registry.get(campaign.row.ruleset).ruleset.waits(table)
+            plan = plan_waits(campaign.row, campaign.waits, waits, table.now)
 
         version = new_row.version
 
@@ -316,11 +339,14 @@ class TableService:
                 outcome.logged_result(),
                 snapshot,
             )
+            apply_plan(tx, new_row, plan)
+            if also is not None:
+                also(tx)
             return event_id, characters
 
         event_id, new_characters = await self.store.write(write)
-        self._remember(place, Campaign(new_row, new_characters))
-        return event_id
+        self._remember(place, Campaign(new_row, new_characters, updated_waits(campaign.waits, plan)))
+        return event_id, plan
 
     # ------------------------------------------------------------------ campaigns
 
@@ -420,7 +446,7 @@ class TableService:
             if gm_only and not campaign.is_gm(caller):
                 raise NeedsGMError(f"`/{command}`")
             before = _copy_row(campaign.row)
-            draft = Campaign(_copy_row(campaign.row), dict(campaign.characters))
+            draft = Campaign(_copy_row(campaign.row), dict(campaign.characters), dict(campaign.waits))
             async with self.store.transaction() as tx:
                 outcome = await change(draft, tx)
                 await tx.update_campaign(draft.row)
@@ -469,6 +495,8 @@ class TableService:
         if "row" in snapshot:
             meta = snapshot["row"]
             row.name, row.gm_ids, row.gm_channel_id = meta["name"], meta["gm_ids"], meta["gm_channel_id"]
+            if "pbp" in meta:
+                row.pbp = meta["pbp"]
         characters = dict(campaign.characters)
         summary = f"undid #{target.id} ({target.command}: {target.summary})"
         async with self.store.transaction() as tx:
@@ -478,13 +506,17 @@ class TableService:
             event_id = await tx.append_event(
                 row.id, caller.user_id, caller.name, command, summary, {"undone": target.id}, undoes=target.id
             )
-        self._remember(place, Campaign(row, characters))
+            restored = Campaign(row, characters, campaign.waits)
+            table = self.table_for(restored, caller)
+            plan = plan_waits(row, campaign.waits, self.registry.get(row.ruleset).ruleset.waits(table), table.now)
+            await tx.run(lambda wtx: apply_plan(wtx, row, plan))
+        self._remember(place, Campaign(row, characters, updated_waits(campaign.waits, plan)))
         outcome = Outcome(
             card=Card(title="Undone", description=f"Reverted #{target.id} `/{target.command}`: {target.summary}"),
             summary=summary,
             data={"undone_event": target.id, "command": target.command, "summary": target.summary},
         )
-        return Reply(outcome, row, event_id), target.command
+        return Reply(outcome, row, event_id, pings_for(row, plan)), target.command
 
 
 # ---------------------------------------------------------------------- helpers
@@ -549,9 +581,9 @@ def _character_snapshot(row: CharacterRow) -> dict:
 
 
 def _meta(row: CampaignRow) -> dict:
-    return {"name": row.name, "gm_ids": list(row.gm_ids), "gm_channel_id": row.gm_channel_id}
+    return {"name": row.name, "gm_ids": list(row.gm_ids), "gm_channel_id": row.gm_channel_id, "pbp": dict(row.pbp)}
 
 
 def _copy_row(row: CampaignRow, **changes: Any) -> CampaignRow:
-    values = {**row.__dict__, "gm_ids": list(row.gm_ids), **changes}
+    values = {**row.__dict__, "gm_ids": list(row.gm_ids), "pbp": dict(row.pbp), **changes}
     return CampaignRow(**values)

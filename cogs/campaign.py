@@ -58,7 +58,8 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
         campaign = await service_of(interaction).campaign(place_of(interaction))
         if campaign is None:
             return []
-        return matching(sorted(campaigns.settings_fields(service_of(interaction), campaign.row.ruleset)), current)
+        fields = campaigns.settings_fields(service_of(interaction), campaign.row.ruleset)
+        return matching(sorted({*fields, *campaigns.PBP_KEYS}), current)
 
     @gm.command(name="add", description="Make a member a GM of this campaign (GM)")
     @gm_only()
@@ -94,6 +95,14 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
         reply, pages = await campaigns.log_page(service, place, page, caller)
         view = pager("log", interaction.user.id, reply.outcome.data["page"], pages)
         await send_reply(interaction, reply, view=view)
+
+    @app_commands.command(name="waiting", description="Who this table waits on, for what, and until when")
+    @app_commands.describe(mine="List every channel of this server that waits on you instead")
+    async def waiting(self, interaction: discord.Interaction, mine: bool = False):
+        reply = await campaigns.waiting(
+            service_of(interaction), place_of(interaction), caller_of(interaction), mine=mine
+        )
+        await send_reply(interaction, reply)
 
     @app_commands.command(name="recap", description="What happened here since you last acted (only you see it)")
     async def recap(self, interaction: discord.Interaction):
