@@ -7,6 +7,7 @@ rather than in any ruleset. Each returns a :class:`Reply` for a cog to show.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import json
 import math
@@ -16,7 +17,18 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from bot.export import write_export
-from bot.pbp import PBP_KEYS, PbpSettings, is_paused, pbp_settings, set_pbp_setting, wait_line, when
+from bot.pbp import (
+    PBP_KEYS,
+    PbpSettings,
+    duration_text,
+    epoch,
+    is_paused,
+    iso_at,
+    pbp_settings,
+    set_pbp_setting,
+    wait_line,
+    when,
+)
 from bot.service import Caller, Campaign, Place, Reply, TableService
 from bot.store import RECAP_COUNT_CAP, EventRow, Transaction, utcnow
 from rules.base import Card, Outcome, RuleError, Table
@@ -203,6 +215,58 @@ async def waiting(service: TableService, place: Place, caller: Caller, *, mine: 
     )
     data = {"waits": [_wait_data(wait) for wait in waits], "paused": paused}
     return Reply(Outcome(card=card, summary="waiting", data=data, ephemeral=True), campaign.row)
+
+
+async def pause(service: TableService, place: Place, caller: Caller) -> Reply:
+    """Hold every timer of the campaign (a holiday): nothing nudges or passes its deadline until resumed."""
+
+    async def change(draft: Campaign, _: Transaction) -> Outcome:
+        if is_paused(draft.row):
+            raise RuleError("The timers are already paused. `/campaign resume` starts them again.")
+        draft.row.pbp = {**draft.row.pbp, "paused_at": service.clock()}
+        return Outcome(
+            card=Card(
+                title="Timers paused",
+                description="No reminders and no deadlines until a GM runs `/campaign resume`; "
+                "then every deadline moves on by the time the pause lasted. Play goes on as usual.",
+            ),
+            summary="paused the timers",
+            data={"paused_at": draft.row.pbp["paused_at"]},
+        )
+
+    return await service.change_campaign(place, caller, "campaign pause", change)
+
+
+async def resume(service: TableService, place: Place, caller: Caller) -> Reply:
+    """Start the timers again, every deadline and reminder later by the length of the pause."""
+
+    async def change(draft: Campaign, tx: Transaction) -> Outcome:
+        paused_at = draft.row.pbp.get("paused_at")
+        if not paused_at:
+            raise RuleError("The timers are not paused. `/campaign pause` holds them for a holiday.")
+        held = max(0, epoch(service.clock()) - epoch(paused_at))
+        draft.row.pbp = {k: v for k, v in draft.row.pbp.items() if k != "paused_at"}
+        moved = {key: iso_at(epoch(w.deadline) + held) for key, w in draft.waits.items() if w.deadline}
+
+        def shift(wtx: Any) -> None:
+            wtx.shift_timers(draft.row.id, held)
+            for key, deadline in moved.items():
+                wtx.set_wait_deadline(draft.row.id, key, deadline)
+
+        await tx.run(shift)
+        for key, deadline in moved.items():
+            draft.waits[key] = dataclasses.replace(draft.waits[key], deadline=deadline)
+        return Outcome(
+            card=Card(
+                title="Timers resumed",
+                description=f"The pause lasted {duration_text(held) if held >= 60 else 'under a minute'}; "
+                "every deadline and reminder moved on by as much.",
+            ),
+            summary=f"resumed the timers after {duration_text(held)}",
+            data={"held_seconds": held},
+        )
+
+    return await service.change_campaign(place, caller, "campaign resume", change)
 
 
 # ---------------------------------------------------------------------- GMs and the GM channel

@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.errors import report_error
-from bot.pbp import Ping, ping_content, pinged_users
+from bot.pbp import Ping, ping_content, pinged_roles, pinged_users
 from bot.render import to_embed
 from bot.service import Caller, Place, Reply, TableService
 from bot.store import CampaignRow
@@ -90,8 +90,12 @@ class RecordingCourier:
 
 def mentions(pings: list[Ping]) -> discord.AllowedMentions:
     """Exactly these users may be pinged; never a role, never everyone."""
+    roles = [discord.Object(r) for r in pinged_roles(pings)]
     return discord.AllowedMentions(
-        everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in pinged_users(pings)]
+        everyone=False,
+        roles=roles or False,
+        replied_user=False,
+        users=[discord.Object(u) for u in pinged_users(pings)],
     )
 
 

@@ -184,7 +184,10 @@ def plan_waits(row: CampaignRow, stored: dict[str, StoredWait], waits: list[Wait
             plan.ended.append(key)
             old = None
         if old is not None:
-            if old.body != body:  # same wait, new words (a round number...): keep its time, ping nobody
+            kept = {k: v for k, v in old.body.items() if k != "timed_out"}
+            if kept != body:  # same wait, new words (a round number...): keep its time, ping nobody
+                if "timed_out" in old.body:
+                    body["timed_out"] = old.body["timed_out"]
                 plan.reworded.append(StoredWait(row.id, key, wait.user_id, body, old.since, old.deadline))
             continue
         seconds = settings.seconds_for(wait.kind)
@@ -219,10 +222,11 @@ def updated_waits(stored: dict[str, StoredWait], plan: WaitPlan) -> dict[str, St
 
 @dataclass(frozen=True)
 class Ping:
-    """One line of a message that mentions exactly ``user_ids`` (a wait's player, or the GMs)."""
+    """One line of a message that mentions exactly ``user_ids`` (a wait's player, or the GMs), or a role."""
 
     user_ids: tuple[int, ...]
     line: str
+    role_ids: tuple[int, ...] = ()
 
 
 def wait_users(row: CampaignRow, wait: StoredWait) -> tuple[int, ...]:
@@ -246,10 +250,17 @@ def pings_for(row: CampaignRow, plan: WaitPlan) -> list[Ping]:
 
 
 def ping_content(pings: list[Ping]) -> str:
-    lines = [" ".join(f"<@{user}>" for user in ping.user_ids) + " " + ping.line for ping in pings]
+    lines = [
+        " ".join([f"<@&{role}>" for role in ping.role_ids] + [f"<@{user}>" for user in ping.user_ids]) + " " + ping.line
+        for ping in pings
+    ]
     text = "\n".join(lines)
     return text if len(text) <= 1900 else text[:1899] + "…"
 
 
 def pinged_users(pings: list[Ping]) -> list[int]:
     return list(dict.fromkeys(user for ping in pings for user in ping.user_ids))
+
+
+def pinged_roles(pings: list[Ping]) -> list[int]:
+    return list(dict.fromkeys(role for ping in pings for role in ping.role_ids))

@@ -179,7 +179,23 @@ class TableService:
         """Run one ruleset action atomically."""
         return await self.locked(place, lambda: self._run(place, caller, ruleset_id, action_name, options))
 
-    async def _run(self, place: Place, caller: Caller, ruleset_id: str, action_name: str, options: dict) -> Reply:
+    async def run_as_timer(
+        self, place: Place, caller: Caller, action_name: str, options: dict, *, also: Callable[[WriteTx], None]
+    ) -> Reply:
+        """A wait's ``on_deadline`` action, with the timer's claim in its transaction. The caller holds the lock."""
+        campaign = await self.require_campaign(place)
+        return await self._run(place, caller, campaign.row.ruleset, action_name, options, also=also)
+
+    async def _run(
+        self,
+        place: Place,
+        caller: Caller,
+        ruleset_id: str,
+        action_name: str,
+        options: dict,
+        *,
+        also: Callable[[WriteTx], None] | None = None,
+    ) -> Reply:
         campaign = await self.require_campaign(place)
         if campaign.row.ruleset != ruleset_id:
             raise RuleError(
@@ -199,7 +215,7 @@ class TableService:
             return reply
         parsed = validate(action.options, options, f"/{command}")
         return await self._act(
-            place, campaign, caller, command, lambda table: action.run(table, parsed), logged=action.logged
+            place, campaign, caller, command, lambda table: action.run(table, parsed), logged=action.logged, also=also
         )
 
     async def act(
@@ -339,9 +355,9 @@ class TableService:
                 outcome.logged_result(),
                 snapshot,
             )
-            apply_plan(tx, new_row, plan)
-            if also is not None:
+            if also is not None:  # first: ending the wait below deletes its unfired timers
                 also(tx)
+            apply_plan(tx, new_row, plan)
             return event_id, characters
 
         event_id, new_characters = await self.store.write(write)

@@ -104,6 +104,18 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
         )
         await send_reply(interaction, reply)
 
+    @app_commands.command(name="pause", description="Hold every reminder and deadline, e.g. for a holiday (GM)")
+    @gm_only()
+    async def pause(self, interaction: discord.Interaction):
+        reply = await campaigns.pause(service_of(interaction), place_of(interaction), caller_of(interaction))
+        await send_reply(interaction, reply)
+
+    @app_commands.command(name="resume", description="Start the timers again; deadlines move on by the pause (GM)")
+    @gm_only()
+    async def resume(self, interaction: discord.Interaction):
+        reply = await campaigns.resume(service_of(interaction), place_of(interaction), caller_of(interaction))
+        await send_reply(interaction, reply)
+
     @app_commands.command(name="recap", description="What happened here since you last acted (only you see it)")
     async def recap(self, interaction: discord.Interaction):
         reply = await campaigns.recap(service_of(interaction), place_of(interaction), caller_of(interaction))
