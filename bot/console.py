@@ -79,6 +79,7 @@ class ConsoleTable:
         self.bot = bot
         self.poster = poster or RecordingPoster()
         self._fired: list[Fired] = []
+        self.names: dict[int, str] = {}
         self.now = epoch(clock or utcnow())  # the virtual clock: it moves only with @wait
         bot.service.clock = lambda: iso_at(self.now)
         self.virtual = virtual
@@ -128,7 +129,14 @@ class ConsoleTable:
     def ping_names(self, allowed: list[dict | None]) -> list[str]:
         """The names of the users these messages ping, in order, each once."""
         ids = dict.fromkeys(user for entry in allowed for user in _mentioned(entry))
-        return [self.known_users[user].name if user in self.known_users else str(user) for user in ids]
+        return [
+            self.known_users[user].name if user in self.known_users else self.names.get(user, str(user)) for user in ids
+        ]
+
+    async def learn_names(self) -> None:
+        """Names of everyone who ever acted here, from the log: a fresh console (a restart) names whom it pings."""
+        rows = await self.bot.service.store.actor_names()
+        self.names.update(rows)
 
     def switch_user(self, name: str, *, manages_guild: bool = False, user_id: int | None = None) -> None:
         user = VirtualUser(name, manages_guild=manages_guild, fixed_id=user_id)
@@ -192,6 +200,8 @@ class ConsoleTable:
     async def tick(self) -> int:
         """Fire the timers due by the virtual clock, as the bot's background task would; how many fired."""
         fired = await fire_due(self.bot.service)
+        if fired:
+            await self.learn_names()
         for item in fired:
             await self.bot.poster.post(self.bot, item.place, item.card, item.pings)
         self._fired.extend(fired)

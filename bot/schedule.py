@@ -83,9 +83,15 @@ def _claim(service: TableService, timer: TimerRow) -> Any:
     return lambda tx: tx.claim_timer(timer.id, at)
 
 
-async def _nudge(service: TableService, place: Place, campaign: Campaign, wait: StoredWait, timer: TimerRow) -> Fired:
+async def _nudge(
+    service: TableService, place: Place, campaign: Campaign, wait: StoredWait, timer: TimerRow
+) -> Fired | None:
     who, what = wait.body.get("who", "?"), wait.body.get("what", "")
     summary = f"reminded {who}: {what}"
+    if not wait.deadline or epoch(wait.deadline) <= epoch(service.clock()):
+        # the deadline passed too (the bot was down): a reminder of it would only be noise
+        await service.store.write(lambda tx: tx.claim_timer(timer.id, service.clock()))
+        return None
 
     def write(tx: WriteTx) -> None:
         tx.claim_timer(timer.id, service.clock())

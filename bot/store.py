@@ -431,6 +431,13 @@ class Store:
         )
         return [timer_row(row) for row in rows]
 
+    async def actor_names(self) -> dict[int, str]:
+        """Each actor's latest name in the log (the console names whom it pings with these)."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT actor_id, actor_name FROM events WHERE id IN (SELECT max(id) FROM events GROUP BY actor_id)"
+        )
+        return {int(row[0]): row[1] for row in rows}
+
     async def member_timezone(self, user_id: int) -> str | None:
         row = await self._one("SELECT timezone FROM members WHERE user_id = ?", (user_id,))
         return row[0] if row else None
