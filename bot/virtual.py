@@ -387,6 +387,20 @@ def command_data(
                 }
                 member["permissions"] = str(PLAYER_PERMISSIONS)
                 resolved.setdefault("members", {})[str(user.id)] = member
+        elif parameter.type is discord.AppCommandOptionType.role:
+            name = str(value).lstrip("@")
+            role_id = guild_id if name == "everyone" else snowflake_for(f"@{name}")
+            entry["value"] = str(role_id)
+            resolved.setdefault("roles", {})[str(role_id)] = {
+                "id": str(role_id),
+                "name": name,
+                "color": 0,
+                "hoist": False,
+                "position": 1,
+                "permissions": "0",
+                "managed": False,
+                "mentionable": True,
+            }
         elif parameter.type is discord.AppCommandOptionType.channel:
             channel_id = value if isinstance(value, int) else snowflake_for(f"#{value}")
             entry["value"] = str(channel_id)

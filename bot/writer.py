@@ -343,6 +343,13 @@ class WriteTx:
         if cursor.rowcount != 1:
             raise TimerClaimedError(timer_id)
 
+    def pending_reminders(self, guild_id: int, channel_id: int) -> int:
+        return self._db.execute(
+            "SELECT count(*) FROM timers"
+            " WHERE guild_id = ? AND channel_id = ? AND kind = 'remind' AND fired_at IS NULL",
+            (guild_id, channel_id),
+        ).fetchone()[0]
+
     def cancel_timer(self, timer_id: int, *, channel: tuple[int, int] | None = None) -> bool:
         """Delete an unfired timer (of that guild and channel, if given); False if there was none."""
         sql, parameters = "DELETE FROM timers WHERE id = ? AND fired_at IS NULL", [timer_id]
