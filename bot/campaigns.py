@@ -377,6 +377,8 @@ def event_data(event: EventRow, *, reveal: bool = False) -> dict:
         "summary": event.summary,
         "undoes": event.undoes,
     }
+    if event.thread_id is not None:
+        data["thread_id"] = event.thread_id
     hidden = secret_summary(event)
     if reveal and hidden:
         data["secret"] = hidden
@@ -387,7 +389,8 @@ def event_line(event: EventRow, *, reveal: bool = False) -> str:
     """One line of the log; with ``reveal`` (GMs only), a secret entry shows its result after 🔒."""
     hidden = secret_summary(event) if reveal else None
     summary = f"{event.summary} 🔒 {hidden}" if hidden else event.summary
-    line = f"`#{event.id}` {event.at[5:16].replace('T', ' ')} **{event.actor_name}** /{event.command}: {summary}"
+    where = f" in <#{event.thread_id}>" if event.thread_id is not None else ""
+    line = f"`#{event.id}` {event.at[5:16].replace('T', ' ')}{where} **{event.actor_name}** /{event.command}: {summary}"
     return line[:380]
 
 

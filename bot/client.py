@@ -185,6 +185,10 @@ class MagisterBot(commands.Bot):
 
 
 def place_of(interaction: discord.Interaction) -> Place:
+    """The channel's place; in a thread or forum post, its parent's, with the thread noted (``Place``)."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id:
+        return Place(interaction.guild_id or 0, channel.parent_id, channel.id)
     return Place(interaction.guild_id or 0, interaction.channel_id or 0)
 
 

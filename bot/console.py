@@ -178,7 +178,15 @@ class ConsoleTable:
             return Result(True, line, True, f"Now acting as the GM ({self.user.name}).", {"user": self.user.name}, {})
         if word == "@channel":
             self.virtual.channel_id = _int(rest, "@channel takes a channel id, e.g. `@channel 2003`.")
+            self.virtual.thread_id = None
             return Result(True, line, True, f"Now in channel {self.virtual.channel_id}.", {}, {})
+        if word == "@thread":
+            if rest.casefold() in ("off", "none", ""):
+                self.virtual.thread_id = None
+                return Result(True, line, True, f"Back in channel {self.virtual.channel_id}.", {}, {})
+            self.virtual.thread_id = _int(rest, "@thread takes a thread id, e.g. `@thread 3001`, or `off`.")
+            text = f"Now in thread {self.virtual.thread_id} of channel {self.virtual.channel_id}."
+            return Result(True, line, True, text, {}, {})
         if word == "@guild":
             self.virtual.guild_id = _int(rest, "@guild takes a guild id, e.g. `@guild 1002`.")
             return Result(True, line, True, f"Now in guild {self.virtual.guild_id}.", {}, {})
@@ -223,7 +231,7 @@ class ConsoleTable:
         return results
 
     def _place(self) -> Place:
-        return Place(self.virtual.guild_id, self.virtual.channel_id)
+        return Place(self.virtual.guild_id, self.virtual.channel_id, self.virtual.thread_id)
 
     async def _command(self, line: str) -> Result:
         try:

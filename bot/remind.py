@@ -21,6 +21,11 @@ from rules.base import Card, Outcome, RuleError, quoted
 MAX_REMINDERS = 25  # pending, per channel
 
 
+def _channel(place: Place) -> int:
+    """A reminder set in a thread is posted in that thread."""
+    return place.thread_id or place.channel_id
+
+
 async def time_zone(service: TableService, place: Place, caller: Caller) -> str:
     mine = await service.store.member_timezone(caller.user_id)
     if mine:
@@ -105,10 +110,10 @@ async def remind(
     campaign_id = campaign.row.id if campaign is not None else None
 
     def write(tx: WriteTx) -> int:
-        if tx.pending_reminders(place.guild_id, place.channel_id) >= MAX_REMINDERS:
+        if tx.pending_reminders(place.guild_id, _channel(place)) >= MAX_REMINDERS:
             raise RuleError(f"This channel already has {MAX_REMINDERS} reminders waiting. Cancel one first.")
         return tx.add_timer(
-            campaign_id, place.guild_id, place.channel_id, "remind", due, body, created_by=caller.user_id
+            campaign_id, place.guild_id, _channel(place), "remind", due, body, created_by=caller.user_id
         )
 
     reminder_id = await service.store.write(write)
@@ -128,7 +133,7 @@ def _line(timer: TimerRow) -> str:
 
 
 async def listing(service: TableService, place: Place) -> Reply:
-    timers = await service.store.reminders(place.guild_id, place.channel_id)
+    timers = await service.store.reminders(place.guild_id, _channel(place))
     card = Card(
         title="Reminders in this channel",
         description="\n".join(_line(t) for t in timers) or "No reminders are waiting here.",
@@ -144,7 +149,7 @@ async def listing(service: TableService, place: Place) -> Reply:
 
 async def cancel(service: TableService, place: Place, caller: Caller, reminder_id: int) -> Reply:
     timer = await service.store.timer(reminder_id)
-    here = timer is not None and (timer.guild_id, timer.channel_id) == (place.guild_id, place.channel_id)
+    here = timer is not None and (timer.guild_id, timer.channel_id) == (place.guild_id, _channel(place))
     if timer is None or not here or timer.kind != "remind" or timer.fired_at is not None:
         raise RuleError(f"There is no reminder #{reminder_id} waiting in this channel. See `/remind list`.")
     campaign = await service.campaign(place)
@@ -152,7 +157,7 @@ async def cancel(service: TableService, place: Place, caller: Caller, reminder_i
     if timer.created_by != caller.user_id and not gm:
         raise RuleError("Only whoever set a reminder, or a GM, can cancel it.")
     if not await service.store.write(
-        lambda tx: tx.cancel_timer(reminder_id, channel=(place.guild_id, place.channel_id))
+        lambda tx: tx.cancel_timer(reminder_id, channel=(place.guild_id, _channel(place)))
     ):
         raise RuleError(f"Reminder #{reminder_id} has just fired or been cancelled.")
     card = Card(title=f"Reminder #{reminder_id} cancelled", description=timer.body.get("text", ""))

@@ -41,10 +41,16 @@ CACHE_SIZE = 2048
 
 @dataclass(frozen=True)
 class Place:
-    """Where an action happens. Campaigns are keyed by (guild, channel); a DM has guild 0."""
+    """Where an action happens. Campaigns are keyed by (guild, channel); a DM has guild 0.
+
+    In a thread (or a forum post), ``channel_id`` is its parent and ``thread_id`` the thread: the thread
+    plays in its parent's campaign, unless a GM started one only for the thread (then that one is home).
+    ``thread_id`` takes no part in equality, so a thread's place is its parent's for locks and caches.
+    """
 
     guild_id: int
     channel_id: int
+    thread_id: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -98,10 +104,30 @@ class TableService:
         self._cache: OrderedDict[Place, Campaign] = OrderedDict()
         self.clock: Callable[[], str] = utcnow  # replaceable in tests
         self._generation = store.generation
+        self._homes: dict[tuple[int, int], Place] = {}  # (guild, thread) -> the place whose campaign it plays in
 
     # ------------------------------------------------------------------ plumbing
 
+    def home(self, place: Place) -> Place:
+        """The place whose campaign an action here uses: a thread's own (thread-only) campaign, or its parent's.
+
+        Known after :meth:`campaign` (or :meth:`locked`) has looked once; until then, the place as given.
+        """
+        if place.thread_id is None:
+            return place
+        return self._homes.get((place.guild_id, place.thread_id), place)
+
+    async def _find_home(self, place: Place) -> Place:
+        if place.thread_id is None:
+            return place
+        key = (place.guild_id, place.thread_id)
+        if key not in self._homes:
+            own = await self.store.campaign(place.guild_id, place.thread_id)
+            self._homes[key] = Place(place.guild_id, place.thread_id, place.thread_id) if own else place
+        return self._homes[key]
+
     def lock(self, place: Place) -> asyncio.Lock:
+        place = self.home(place)
         lock = self._locks.get(place)
         if lock is None:
             lock = self._locks[place] = asyncio.Lock()
@@ -119,6 +145,8 @@ class TableService:
         if self.store.generation != self._generation:
             self._generation = self.store.generation
             self._cache.clear()
+            self._homes.clear()
+        place = await self._find_home(place)
         cached = self._cache.get(place)
         if cached is not None:
             self._cache.move_to_end(place)
@@ -133,6 +161,7 @@ class TableService:
         return loaded
 
     def _remember(self, place: Place, campaign: Campaign | None) -> None:
+        place = self.home(place)
         if campaign is None:
             self._cache.pop(place, None)
             return
@@ -142,7 +171,9 @@ class TableService:
             self._cache.popitem(last=False)
 
     def forget(self, place: Place) -> None:
-        self._cache.pop(place, None)
+        self._cache.pop(self.home(place), None)
+        if place.thread_id is not None:
+            self._homes.pop((place.guild_id, place.thread_id), None)
 
     async def require_campaign(self, place: Place) -> Campaign:
         campaign = await self.campaign(place)
@@ -159,6 +190,7 @@ class TableService:
         A refusal is retried too when another process has written since we loaded: the
         character it names may be one that process just created.
         """
+        await self._find_home(place)
         async with self.lock(place):
             for attempt in range(2):
                 try:
@@ -271,7 +303,7 @@ class TableService:
                 f"`/{command}` would take a value out of its range ({_problems(exc)}). Nothing was changed."
             ) from None
         event_id, plan = await self._persist(place, campaign, caller, command, table, outcome, logged=logged, also=also)
-        row = self._cache[place].row if place in self._cache else campaign.row
+        row = self._cache[self.home(place)].row if self.home(place) in self._cache else campaign.row
         return Reply(outcome, row, event_id, pings_for(row, plan))
 
     async def _persist(
@@ -354,6 +386,7 @@ class TableService:
                 outcome.summary,
                 outcome.logged_result(),
                 snapshot,
+                thread_id=place.thread_id,
             )
             if also is not None:  # first: ending the wait below deletes its unfired timers
                 also(tx)
@@ -366,19 +399,36 @@ class TableService:
 
     # ------------------------------------------------------------------ campaigns
 
-    async def start_campaign(self, place: Place, caller: Caller, ruleset_id: str, name: str) -> Reply:
-        """Open a campaign in this channel with the caller as its GM."""
+    async def start_campaign(
+        self, place: Place, caller: Caller, ruleset_id: str, name: str, *, thread_only: bool = False
+    ) -> Reply:
+        """Open a campaign in this channel with the caller as its GM.
+
+        In a thread, the campaign is the parent channel's (its threads all play in it), unless ``thread_only``.
+        """
         loaded = self.registry.get(ruleset_id)
         ruleset = loaded.ruleset
         name = name.strip()
         if not 1 <= len(name) <= 100:
             raise RuleError("A campaign name needs 1 to 100 characters.")
+        if thread_only and place.thread_id is None:
+            raise RuleError("`thread_only:` is for a thread: here, the campaign is this channel's anyway.")
+        target = Place(place.guild_id, place.thread_id, place.thread_id) if thread_only else place  # type: ignore[arg-type]
+        where = "this thread only" if thread_only else "this channel"
+        if place.thread_id is not None and not thread_only:
+            where = f"the parent channel <#{place.channel_id}> and all its threads"
 
         async def work() -> Reply:
-            existing = await self.campaign(place)
+            existing = await self.store.campaign(target.guild_id, target.channel_id)
+            if existing is not None and place.thread_id is not None and not thread_only:
+                raise RuleError(
+                    f"This thread plays in its parent channel's campaign {existing.name!r} ({existing.ruleset}): "
+                    "its commands work here already. To run a separate campaign only in this thread, "
+                    "add `thread_only:true`."
+                )
             if existing is not None:
                 raise RuleError(
-                    f"This channel already runs the campaign {existing.row.name!r} ({existing.row.ruleset}). "
+                    f"This channel already runs the campaign {existing.name!r} ({existing.ruleset}). "
                     "A GM can end it with `/campaign end` first, or start the new one in another channel."
                 )
             settings = _dump(ruleset.settings_model())
@@ -387,26 +437,34 @@ class TableService:
                 card=Card(
                     title=f"Campaign started: {name}",
                     description=(
-                        f"Ruleset: **{ruleset.name}** (`/{ruleset.id}`). GM: {caller.name}.\n"
+                        f"Ruleset: **{ruleset.name}** (`/{ruleset.id}`). GM: {caller.name}. For {where}.\n"
                         "Players: create your characters with the ruleset's commands. "
                         "GMs: see `/campaign settings` for house rules."
                     ),
                     tone="success",
                 ),
                 summary=f"started campaign {name!r} ({ruleset.id})",
-                data={"campaign": name, "ruleset": ruleset.id, "gm_ids": [caller.user_id]},
+                data={"campaign": name, "ruleset": ruleset.id, "gm_ids": [caller.user_id], "thread_only": thread_only},
             )
             try:
                 async with self.store.transaction() as tx:
                     campaign_id = await tx.insert_campaign(
-                        place.guild_id, place.channel_id, ruleset.id, name, [caller.user_id], settings, state
+                        target.guild_id, target.channel_id, ruleset.id, name, [caller.user_id], settings, state
                     )
                     event_id = await tx.append_event(
-                        campaign_id, caller.user_id, caller.name, "campaign start", outcome.summary, outcome.data
+                        campaign_id,
+                        caller.user_id,
+                        caller.name,
+                        "campaign start",
+                        outcome.summary,
+                        outcome.data,
+                        thread_id=place.thread_id,
                     )
             except sqlite3.IntegrityError:
                 raise StaleCampaignError(0) from None  # another process started one here first: reload, then refuse
             self.forget(place)
+            if thread_only:
+                self._homes[(place.guild_id, place.thread_id)] = target  # type: ignore[index]
             return Reply(outcome, await self.store.campaign_by_id(campaign_id), event_id)
 
         return await self.locked(place, work)
@@ -438,7 +496,13 @@ class TableService:
             def write(tx: WriteTx) -> int:
                 tx.check_campaign(campaign.row)  # not into a campaign another process ended
                 return tx.append_event(
-                    campaign.row.id, caller.user_id, caller.name, command, logged.summary, logged.logged_result()
+                    campaign.row.id,
+                    caller.user_id,
+                    caller.name,
+                    command,
+                    logged.summary,
+                    logged.logged_result(),
+                    thread_id=place.thread_id,
                 )
 
             event_id = await self.store.write(write)
@@ -475,8 +539,11 @@ class TableService:
                     outcome.summary,
                     outcome.logged_result(),
                     snapshot,
+                    thread_id=place.thread_id,
                 )
             self._remember(place, None if draft.row.archived_at else draft)
+            if draft.row.archived_at:
+                self.forget(place)
             return Reply(outcome, draft.row, event_id)
 
         return await self.locked(place, work)
@@ -520,7 +587,14 @@ class TableService:
             for entry in snapshot["characters"]:
                 await _restore_character(tx, row.id, characters, entry["name"], entry["before"])
             event_id = await tx.append_event(
-                row.id, caller.user_id, caller.name, command, summary, {"undone": target.id}, undoes=target.id
+                row.id,
+                caller.user_id,
+                caller.name,
+                command,
+                summary,
+                {"undone": target.id},
+                undoes=target.id,
+                thread_id=place.thread_id,
             )
             restored = Campaign(row, characters, campaign.waits)
             table = self.table_for(restored, caller)

@@ -134,6 +134,10 @@ MIGRATIONS: tuple[str, ...] = (
         timezone TEXT
     );
     """,
+    # 5: threads play in their parent channel's campaign; the log says which thread each event came from.
+    """
+    ALTER TABLE events ADD COLUMN thread_id INTEGER;
+    """,
 )
 
 
@@ -213,6 +217,7 @@ class EventRow:
     result: dict[str, Any]
     snapshot: dict[str, Any] | None
     undoes: int | None
+    thread_id: int | None = None  # the thread of the campaign's channel it came from, if any
 
 
 class StoreOpenError(Exception):
@@ -525,4 +530,5 @@ def _event(row: aiosqlite.Row) -> EventRow:
         result=json.loads(row["result"]),
         snapshot=json.loads(row["snapshot"]) if row["snapshot"] else None,
         undoes=row["undoes"],
+        thread_id=row["thread_id"],
     )

@@ -216,6 +216,7 @@ class VirtualDiscord:
         self.tree: app_commands.CommandTree = bot.tree  # type: ignore[attr-defined]
         self.guild_id = guild_id
         self.channel_id = channel_id
+        self.thread_id: int | None = None  # set: interactions come from this thread of channel_id
         self.adapter = RecordingAdapter()
 
     async def start(self) -> None:
@@ -231,7 +232,8 @@ class VirtualDiscord:
     def interaction_payload(
         self, user: VirtualUser, kind: int, data: dict, *, channel_id: int | None = None, message: dict | None = None
     ) -> dict:
-        channel_id = channel_id or self.channel_id
+        thread = channel_id is None and self.thread_id is not None and bool(self.guild_id)
+        channel_id = channel_id or (self.thread_id if thread else None) or self.channel_id
         payload: dict[str, Any] = {
             "id": str(next(_snowflakes)),
             "application_id": str(APPLICATION_ID),
@@ -254,7 +256,11 @@ class VirtualDiscord:
                 guild_id=str(self.guild_id),
                 guild_locale="en-US",
                 context=0,
-                channel=_channel_payload(channel_id, self.guild_id),
+                channel=(
+                    _thread_payload(channel_id, self.channel_id, self.guild_id)
+                    if thread
+                    else _channel_payload(channel_id, self.guild_id)
+                ),
                 member={
                     "user": user.payload(),
                     "roles": [],
@@ -343,6 +349,30 @@ def _channel_payload(channel_id: int, guild_id: int) -> dict:
         "permission_overwrites": [],
         "nsfw": False,
         "parent_id": None,
+        "permissions": str(PLAYER_PERMISSIONS),
+    }
+
+
+def _thread_payload(thread_id: int, parent_id: int, guild_id: int) -> dict:
+    """A public thread (a scene, or a forum post) of ``parent_id``."""
+    return {
+        "id": str(thread_id),
+        "type": 11,
+        "guild_id": str(guild_id),
+        "parent_id": str(parent_id),
+        "owner_id": str(BOT_USER_ID),
+        "name": f"scene-{thread_id}",
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
+        "message_count": 0,
+        "member_count": 1,
+        "flags": 0,
+        "thread_metadata": {
+            "archived": False,
+            "auto_archive_duration": 10080,
+            "archive_timestamp": "2024-01-01T00:00:00+00:00",
+            "locked": False,
+        },
         "permissions": str(PLAYER_PERMISSIONS),
     }
 

@@ -284,10 +284,12 @@ class WriteTx:
         result: dict,
         snapshot: dict | None = None,
         undoes: int | None = None,
+        thread_id: int | None = None,
     ) -> int:
         cursor = self._db.execute(
-            """INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            """INSERT INTO events
+                   (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes, thread_id)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             (
                 campaign_id,
                 utcnow(),
@@ -298,6 +300,7 @@ class WriteTx:
                 dumps(result),
                 dumps(snapshot) if snapshot is not None else None,
                 undoes,
+                thread_id,
             ),
         )
         return int(cursor.lastrowid)  # type: ignore[arg-type]

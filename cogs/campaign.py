@@ -28,10 +28,20 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
     gm = app_commands.Group(name="gm", description="Add or remove the campaign's GMs")
 
     @app_commands.command(name="start", description="Start a campaign in this channel; you become its GM")
-    @app_commands.describe(ruleset="The magic system to play", name="The campaign's name")
-    async def start(self, interaction: discord.Interaction, ruleset: str, name: app_commands.Range[str, 1, 100]):
+    @app_commands.describe(
+        ruleset="The magic system to play",
+        name="The campaign's name",
+        thread_only="In a thread: a campaign for this thread alone, not its parent channel's",
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        ruleset: str,
+        name: app_commands.Range[str, 1, 100],
+        thread_only: bool = False,
+    ):
         reply = await service_of(interaction).start_campaign(
-            place_of(interaction), caller_of(interaction), ruleset, name
+            place_of(interaction), caller_of(interaction), ruleset, name, thread_only=thread_only
         )
         await send_reply(interaction, reply)
 
