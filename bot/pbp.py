@@ -52,7 +52,7 @@ def duration_text(seconds: int) -> str:
 def zone(name: str) -> ZoneInfo:
     try:
         return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # "America" is a folder, a long name too long
         raise RuleError(
             f"{name!r} is not a time zone. Use an IANA name such as `UTC`, `Europe/Paris` or `America/New_York`."
         ) from None

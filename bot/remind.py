@@ -10,6 +10,7 @@ needs a GM of the channel's campaign (or Manage Server), so nobody can ping othe
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 import dateparser
 
@@ -34,6 +35,14 @@ async def time_zone(service: TableService, place: Place, caller: Caller) -> str:
     return pbp_settings(campaign.row).timezone if campaign is not None else "UTC"
 
 
+def _parse_date(text: str, **kwargs: Any) -> datetime | None:
+    """dateparser, which can overflow on odd input: anything it cannot read is simply not a date."""
+    try:
+        return dateparser.parse(text, **kwargs)
+    except (ValueError, OverflowError, OSError, TypeError, RecursionError):
+        return None
+
+
 def parse_when(text: str, now_iso: str, timezone: str) -> int:
     """Epoch seconds for ``text``, in the future and within a year; a RuleError that says what works."""
     now = epoch(now_iso)
@@ -42,7 +51,7 @@ def parse_when(text: str, now_iso: str, timezone: str) -> int:
     except RuleError:
         seconds = None
         local = datetime.fromtimestamp(now, zone(timezone)).replace(tzinfo=None)
-        found = dateparser.parse(
+        found = _parse_date(
             text,
             languages=["en"],
             settings={
@@ -58,7 +67,10 @@ def parse_when(text: str, now_iso: str, timezone: str) -> int:
                 f"I cannot read {quoted(text)} as a time. Try `2h`, `1d 12h`, `in 3 days`, `tomorrow 18:00` "
                 f"or `2030-03-01 20:00` (read in {timezone})."
             ) from None
-        due = int(found.timestamp())
+        try:
+            due = int(found.timestamp())
+        except (OverflowError, OSError, ValueError):
+            due = now + 10 * MAX_SECONDS  # beyond any range: refused below as too far
     else:
         if seconds is None:
             raise RuleError("A reminder needs a time: `2h`, `in 3 days`, `tomorrow 18:00`…")

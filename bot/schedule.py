@@ -21,7 +21,8 @@ from typing import Any
 from bot.pbp import Ping, epoch, iso_at, pbp_settings, wait_line, wait_users, when
 from bot.service import Caller, Campaign, Place, TableService
 from bot.store import StoredWait, TimerClaimedError, TimerRow, WriteTx
-from rules.base import Card, RuleError, Wait
+from bot.turns import advance, tracker
+from rules.base import Card, Outcome, RuleError, Wait
 
 log = logging.getLogger("magister.schedule")
 
@@ -130,6 +131,14 @@ async def _deadline(
             place, "deadline", card, reply.pings, {**base, "ran": body.on_deadline.action, **reply.outcome.data}
         )
     rule = pbp_settings(row).turn_timeout if body.kind == "turn" else "gm"
+    if rule == "skip" and wait.key.startswith("turn ") and tracker(row) is not None:  # the /turn tracker moves on
+        why = f"nobody posted by the deadline, so the campaign's rule `turn_timeout: skip` skipped {body.who}'s turn"
+
+        async def skip(draft: Campaign, _: object) -> Outcome:
+            return advance(draft.row, skipped=True, why=why)
+
+        reply = await service.change_campaign(place, gm, "turn skip", skip, also=_claim(service, timer), locked=True)
+        return Fired(place, "deadline", reply.outcome.card, reply.pings, {**base, "rule": "skip", **reply.outcome.data})
     if rule == "skip":
         return await _expire(
             service,

@@ -32,7 +32,8 @@ from bot.store import (
     WriteTx,
     utcnow,
 )
-from rules.base import Actor, Card, CharacterRecord, NeedsGMError, Outcome, RuleError, Table
+from bot.turns import turn_waits
+from rules.base import Actor, Card, CharacterRecord, NeedsGMError, Outcome, RuleError, Table, Wait
 
 T = TypeVar("T")
 
@@ -263,6 +264,10 @@ class TableService:
 
         return await self.locked(place, work)
 
+    def waits_of(self, row: CampaignRow, table: Table) -> list[Wait]:
+        """Everyone the table waits on: the ruleset's waits, and the /turn tracker's current turn."""
+        return [*self.registry.get(row.ruleset).ruleset.waits(table), *turn_waits(row, table.characters)]
+
     def table_for(self, campaign: Campaign, caller: Caller) -> Table:
         """The ruleset's view of a campaign: validated models, copies the action may change freely."""
         loaded = self.registry.get(campaign.row.ruleset)
@@ -352,8 +357,7 @@ class TableService:
         new_row = _copy_row(campaign.row, state=new_state, settings=new_settings)
         plan = WaitPlan()
         if snapshot is not None:  # only a change can change whom the table waits on
-            waits = self.registry.get(campaign.row.ruleset).ruleset.waits(table)
-            plan = plan_waits(campaign.row, campaign.waits, waits, table.now)
+            plan = plan_waits(campaign.row, campaign.waits, self.waits_of(campaign.row, table), table.now)
 
         version = new_row.version
 
@@ -518,8 +522,14 @@ class TableService:
         change: Callable[[Campaign, Transaction], Awaitable[Outcome]],
         *,
         gm_only: bool = True,
+        also: Callable[[WriteTx], None] | None = None,
+        locked: bool = False,
     ) -> Reply:
-        """Run a campaign-level change (GMs, settings, archive...) atomically, with an undo snapshot."""
+        """Run a campaign-level change (GMs, settings, archive, turns...) atomically, with an undo snapshot.
+
+        Whom the table waits on is compared afterwards too (the /turn tracker lives here). ``also`` writes more
+        in the same transaction (a timer's claim); ``locked``: the caller already holds the channel's lock.
+        """
 
         async def work() -> Reply:
             campaign = await self.require_campaign(place)
@@ -528,7 +538,15 @@ class TableService:
             before = _copy_row(campaign.row)
             draft = Campaign(_copy_row(campaign.row), dict(campaign.characters), dict(campaign.waits))
             async with self.store.transaction() as tx:
+                if also is not None:
+                    await tx.run(also)
                 outcome = await change(draft, tx)
+                plan = WaitPlan()
+                if not draft.row.archived_at:
+                    table = self.table_for(draft, caller)
+                    plan = plan_waits(draft.row, draft.waits, self.waits_of(draft.row, table), table.now)
+                    await tx.run(lambda wtx: apply_plan(wtx, draft.row, plan))
+                    draft.waits = updated_waits(draft.waits, plan)
                 await tx.update_campaign(draft.row)
                 snapshot = {"state_delta": [], "settings_delta": [], "characters": [], "row": _meta(before)}
                 event_id = await tx.append_event(
@@ -544,9 +562,9 @@ class TableService:
             self._remember(place, None if draft.row.archived_at else draft)
             if draft.row.archived_at:
                 self.forget(place)
-            return Reply(outcome, draft.row, event_id)
+            return Reply(outcome, draft.row, event_id, pings_for(draft.row, plan))
 
-        return await self.locked(place, work)
+        return await work() if locked else await self.locked(place, work)
 
     async def undo(self, place: Place, caller: Caller) -> tuple[Reply, str]:
         """Revert the newest action that changed anything; the log keeps both entries."""
@@ -598,7 +616,7 @@ class TableService:
             )
             restored = Campaign(row, characters, campaign.waits)
             table = self.table_for(restored, caller)
-            plan = plan_waits(row, campaign.waits, self.registry.get(row.ruleset).ruleset.waits(table), table.now)
+            plan = plan_waits(row, campaign.waits, self.waits_of(row, table), table.now)
             await tx.run(lambda wtx: apply_plan(wtx, row, plan))
         self._remember(place, Campaign(row, characters, updated_waits(campaign.waits, plan)))
         outcome = Outcome(

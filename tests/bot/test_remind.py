@@ -68,7 +68,8 @@ async def test_bad_times_say_what_works(clocked: Console) -> None:
     assert "cannot read" in (await clocked.fails("/remind set when:soonish text:x"))["text"]
     assert "has passed" in (await clocked.fails("/remind set when:yesterday text:x"))["text"]
     assert "a year" in (await clocked.fails('/remind set when:"in 3 years" text:x'))["text"]
-    assert "not a time zone" in (await clocked.fails("/remind timezone zone:Mars/Base"))["text"]
+    for zone in ("Mars/Base", "America", "x" * 64, ".."):
+        assert "not a time zone" in (await clocked.fails(f"/remind timezone zone:{zone}"))["text"]
 
 
 async def test_reminding_others_needs_the_gm_and_pings_exactly_them(clocked: Console) -> None:
