@@ -126,6 +126,10 @@ class ConsoleTable:
             await self.bot.unload_extension(extension)
         await self.bot.service.store.close()
 
+    def user_id(self, name: str) -> int:
+        """The id a console name stands for (the same in every run)."""
+        return VirtualUser(name).id
+
     def ping_names(self, allowed: list[dict | None]) -> list[str]:
         """The names of the users these messages ping, in order, each once."""
         ids = dict.fromkeys(user for entry in allowed for user in _mentioned(entry))

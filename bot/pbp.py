@@ -169,8 +169,10 @@ class WaitPlan:
 
 def plan_waits(row: CampaignRow, stored: dict[str, StoredWait], waits: list[Wait], now: str) -> WaitPlan:
     """Compare the ruleset's waits after an action with the stored ones, by key."""
-    settings = pbp_settings(row)
     plan = WaitPlan()
+    if not waits and not stored:  # the common case costs nothing
+        return plan
+    settings = pbp_settings(row)
     current = {}
     for wait in waits:
         current.setdefault(wait.key, wait)

@@ -23,8 +23,15 @@ async def _table(console: Console) -> None:
 
 async def test_a_new_wait_pings_exactly_its_player_and_a_wait_that_goes_on_pings_nobody(console: Console) -> None:
     await _table(console)
+    sent = console.table.virtual.adapter.sent
+    before = len(sent)
     asked = await console.ok("/tally ask names:Pip,Ozzy")
     assert asked["pings"] == ["Pat", "Oz"]
+    (message,) = sent[before:]  # what Discord receives: these two users, never a role or everyone
+    assert message.allowed_mentions["parse"] == [] and message.allowed_mentions.get("roles") in (None, [])
+    pat, oz = (console.table.user_id(name) for name in ("Pat", "Oz"))
+    assert [int(u) for u in message.allowed_mentions["users"]] == [pat, oz]
+    assert message.content.startswith(f"<@{pat}> **Pip**")
     assert "add a point to Pip" in asked["text"] and "<@" in asked["text"]
     await console.ok("@as Pat")
     added = await console.ok("/tally add name:Pip")  # Ozzy's wait goes on (its words change): no ping
