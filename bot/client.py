@@ -7,6 +7,7 @@ turns an exception into words for a user.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import pkgutil
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.board import BoardKeeper
 from bot.errors import report_error
 from bot.pbp import Ping, ping_content, pinged_roles, pinged_users
 from bot.render import to_embed
@@ -100,9 +102,15 @@ def mentions(pings: list[Ping]) -> discord.AllowedMentions:
 
 
 class Poster(Protocol):
-    """Posts what a timer did (a nudge, a deadline, a reminder) to a channel, pinging exactly ``pings``."""
+    """Posts what nobody asked for in a channel: what a timer did (pinging exactly ``pings``), and the live board."""
 
     async def post(self, bot: MagisterBot, place: Place, card: Card | None, pings: list[Ping]) -> bool: ...
+
+    async def board(self, bot: MagisterBot, channel_id: int, message_id: int | None, card: Card) -> int | None:
+        """Edit the board message, or post (and pin) a new one if there is none or it was deleted; its id."""
+        ...
+
+    async def delete(self, bot: MagisterBot, channel_id: int, message_id: int) -> None: ...
 
 
 class DiscordPoster:
@@ -119,6 +127,30 @@ class DiscordPoster:
             log.warning("could not post a timer's message to channel %s", place.channel_id, exc_info=True)
             return False
 
+    async def board(self, bot: MagisterBot, channel_id: int, message_id: int | None, card: Card) -> int | None:
+        try:
+            channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
+            if message_id is not None:
+                try:
+                    await channel.get_partial_message(message_id).edit(embed=to_embed(card))  # type: ignore[union-attr]
+                    return message_id
+                except discord.NotFound:
+                    pass  # deleted: post a new one
+            message = await channel.send(embed=to_embed(card))  # type: ignore[union-attr]
+        except discord.HTTPException:
+            log.warning("could not post the board in channel %s", channel_id, exc_info=True)
+            return None
+        with contextlib.suppress(discord.HTTPException):  # pinned where the bot may pin
+            await message.pin()
+        return message.id
+
+    async def delete(self, bot: MagisterBot, channel_id: int, message_id: int) -> None:
+        try:
+            channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
+            await channel.get_partial_message(message_id).delete()  # type: ignore[union-attr]
+        except discord.HTTPException:
+            pass  # already gone, or not ours to delete
+
 
 @dataclass
 class Posted:
@@ -129,13 +161,30 @@ class Posted:
 
 @dataclass
 class RecordingPoster:
-    """For the console and tests: keeps what timers would post."""
+    """For the console and tests: keeps what timers would post, and the board messages as they stand."""
 
     posted: list[Posted] = field(default_factory=list)
+    boards: dict[int, Card] = field(default_factory=dict)  # message id -> its card now
+    board_log: list[tuple[str, int]] = field(default_factory=list)  # ("post" | "edit" | "delete", message id)
+    _next_id: int = 900_000_000_000_000_000
 
     async def post(self, bot: MagisterBot, place: Place, card: Card | None, pings: list[Ping]) -> bool:
         self.posted.append(Posted(place, card, pings))
         return True
+
+    async def board(self, bot: MagisterBot, channel_id: int, message_id: int | None, card: Card) -> int | None:
+        if message_id is not None and message_id in self.boards:
+            self.boards[message_id] = card
+            self.board_log.append(("edit", message_id))
+            return message_id
+        self._next_id += 1
+        self.boards[self._next_id] = card
+        self.board_log.append(("post", self._next_id))
+        return self._next_id
+
+    async def delete(self, bot: MagisterBot, channel_id: int, message_id: int) -> None:
+        if self.boards.pop(message_id, None) is not None:
+            self.board_log.append(("delete", message_id))
 
 
 # ---------------------------------------------------------------------- the bot
@@ -165,6 +214,7 @@ class MagisterBot(commands.Bot):
         self.service = service
         self.courier: Courier = courier or DiscordCourier()
         self.poster: Poster = poster or DiscordPoster()
+        self.boards = BoardKeeper(self)
         self.dev_guild = dev_guild
 
     async def setup_hook(self) -> None:
@@ -237,3 +287,7 @@ async def send_reply(
     release(view)
     if pings and ephemeral:  # only the actor sees the reply: the ping goes to the channel on its own
         await interaction.followup.send(content=ping_content(pings), allowed_mentions=mentions(pings))
+    if reply.event_id is not None and reply.campaign is not None:  # a change: the live board, if any, catches up
+        boards = getattr(interaction.client, "boards", None)
+        if boards is not None:
+            boards.touch(reply.campaign.id, place_of(interaction))

@@ -79,6 +79,7 @@ class ConsoleTable:
         self.bot = bot
         self.poster = poster or RecordingPoster()
         self._fired: list[Fired] = []
+        bot.boards.delay = 0  # the console refreshes boards itself, after each line
         self.names: dict[int, str] = {}
         self.now = epoch(clock or utcnow())  # the virtual clock: it moves only with @wait
         bot.service.clock = lambda: iso_at(self.now)
@@ -150,7 +151,13 @@ class ConsoleTable:
     # ------------------------------------------------------------------ lines
 
     async def execute(self, line: str) -> Result | None:
-        """Run one line; ``None`` for blank lines and comments."""
+        """Run one line; ``None`` for blank lines and comments. Then any board it changed is edited."""
+        try:
+            return await self._execute(line)
+        finally:
+            await self.bot.boards.flush()
+
+    async def _execute(self, line: str) -> Result | None:
         line = line.strip()
         if not line or line.startswith("#"):
             return None
@@ -216,7 +223,10 @@ class ConsoleTable:
             await self.learn_names()
         for item in fired:
             await self.bot.poster.post(self.bot, item.place, item.card, item.pings)
+            if item.campaign_id is not None:
+                self.bot.boards.touch(item.campaign_id, item.place)
         self._fired.extend(fired)
+        await self.bot.boards.flush()
         return len(fired)
 
     def timer_results(self) -> list[Result]:

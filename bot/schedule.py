@@ -39,6 +39,7 @@ class Fired:
     card: Card
     pings: list[Ping] = field(default_factory=list)
     data: dict[str, Any] = field(default_factory=dict)
+    campaign_id: int | None = None
 
 
 async def fire_due(service: TableService, *, limit: int = 100) -> list[Fired]:
@@ -56,6 +57,7 @@ async def fire_due(service: TableService, *, limit: int = 100) -> list[Fired]:
             log.exception("timer %s (%s) failed; it stays due and is tried again", timer.id, timer.kind)
             continue
         if result is not None:
+            result.campaign_id = timer.campaign_id
             fired.append(result)
     return fired
 

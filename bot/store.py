@@ -138,6 +138,14 @@ MIGRATIONS: tuple[str, ...] = (
     """
     ALTER TABLE events ADD COLUMN thread_id INTEGER;
     """,
+    # 6: each campaign's live board message, edited after each change.
+    """
+    CREATE TABLE boards (
+        campaign_id INTEGER PRIMARY KEY REFERENCES campaigns (id),
+        channel_id  INTEGER NOT NULL,
+        message_id  INTEGER NOT NULL
+    );
+    """,
 )
 
 
@@ -442,6 +450,11 @@ class Store:
             "SELECT actor_id, actor_name FROM events WHERE id IN (SELECT max(id) FROM events GROUP BY actor_id)"
         )
         return {int(row[0]): row[1] for row in rows}
+
+    async def board(self, campaign_id: int) -> tuple[int, int] | None:
+        """The campaign's board message: (channel id, message id)."""
+        row = await self._one("SELECT channel_id, message_id FROM boards WHERE campaign_id = ?", (campaign_id,))
+        return (int(row[0]), int(row[1])) if row else None
 
     async def member_timezone(self, user_id: int) -> str | None:
         row = await self._one("SELECT timezone FROM members WHERE user_id = ?", (user_id,))

@@ -372,6 +372,12 @@ class WriteTx:
             "UPDATE waits SET deadline = ? WHERE campaign_id = ? AND key = ?", (deadline, campaign_id, key)
         )
 
+    def set_board(self, campaign_id: int, channel_id: int, message_id: int) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO boards (campaign_id, channel_id, message_id) VALUES (?, ?, ?)",
+            (campaign_id, channel_id, message_id),
+        )
+
     def set_member_timezone(self, user_id: int, timezone: str | None) -> None:
         self._db.execute(
             "INSERT INTO members (user_id, timezone) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET timezone = ?",

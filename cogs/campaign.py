@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import campaigns
+from bot.board import post_board
 from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
 from bot.service import Reply
 from bot.views import confirm, page_renderer, pager
@@ -112,6 +113,12 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
         reply = await campaigns.waiting(
             service_of(interaction), place_of(interaction), caller_of(interaction), mine=mine
         )
+        await send_reply(interaction, reply)
+
+    @app_commands.command(name="board", description="Post the live board here, or move it to the bottom (GM)")
+    @gm_only()
+    async def board(self, interaction: discord.Interaction):
+        reply = await post_board(self.bot, place_of(interaction), caller_of(interaction))
         await send_reply(interaction, reply)
 
     @app_commands.command(name="pause", description="Hold every reminder and deadline, e.g. for a holiday (GM)")

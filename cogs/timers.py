@@ -28,6 +28,7 @@ class Timers(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.ticker.cancel()
+        self.bot.boards.stop()
 
     @tasks.loop(seconds=INTERVAL)
     async def ticker(self) -> None:
@@ -48,6 +49,8 @@ class Timers(commands.Cog):
         fired = await fire_due(self.bot.service)
         for item in fired:
             await self.bot.poster.post(self.bot, item.place, item.card, item.pings)
+            if item.campaign_id is not None:  # a deadline may have changed the game: its board catches up
+                self.bot.boards.touch(item.campaign_id, item.place)
         return fired
 
 
