@@ -7,6 +7,7 @@ rather than in any ruleset. Each returns a :class:`Reply` for a cog to show.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import json
 import math
@@ -16,6 +17,18 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from bot.export import write_export
+from bot.pbp import (
+    PBP_KEYS,
+    PbpSettings,
+    duration_text,
+    epoch,
+    is_paused,
+    iso_at,
+    pbp_settings,
+    set_pbp_setting,
+    wait_line,
+    when,
+)
 from bot.service import Caller, Campaign, Place, Reply, TableService
 from bot.store import RECAP_COUNT_CAP, EventRow, Transaction, utcnow
 from rules.base import Card, Outcome, RuleError, Table
@@ -58,12 +71,15 @@ async def settings(service: TableService, place: Place, caller: Caller, key: str
     """Show the house rules, or (GM only) set one, validated by the ruleset's settings model."""
     campaign = await service.require_campaign(place)
     fields = settings_fields(service, campaign.row.ruleset)
+    if key in PBP_KEYS and key not in fields:
+        return await pbp_setting(service, place, caller, campaign, key, value)
     if key is None:
         if value is not None:
             raise RuleError("Name the setting to change with `key:`, then give its `value:`.")
-        return Reply(_settings_outcome(campaign, fields), campaign.row)
+        return Reply(_settings_outcome(campaign, fields, everything=True), campaign.row)
     if key not in fields:
-        raise RuleError(f"There is no setting {key!r}. Settings: {', '.join(sorted(fields)) or 'none'}.")
+        known = ", ".join(sorted({*fields, *PBP_KEYS}))
+        raise RuleError(f"There is no setting {key!r}. Settings: {known}.")
     if value is None:
         return Reply(_settings_outcome(campaign, {key: fields[key]}), campaign.row)
 
@@ -90,6 +106,31 @@ async def settings(service: TableService, place: Place, caller: Caller, key: str
     return await service.act(place, caller, "campaign settings", change, gm_only=True)
 
 
+async def pbp_setting(
+    service: TableService, place: Place, caller: Caller, campaign: Campaign, key: str, value: str | None
+) -> Reply:
+    """A play-by-post setting (deadlines, nudges, time zone): the campaign's own, for every ruleset."""
+    info = PbpSettings.model_fields[key]
+    if value is None:
+        card = Card(title=f"Play-by-post: {key}")
+        card.add(key, f"**{shown(getattr(pbp_settings(campaign.row), key))}**\n{info.description or ''}")
+        data = {"pbp": {key: getattr(pbp_settings(campaign.row), key)}}
+        return Reply(Outcome(card=card, summary="viewed settings", data=data, ephemeral=True), campaign.row)
+
+    async def change(draft: Campaign, _: Transaction) -> Outcome:
+        old, new = set_pbp_setting(draft.row, key, parse_setting_value(value))
+        note = " It applies to waits that begin from now on." if key in ("response_window", "turn_deadline") else ""
+        return Outcome(
+            card=Card(
+                title="Play-by-post setting changed", description=f"**{key}**: {shown(old)} → {shown(new)}.{note}"
+            ),
+            summary=f"set {key} = {shown(new)} (was {shown(old)})",
+            data={"key": key, "old": old, "new": new},
+        )
+
+    return await service.change_campaign(place, caller, "campaign settings", change)
+
+
 def parse_setting_value(text: str) -> Any:
     """``true``, ``3``, ``2.5`` and JSON lists read as such; anything else is a string."""
     lowered = text.strip().lower()
@@ -110,7 +151,7 @@ def shown(value: Any) -> str:
     return json.dumps(_jsonable(value), ensure_ascii=False)
 
 
-def _settings_outcome(campaign: Campaign, fields: dict[str, Any]) -> Outcome:
+def _settings_outcome(campaign: Campaign, fields: dict[str, Any], *, everything: bool = False) -> Outcome:
     card = Card(title=f"House rules: {campaign.row.name}")
     for name, info in list(fields.items())[:25]:
         current = campaign.row.settings.get(name, info.default)
@@ -118,9 +159,114 @@ def _settings_outcome(campaign: Campaign, fields: dict[str, Any]) -> Outcome:
         card.add(name, f"**{shown(current)}**" + (f"\n{description}" if description else ""))
     if not fields:
         card.description = "This ruleset has no house rules."
+    pbp = pbp_settings(campaign.row)
+    if everything:  # the whole list: the play-by-post settings come too
+        lines = [f"**{name}**: {shown(getattr(pbp, name))}" for name in PBP_KEYS]
+        card.add("Play-by-post" + (" (paused)" if is_paused(campaign.row) else ""), "\n".join(lines))
+    card.fields = card.fields[:25]
     card.footer = "GMs change one with /campaign settings key:<name> value:<value>"
-    data = {"settings": {name: campaign.row.settings.get(name) for name in fields}}
+    data: dict[str, Any] = {"settings": {name: campaign.row.settings.get(name) for name in fields}}
+    if everything:
+        data["pbp"] = pbp.model_dump()
     return Outcome(card=card, summary="viewed settings", data=data, ephemeral=True)
+
+
+# ---------------------------------------------------------------------- who the table waits on
+
+
+def _wait_data(wait: Any, campaign: Any = None) -> dict:
+    data = {
+        "key": wait.key,
+        "who": wait.body.get("who"),
+        "user_id": wait.user_id,
+        "what": wait.body.get("what"),
+        "kind": wait.body.get("kind"),
+        "commands": wait.body.get("commands", []),
+        "since": wait.since,
+        "deadline": wait.deadline,
+    }
+    if campaign is not None:
+        data.update(campaign=campaign.name, channel_id=campaign.channel_id)
+    return data
+
+
+async def waiting(service: TableService, place: Place, caller: Caller, *, mine: bool = False) -> Reply:
+    """Who this channel's table waits on, for what, since and until when; with ``mine``, every channel
+    of the guild that waits on the caller (as a player, or as a GM for the GM's waits)."""
+    if mine:
+        found = await service.store.waits_on(place.guild_id, caller.user_id)
+        lines = [
+            f"<#{row.channel_id}> ({row.name}): {wait_line(wait)}, since {when(wait.since)}" for row, wait in found
+        ]
+        card = Card(
+            title="Waiting on you",
+            description=_clip_lines(lines) or "No table in this server is waiting on you.",
+        )
+        data = {"waits": [_wait_data(wait, row) for row, wait in found]}
+        return Reply(Outcome(card=card, summary="waiting mine", data=data, ephemeral=True))
+    campaign = await service.require_campaign(place)
+    waits = sorted(campaign.waits.values(), key=lambda w: (w.since, w.key))
+    lines = [f"{wait_line(wait)}, since {when(wait.since)}" for wait in waits]
+    paused = is_paused(campaign.row)
+    card = Card(
+        title=f"Waiting: {campaign.row.name}",
+        description=_clip_lines(lines) or "The table is not waiting on anyone.",
+        footer="Timers are paused: /campaign resume (GM) starts them again." if paused else "",
+    )
+    data = {"waits": [_wait_data(wait) for wait in waits], "paused": paused}
+    return Reply(Outcome(card=card, summary="waiting", data=data, ephemeral=True), campaign.row)
+
+
+async def pause(service: TableService, place: Place, caller: Caller) -> Reply:
+    """Hold every timer of the campaign (a holiday): nothing nudges or passes its deadline until resumed."""
+
+    async def change(draft: Campaign, _: Transaction) -> Outcome:
+        if is_paused(draft.row):
+            raise RuleError("The timers are already paused. `/campaign resume` starts them again.")
+        draft.row.pbp = {**draft.row.pbp, "paused_at": service.clock()}
+        return Outcome(
+            card=Card(
+                title="Timers paused",
+                description="No reminders and no deadlines until a GM runs `/campaign resume`; "
+                "then every deadline moves on by the time the pause lasted. Play goes on as usual.",
+            ),
+            summary="paused the timers",
+            data={"paused_at": draft.row.pbp["paused_at"]},
+        )
+
+    return await service.change_campaign(place, caller, "campaign pause", change)
+
+
+async def resume(service: TableService, place: Place, caller: Caller) -> Reply:
+    """Start the timers again, every deadline and reminder later by the length of the pause."""
+
+    async def change(draft: Campaign, tx: Transaction) -> Outcome:
+        paused_at = draft.row.pbp.get("paused_at")
+        if not paused_at:
+            raise RuleError("The timers are not paused. `/campaign pause` holds them for a holiday.")
+        held = max(0, epoch(service.clock()) - epoch(paused_at))
+        draft.row.pbp = {k: v for k, v in draft.row.pbp.items() if k != "paused_at"}
+        moved = {key: iso_at(epoch(w.deadline) + held) for key, w in draft.waits.items() if w.deadline}
+
+        def shift(wtx: Any) -> None:
+            wtx.shift_timers(draft.row.id, held)
+            for key, deadline in moved.items():
+                wtx.set_wait_deadline(draft.row.id, key, deadline)
+
+        await tx.run(shift)
+        for key, deadline in moved.items():
+            draft.waits[key] = dataclasses.replace(draft.waits[key], deadline=deadline)
+        return Outcome(
+            card=Card(
+                title="Timers resumed",
+                description=f"The pause lasted {duration_text(held) if held >= 60 else 'under a minute'}; "
+                "every deadline and reminder moved on by as much.",
+            ),
+            summary=f"resumed the timers after {duration_text(held)}",
+            data={"held_seconds": held},
+        )
+
+    return await service.change_campaign(place, caller, "campaign resume", change)
 
 
 # ---------------------------------------------------------------------- GMs and the GM channel
@@ -231,6 +377,8 @@ def event_data(event: EventRow, *, reveal: bool = False) -> dict:
         "summary": event.summary,
         "undoes": event.undoes,
     }
+    if event.thread_id is not None:
+        data["thread_id"] = event.thread_id
     hidden = secret_summary(event)
     if reveal and hidden:
         data["secret"] = hidden
@@ -241,7 +389,8 @@ def event_line(event: EventRow, *, reveal: bool = False) -> str:
     """One line of the log; with ``reveal`` (GMs only), a secret entry shows its result after 🔒."""
     hidden = secret_summary(event) if reveal else None
     summary = f"{event.summary} 🔒 {hidden}" if hidden else event.summary
-    line = f"`#{event.id}` {event.at[5:16].replace('T', ' ')} **{event.actor_name}** /{event.command}: {summary}"
+    where = f" in <#{event.thread_id}>" if event.thread_id is not None else ""
+    line = f"`#{event.id}` {event.at[5:16].replace('T', ' ')}{where} **{event.actor_name}** /{event.command}: {summary}"
     return line[:380]
 
 

@@ -8,6 +8,7 @@ turns an exception into words for a user.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import pkgutil
@@ -20,7 +21,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import charts
+from bot.board import BoardKeeper
 from bot.errors import report_error
+from bot.pbp import Ping, ping_content, pinged_roles, pinged_users
 from bot.render import to_embed
 from bot.service import Caller, Place, Reply, TableService
 from bot.store import CampaignRow
@@ -88,6 +91,106 @@ class RecordingCourier:
         return "the GM channel" if campaign.gm_channel_id else "the GM by direct message"
 
 
+# ---------------------------------------------------------------------- messages nobody asked for
+
+
+def mentions(pings: list[Ping]) -> discord.AllowedMentions:
+    """Exactly these users may be pinged; never a role, never everyone."""
+    roles = [discord.Object(r) for r in pinged_roles(pings)]
+    return discord.AllowedMentions(
+        everyone=False,
+        roles=roles or False,
+        replied_user=False,
+        users=[discord.Object(u) for u in pinged_users(pings)],
+    )
+
+
+class Poster(Protocol):
+    """Posts what nobody asked for in a channel: what a timer did (pinging exactly ``pings``), and the live board."""
+
+    async def post(self, bot: MagisterBot, place: Place, card: Card | None, pings: list[Ping]) -> bool: ...
+
+    async def board(self, bot: MagisterBot, channel_id: int, message_id: int | None, card: Card) -> int | None:
+        """Edit the board message, or post (and pin) a new one if there is none or it was deleted; its id."""
+        ...
+
+    async def delete(self, bot: MagisterBot, channel_id: int, message_id: int) -> None: ...
+
+
+class DiscordPoster:
+    async def post(self, bot: MagisterBot, place: Place, card: Card | None, pings: list[Ping]) -> bool:
+        try:
+            channel = bot.get_channel(place.channel_id) or await bot.fetch_channel(place.channel_id)
+            await channel.send(  # type: ignore[union-attr]
+                content=ping_content(pings) or None,
+                embed=to_embed(card) if card is not None else None,
+                allowed_mentions=mentions(pings),
+            )
+            return True
+        except discord.HTTPException:
+            log.warning("could not post a timer's message to channel %s", place.channel_id, exc_info=True)
+            return False
+
+    async def board(self, bot: MagisterBot, channel_id: int, message_id: int | None, card: Card) -> int | None:
+        try:
+            channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
+            if message_id is not None:
+                try:
+                    await channel.get_partial_message(message_id).edit(embed=to_embed(card))  # type: ignore[union-attr]
+                    return message_id
+                except discord.NotFound:
+                    pass  # deleted: post a new one
+            message = await channel.send(embed=to_embed(card))  # type: ignore[union-attr]
+        except discord.HTTPException:
+            log.warning("could not post the board in channel %s", channel_id, exc_info=True)
+            return None
+        with contextlib.suppress(discord.HTTPException):  # pinned where the bot may pin
+            await message.pin()
+        return message.id
+
+    async def delete(self, bot: MagisterBot, channel_id: int, message_id: int) -> None:
+        try:
+            channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
+            await channel.get_partial_message(message_id).delete()  # type: ignore[union-attr]
+        except discord.HTTPException:
+            pass  # already gone, or not ours to delete
+
+
+@dataclass
+class Posted:
+    place: Place
+    card: Card | None
+    pings: list[Ping]
+
+
+@dataclass
+class RecordingPoster:
+    """For the console and tests: keeps what timers would post, and the board messages as they stand."""
+
+    posted: list[Posted] = field(default_factory=list)
+    boards: dict[int, Card] = field(default_factory=dict)  # message id -> its card now
+    board_log: list[tuple[str, int]] = field(default_factory=list)  # ("post" | "edit" | "delete", message id)
+    _next_id: int = 900_000_000_000_000_000
+
+    async def post(self, bot: MagisterBot, place: Place, card: Card | None, pings: list[Ping]) -> bool:
+        self.posted.append(Posted(place, card, pings))
+        return True
+
+    async def board(self, bot: MagisterBot, channel_id: int, message_id: int | None, card: Card) -> int | None:
+        if message_id is not None and message_id in self.boards:
+            self.boards[message_id] = card
+            self.board_log.append(("edit", message_id))
+            return message_id
+        self._next_id += 1
+        self.boards[self._next_id] = card
+        self.board_log.append(("post", self._next_id))
+        return self._next_id
+
+    async def delete(self, bot: MagisterBot, channel_id: int, message_id: int) -> None:
+        if self.boards.pop(message_id, None) is not None:
+            self.board_log.append(("delete", message_id))
+
+
 # ---------------------------------------------------------------------- the bot
 
 
@@ -97,7 +200,14 @@ class MagisterTree(app_commands.CommandTree):
 
 
 class MagisterBot(commands.Bot):
-    def __init__(self, service: TableService, *, courier: Courier | None = None, dev_guild: int | None = None):
+    def __init__(
+        self,
+        service: TableService,
+        *,
+        courier: Courier | None = None,
+        poster: Poster | None = None,
+        dev_guild: int | None = None,
+    ):
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -107,6 +217,8 @@ class MagisterBot(commands.Bot):
         )
         self.service = service
         self.courier: Courier = courier or DiscordCourier()
+        self.poster: Poster = poster or DiscordPoster()
+        self.boards = BoardKeeper(self)
         self.dev_guild = dev_guild
 
     async def setup_hook(self) -> None:
@@ -143,6 +255,10 @@ def set_where_commands_run(tree: app_commands.CommandTree) -> None:
 
 
 def place_of(interaction: discord.Interaction) -> Place:
+    """The channel's place; in a thread or forum post, its parent's, with the thread noted (``Place``)."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id:
+        return Place(interaction.guild_id or 0, channel.parent_id, channel.id)
     return Place(interaction.guild_id or 0, interaction.channel_id or 0)
 
 
@@ -184,8 +300,19 @@ async def send_reply(
         kwargs["view"] = view
     if files:
         kwargs["files"] = files
+    pings = reply.pings
+    interaction.extras["pings"] = pinged_users(pings)
+    if pings and not ephemeral:  # the reply itself names who the table now waits on, and pings only them
+        kwargs["content"] = ping_content(pings)
+        kwargs["allowed_mentions"] = mentions(pings)
     if interaction.response.is_done():
         await interaction.followup.send(**kwargs)
     else:
         await interaction.response.send_message(**kwargs)
     release(view)
+    if pings and ephemeral:  # only the actor sees the reply: the ping goes to the channel on its own
+        await interaction.followup.send(content=ping_content(pings), allowed_mentions=mentions(pings))
+    if reply.event_id is not None and reply.campaign is not None:  # a change: the live board, if any, catches up
+        boards = getattr(interaction.client, "boards", None)
+        if boards is not None:
+            boards.touch(reply.campaign.id, place_of(interaction))

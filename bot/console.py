@@ -22,13 +22,16 @@ from typing import Any, TextIO
 import discord
 from discord import app_commands
 
-from bot.client import MagisterBot, RecordingCourier
+from bot.client import MagisterBot, RecordingCourier, RecordingPoster
 from bot.config import configure_logging, load_settings
+from bot.pbp import epoch, iso_at, parse_duration, ping_content, pinged_users
 from bot.registry import Registry
 from bot.render import to_text
+from bot.schedule import Fired, fire_due
 from bot.service import Place, TableService
-from bot.store import Store
+from bot.store import Store, utcnow
 from bot.virtual import Sent, VirtualDiscord, VirtualUser, command_data, find_command
+from rules.base import RuleError
 
 DEFAULT_GUILD = 1001
 DEFAULT_CHANNEL = 2002
@@ -64,8 +67,22 @@ class Result:
 class ConsoleTable:
     """One seat at the table: a virtual Discord, the current user and channel."""
 
-    def __init__(self, bot: MagisterBot, virtual: VirtualDiscord, courier: RecordingCourier, files_dir: Path) -> None:
+    def __init__(
+        self,
+        bot: MagisterBot,
+        virtual: VirtualDiscord,
+        courier: RecordingCourier,
+        files_dir: Path,
+        poster: RecordingPoster | None = None,
+        clock: str | None = None,
+    ) -> None:
         self.bot = bot
+        self.poster = poster or RecordingPoster()
+        self._fired: list[Fired] = []
+        bot.boards.delay = 0  # the console refreshes boards itself, after each line
+        self.names: dict[int, str] = {}
+        self.now = epoch(clock or utcnow())  # the virtual clock: it moves only with @wait
+        bot.service.clock = lambda: iso_at(self.now)
         self.virtual = virtual
         self.courier = courier
         self.files_dir = files_dir
@@ -85,19 +102,21 @@ class ConsoleTable:
         files_dir: Path = Path("exports"),
         registry: Registry | None = None,
         synchronous: str = "FULL",
+        clock: str | None = None,
     ) -> ConsoleTable:
         store = await Store.open(db, synchronous=synchronous)
         try:
             service = TableService(store, registry or Registry.discover(), random.Random(seed))
             courier = RecordingCourier()
-            bot = MagisterBot(service, courier=courier)
+            poster = RecordingPoster()
+            bot = MagisterBot(service, courier=courier, poster=poster)
             await bot.load_cogs()
             virtual = VirtualDiscord(bot, guild_id=guild, channel_id=channel)
             await virtual.start()
         except BaseException:
             await store.close()  # its connection threads would keep the process from exiting
             raise
-        table = cls(bot, virtual, courier, files_dir)
+        table = cls(bot, virtual, courier, files_dir, poster, clock)
         table.switch_user(user)
         return table
 
@@ -108,6 +127,22 @@ class ConsoleTable:
             await self.bot.unload_extension(extension)
         await self.bot.service.store.close()
 
+    def user_id(self, name: str) -> int:
+        """The id a console name stands for (the same in every run)."""
+        return VirtualUser(name).id
+
+    def ping_names(self, allowed: list[dict | None]) -> list[str]:
+        """The names of the users these messages ping, in order, each once."""
+        ids = dict.fromkeys(user for entry in allowed for user in _mentioned(entry))
+        return [
+            self.known_users[user].name if user in self.known_users else self.names.get(user, str(user)) for user in ids
+        ]
+
+    async def learn_names(self) -> None:
+        """Names of everyone who ever acted here, from the log: a fresh console (a restart) names whom it pings."""
+        rows = await self.bot.service.store.actor_names()
+        self.names.update(rows)
+
     def switch_user(self, name: str, *, manages_guild: bool = False, user_id: int | None = None) -> None:
         user = VirtualUser(name, manages_guild=manages_guild, fixed_id=user_id)
         self.user = user
@@ -116,7 +151,13 @@ class ConsoleTable:
     # ------------------------------------------------------------------ lines
 
     async def execute(self, line: str) -> Result | None:
-        """Run one line; ``None`` for blank lines and comments."""
+        """Run one line; ``None`` for blank lines and comments. Then any board it changed is edited."""
+        try:
+            return await self._execute(line)
+        finally:
+            await self.bot.boards.flush()
+
+    async def _execute(self, line: str) -> Result | None:
         line = line.strip()
         if not line or line.startswith("#"):
             return None
@@ -148,16 +189,63 @@ class ConsoleTable:
             return Result(True, line, True, f"Now acting as the GM ({self.user.name}).", {"user": self.user.name}, {})
         if word == "@channel":
             self.virtual.channel_id = _int(rest, "@channel takes a channel id, e.g. `@channel 2003`.")
+            self.virtual.thread_id = None
             return Result(True, line, True, f"Now in channel {self.virtual.channel_id}.", {}, {})
+        if word == "@thread":
+            if rest.casefold() in ("off", "none", ""):
+                self.virtual.thread_id = None
+                return Result(True, line, True, f"Back in channel {self.virtual.channel_id}.", {}, {})
+            self.virtual.thread_id = _int(rest, "@thread takes a thread id, e.g. `@thread 3001`, or `off`.")
+            text = f"Now in thread {self.virtual.thread_id} of channel {self.virtual.channel_id}."
+            return Result(True, line, True, text, {}, {})
         if word == "@guild":
             self.virtual.guild_id = _int(rest, "@guild takes a guild id, e.g. `@guild 1002`.")
             return Result(True, line, True, f"Now in guild {self.virtual.guild_id}.", {}, {})
         if word == "@press":
             return await self._press(line, rest)
-        raise ConsoleError("Directives: `@as NAME`, `@gm`, `@press LABEL`, `@channel ID`, `@guild ID`.")
+        if word == "@wait":
+            try:
+                seconds = parse_duration(rest) if rest else None
+            except RuleError as error:
+                raise ConsoleError(str(error)) from None
+            if seconds is None:
+                raise ConsoleError("Say how long: `@wait 30m`, `@wait 2h`, `@wait 1d`.")
+            self.now += seconds
+            fired = await self.tick()
+            data = {"now": iso_at(self.now), "fired": fired}
+            return Result(True, line, True, f"It is now {iso_at(self.now)}; {fired} timers fired.", data, {})
+        raise ConsoleError("Directives: `@as NAME`, `@gm`, `@press LABEL`, `@channel ID`, `@guild ID`, `@wait 2h`.")
+
+    async def tick(self) -> int:
+        """Fire the timers due by the virtual clock, as the bot's background task would; how many fired."""
+        fired = await fire_due(self.bot.service)
+        if fired:
+            await self.learn_names()
+        for item in fired:
+            await self.bot.poster.post(self.bot, item.place, item.card, item.pings)
+            if item.campaign_id is not None:
+                self.bot.boards.touch(item.campaign_id, item.place)
+        self._fired.extend(fired)
+        await self.bot.boards.flush()
+        return len(fired)
+
+    def timer_results(self) -> list[Result]:
+        """What timers posted since the last call, one result each (``"trigger": "timer"``)."""
+        posted, self._fired, self.poster.posted = self._fired, [], []
+        results = []
+        for item in posted:
+            content = ping_content(item.pings)
+            text = "\n".join(part for part in (content, to_text(item.card) if item.card else "") if part)
+            extra: dict[str, Any] = {"trigger": "timer", "channel_id": item.place.channel_id}
+            names = self.ping_names([{"users": [str(u) for u in pinged_users(item.pings)]}])
+            if names:
+                extra["pings"] = names
+            data = {"timer": item.kind, **item.data}
+            results.append(Result(True, f"@timer {item.kind}", False, text, data, extra))
+        return results
 
     def _place(self) -> Place:
-        return Place(self.virtual.guild_id, self.virtual.channel_id)
+        return Place(self.virtual.guild_id, self.virtual.channel_id, self.virtual.thread_id)
 
     async def _command(self, line: str) -> Result:
         try:
@@ -254,11 +342,21 @@ class ConsoleTable:
         buttons = [b.get("label") for m in messages for b in m.buttons() if not b.get("disabled")]
         if buttons:
             extra["buttons"] = buttons
+        pings = self.ping_names([m.allowed_mentions for m in messages])
+        if pings:
+            extra["pings"] = pings
         if "incident" in extras:
             extra["incident"] = extras["incident"]
         ephemeral = messages[0].ephemeral if messages else True
         data = outcome.data if outcome is not None and error is None else {}
         return Result(error is None, line, ephemeral, text, data, extra)
+
+
+def _mentioned(allowed: dict | None) -> list[int]:
+    """The users Discord would let a message ping: only those its allowed_mentions list by id."""
+    if not allowed:
+        return []
+    return [int(user) for user in allowed.get("users", []) if str(user).isdigit()]
 
 
 def _takewhile_path(tokens: list[str]):
@@ -372,6 +470,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, help="seed the dice, for reproducible sessions")
     p.add_argument("--json", action="store_true", help="print one JSON object per command")
     p.add_argument("--files", type=Path, default=Path("exports"), help="where attachments are saved")
+    p.add_argument("--clock", help="start the virtual clock at this UTC time (ISO 8601); default: now")
     return p
 
 
@@ -387,9 +486,24 @@ async def run(argv: list[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.s
         seed=args.seed,
         files_dir=args.files,
         synchronous=settings.magister_synchronous,
+        clock=args.clock,
     )
     interactive = stdin.isatty() and not args.json
+
+    def show(result: Result) -> None:
+        if args.json:
+            stdout.write(json.dumps(result.as_json(), ensure_ascii=False) + "\n")
+        else:
+            stdout.write(result.text + "\n")
+            if "secret" in result.extra:
+                stdout.write(f"[to {result.extra['secret']['to']}]\n{result.extra['secret']['text']}\n")
+            stdout.write("\n")
+        stdout.flush()
+
     try:
+        await table.tick()  # what came due while nobody was here fires at start, as the bot does
+        for fired in table.timer_results():
+            show(fired)
         while True:
             if interactive:
                 stdout.write(f"{table.user.name}> ")
@@ -400,14 +514,9 @@ async def run(argv: list[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.s
             result = await table.execute(line)
             if result is None:
                 continue
-            if args.json:
-                stdout.write(json.dumps(result.as_json(), ensure_ascii=False) + "\n")
-            else:
-                stdout.write(result.text + "\n")
-                if "secret" in result.extra:
-                    stdout.write(f"[to {result.extra['secret']['to']}]\n{result.extra['secret']['text']}\n")
-                stdout.write("\n")
-            stdout.flush()
+            show(result)
+            for fired in table.timer_results():
+                show(fired)
     finally:
         await table.close()
     return 0

@@ -20,9 +20,20 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from bot.delta import apply_delta, reverse_delta
+from bot.pbp import Ping, WaitPlan, apply_plan, pings_for, plan_waits, updated_waits
 from bot.registry import Registry
-from bot.store import CampaignRow, CharacterRow, StaleCampaignError, Store, Transaction, WriteTx, utcnow
-from rules.base import Actor, Card, CharacterRecord, NeedsGMError, Outcome, RuleError, Table
+from bot.store import (
+    CampaignRow,
+    CharacterRow,
+    StaleCampaignError,
+    Store,
+    StoredWait,
+    Transaction,
+    WriteTx,
+    utcnow,
+)
+from bot.turns import turn_waits
+from rules.base import Actor, Card, CharacterRecord, NeedsGMError, Outcome, RuleError, Table, Wait
 
 T = TypeVar("T")
 
@@ -31,10 +42,16 @@ CACHE_SIZE = 2048
 
 @dataclass(frozen=True)
 class Place:
-    """Where an action happens. Campaigns are keyed by (guild, channel); a DM has guild 0."""
+    """Where an action happens. Campaigns are keyed by (guild, channel); a DM has guild 0.
+
+    In a thread (or a forum post), ``channel_id`` is its parent and ``thread_id`` the thread: the thread
+    plays in its parent's campaign, unless a GM started one only for the thread (then that one is home).
+    ``thread_id`` takes no part in equality, so a thread's place is its parent's for locks and caches.
+    """
 
     guild_id: int
     channel_id: int
+    thread_id: int | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -52,6 +69,7 @@ class Campaign:
 
     row: CampaignRow
     characters: dict[str, CharacterRow] = field(default_factory=dict)
+    waits: dict[str, StoredWait] = field(default_factory=dict)  # who the table waits on, by key
 
     def is_gm(self, caller: Caller) -> bool:
         return caller.manages_guild or caller.user_id in self.row.gm_ids
@@ -64,6 +82,7 @@ class Reply:
     outcome: Outcome
     campaign: CampaignRow | None = None
     event_id: int | None = None
+    pings: list[Ping] = field(default_factory=list)  # the waits this action opened: exactly these users hear it
 
 
 class NoCampaignError(RuleError):
@@ -86,10 +105,30 @@ class TableService:
         self._cache: OrderedDict[Place, Campaign] = OrderedDict()
         self.clock: Callable[[], str] = utcnow  # replaceable in tests
         self._generation = store.generation
+        self._homes: dict[tuple[int, int], Place] = {}  # (guild, thread) -> the place whose campaign it plays in
 
     # ------------------------------------------------------------------ plumbing
 
+    def home(self, place: Place) -> Place:
+        """The place whose campaign an action here uses: a thread's own (thread-only) campaign, or its parent's.
+
+        Known after :meth:`campaign` (or :meth:`locked`) has looked once; until then, the place as given.
+        """
+        if place.thread_id is None:
+            return place
+        return self._homes.get((place.guild_id, place.thread_id), place)
+
+    async def _find_home(self, place: Place) -> Place:
+        if place.thread_id is None:
+            return place
+        key = (place.guild_id, place.thread_id)
+        if key not in self._homes:
+            own = await self.store.campaign(place.guild_id, place.thread_id)
+            self._homes[key] = Place(place.guild_id, place.thread_id, place.thread_id) if own else place
+        return self._homes[key]
+
     def lock(self, place: Place) -> asyncio.Lock:
+        place = self.home(place)
         lock = self._locks.get(place)
         if lock is None:
             lock = self._locks[place] = asyncio.Lock()
@@ -107,6 +146,8 @@ class TableService:
         if self.store.generation != self._generation:
             self._generation = self.store.generation
             self._cache.clear()
+            self._homes.clear()
+        place = await self._find_home(place)
         cached = self._cache.get(place)
         if cached is not None:
             self._cache.move_to_end(place)
@@ -115,11 +156,13 @@ class TableService:
         if row is None:
             return None
         characters = {c.name.casefold(): c for c in await self.store.characters(row.id)}
-        loaded = Campaign(row, characters)
+        waits = {w.key: w for w in await self.store.waits(row.id)}
+        loaded = Campaign(row, characters, waits)
         self._remember(place, loaded)
         return loaded
 
     def _remember(self, place: Place, campaign: Campaign | None) -> None:
+        place = self.home(place)
         if campaign is None:
             self._cache.pop(place, None)
             return
@@ -129,7 +172,9 @@ class TableService:
             self._cache.popitem(last=False)
 
     def forget(self, place: Place) -> None:
-        self._cache.pop(place, None)
+        self._cache.pop(self.home(place), None)
+        if place.thread_id is not None:
+            self._homes.pop((place.guild_id, place.thread_id), None)
 
     async def require_campaign(self, place: Place) -> Campaign:
         campaign = await self.campaign(place)
@@ -146,6 +191,7 @@ class TableService:
         A refusal is retried too when another process has written since we loaded: the
         character it names may be one that process just created.
         """
+        await self._find_home(place)
         async with self.lock(place):
             for attempt in range(2):
                 try:
@@ -166,7 +212,23 @@ class TableService:
         """Run one ruleset action atomically."""
         return await self.locked(place, lambda: self._run(place, caller, ruleset_id, action_name, options))
 
-    async def _run(self, place: Place, caller: Caller, ruleset_id: str, action_name: str, options: dict) -> Reply:
+    async def run_as_timer(
+        self, place: Place, caller: Caller, action_name: str, options: dict, *, also: Callable[[WriteTx], None]
+    ) -> Reply:
+        """A wait's ``on_deadline`` action, with the timer's claim in its transaction. The caller holds the lock."""
+        campaign = await self.require_campaign(place)
+        return await self._run(place, caller, campaign.row.ruleset, action_name, options, also=also)
+
+    async def _run(
+        self,
+        place: Place,
+        caller: Caller,
+        ruleset_id: str,
+        action_name: str,
+        options: dict,
+        *,
+        also: Callable[[WriteTx], None] | None = None,
+    ) -> Reply:
         campaign = await self.require_campaign(place)
         if campaign.row.ruleset != ruleset_id:
             raise RuleError(
@@ -186,7 +248,7 @@ class TableService:
             return reply
         parsed = validate(action.options, options, f"/{command}")
         return await self._act(
-            place, campaign, caller, command, lambda table: action.run(table, parsed), logged=action.logged
+            place, campaign, caller, command, lambda table: action.run(table, parsed), logged=action.logged, also=also
         )
 
     async def act(
@@ -201,6 +263,10 @@ class TableService:
             return await self._act(place, campaign, caller, command, run)
 
         return await self.locked(place, work)
+
+    def waits_of(self, row: CampaignRow, table: Table) -> list[Wait]:
+        """Everyone the table waits on: the ruleset's waits, and the /turn tracker's current turn."""
+        return [*self.registry.get(row.ruleset).ruleset.waits(table), *turn_waits(row, table.characters)]
 
     def table_for(self, campaign: Campaign, caller: Caller) -> Table:
         """The ruleset's view of a campaign: validated models, copies the action may change freely."""
@@ -232,6 +298,7 @@ class TableService:
         run: Callable[[Table], Outcome],
         *,
         logged: bool = True,
+        also: Callable[[WriteTx], None] | None = None,
     ) -> Reply:
         table = self.table_for(campaign, caller)
         try:
@@ -240,8 +307,9 @@ class TableService:
             raise RuleError(
                 f"`/{command}` would take a value out of its range ({_problems(exc)}). Nothing was changed."
             ) from None
-        event_id = await self._persist(place, campaign, caller, command, table, outcome, logged=logged)
-        return Reply(outcome, self._cache[place].row if place in self._cache else campaign.row, event_id)
+        event_id, plan = await self._persist(place, campaign, caller, command, table, outcome, logged=logged, also=also)
+        row = self._cache[self.home(place)].row if self.home(place) in self._cache else campaign.row
+        return Reply(outcome, row, event_id, pings_for(row, plan))
 
     async def _persist(
         self,
@@ -253,8 +321,12 @@ class TableService:
         outcome: Outcome,
         *,
         logged: bool = True,
-    ) -> int | None:
-        """Save what the action changed, with an undo snapshot, then update the cache."""
+        also: Callable[[WriteTx], None] | None = None,
+    ) -> tuple[int | None, WaitPlan]:
+        """Save what the action changed, with an undo snapshot and the table's new waits, then update the cache.
+
+        ``also`` writes more in the same transaction (a timer's claim, so it fires exactly once).
+        """
         new_state = _dump(table.state)
         new_settings = _dump(table.settings)
         state_changed = new_state != campaign.row.state or new_settings != campaign.row.settings
@@ -280,9 +352,12 @@ class TableService:
                 + [{"name": record.name, "before": None} for record, _ in added],
             }
 
-        if snapshot is None and not logged:
-            return None  # a pure read: nothing to save, nothing worth a log line
+        if snapshot is None and not logged and also is None:
+            return None, WaitPlan()  # a pure read: nothing to save, nothing worth a log line
         new_row = _copy_row(campaign.row, state=new_state, settings=new_settings)
+        plan = WaitPlan()
+        if snapshot is not None:  # only a change can change whom the table waits on
+            plan = plan_waits(campaign.row, campaign.waits, self.waits_of(campaign.row, table), table.now)
 
         version = new_row.version
 
@@ -315,28 +390,49 @@ class TableService:
                 outcome.summary,
                 outcome.logged_result(),
                 snapshot,
+                thread_id=place.thread_id,
             )
+            if also is not None:  # first: ending the wait below deletes its unfired timers
+                also(tx)
+            apply_plan(tx, new_row, plan)
             return event_id, characters
 
         event_id, new_characters = await self.store.write(write)
-        self._remember(place, Campaign(new_row, new_characters))
-        return event_id
+        self._remember(place, Campaign(new_row, new_characters, updated_waits(campaign.waits, plan)))
+        return event_id, plan
 
     # ------------------------------------------------------------------ campaigns
 
-    async def start_campaign(self, place: Place, caller: Caller, ruleset_id: str, name: str) -> Reply:
-        """Open a campaign in this channel with the caller as its GM."""
+    async def start_campaign(
+        self, place: Place, caller: Caller, ruleset_id: str, name: str, *, thread_only: bool = False
+    ) -> Reply:
+        """Open a campaign in this channel with the caller as its GM.
+
+        In a thread, the campaign is the parent channel's (its threads all play in it), unless ``thread_only``.
+        """
         loaded = self.registry.get(ruleset_id)
         ruleset = loaded.ruleset
         name = name.strip()
         if not 1 <= len(name) <= 100:
             raise RuleError("A campaign name needs 1 to 100 characters.")
+        if thread_only and place.thread_id is None:
+            raise RuleError("`thread_only:` is for a thread: here, the campaign is this channel's anyway.")
+        target = Place(place.guild_id, place.thread_id, place.thread_id) if thread_only else place  # type: ignore[arg-type]
+        where = "this thread only" if thread_only else "this channel"
+        if place.thread_id is not None and not thread_only:
+            where = f"the parent channel <#{place.channel_id}> and all its threads"
 
         async def work() -> Reply:
-            existing = await self.campaign(place)
+            existing = await self.store.campaign(target.guild_id, target.channel_id)
+            if existing is not None and place.thread_id is not None and not thread_only:
+                raise RuleError(
+                    f"This thread plays in its parent channel's campaign {existing.name!r} ({existing.ruleset}): "
+                    "its commands work here already. To run a separate campaign only in this thread, "
+                    "add `thread_only:true`."
+                )
             if existing is not None:
                 raise RuleError(
-                    f"This channel already runs the campaign {existing.row.name!r} ({existing.row.ruleset}). "
+                    f"This channel already runs the campaign {existing.name!r} ({existing.ruleset}). "
                     "A GM can end it with `/campaign end` first, or start the new one in another channel."
                 )
             settings = _dump(ruleset.settings_model())
@@ -345,26 +441,34 @@ class TableService:
                 card=Card(
                     title=f"Campaign started: {name}",
                     description=(
-                        f"Ruleset: **{ruleset.name}** (`/{ruleset.id}`). GM: {caller.name}.\n"
+                        f"Ruleset: **{ruleset.name}** (`/{ruleset.id}`). GM: {caller.name}. For {where}.\n"
                         "Players: create your characters with the ruleset's commands. "
                         "GMs: see `/campaign settings` for house rules."
                     ),
                     tone="success",
                 ),
                 summary=f"started campaign {name!r} ({ruleset.id})",
-                data={"campaign": name, "ruleset": ruleset.id, "gm_ids": [caller.user_id]},
+                data={"campaign": name, "ruleset": ruleset.id, "gm_ids": [caller.user_id], "thread_only": thread_only},
             )
             try:
                 async with self.store.transaction() as tx:
                     campaign_id = await tx.insert_campaign(
-                        place.guild_id, place.channel_id, ruleset.id, name, [caller.user_id], settings, state
+                        target.guild_id, target.channel_id, ruleset.id, name, [caller.user_id], settings, state
                     )
                     event_id = await tx.append_event(
-                        campaign_id, caller.user_id, caller.name, "campaign start", outcome.summary, outcome.data
+                        campaign_id,
+                        caller.user_id,
+                        caller.name,
+                        "campaign start",
+                        outcome.summary,
+                        outcome.data,
+                        thread_id=place.thread_id,
                     )
             except sqlite3.IntegrityError:
                 raise StaleCampaignError(0) from None  # another process started one here first: reload, then refuse
             self.forget(place)
+            if thread_only:
+                self._homes[(place.guild_id, place.thread_id)] = target  # type: ignore[index]
             return Reply(outcome, await self.store.campaign_by_id(campaign_id), event_id)
 
         return await self.locked(place, work)
@@ -396,7 +500,13 @@ class TableService:
             def write(tx: WriteTx) -> int:
                 tx.check_campaign(campaign.row)  # not into a campaign another process ended
                 return tx.append_event(
-                    campaign.row.id, caller.user_id, caller.name, command, logged.summary, logged.logged_result()
+                    campaign.row.id,
+                    caller.user_id,
+                    caller.name,
+                    command,
+                    logged.summary,
+                    logged.logged_result(),
+                    thread_id=place.thread_id,
                 )
 
             event_id = await self.store.write(write)
@@ -412,17 +522,31 @@ class TableService:
         change: Callable[[Campaign, Transaction], Awaitable[Outcome]],
         *,
         gm_only: bool = True,
+        also: Callable[[WriteTx], None] | None = None,
+        locked: bool = False,
     ) -> Reply:
-        """Run a campaign-level change (GMs, settings, archive...) atomically, with an undo snapshot."""
+        """Run a campaign-level change (GMs, settings, archive, turns...) atomically, with an undo snapshot.
+
+        Whom the table waits on is compared afterwards too (the /turn tracker lives here). ``also`` writes more
+        in the same transaction (a timer's claim); ``locked``: the caller already holds the channel's lock.
+        """
 
         async def work() -> Reply:
             campaign = await self.require_campaign(place)
             if gm_only and not campaign.is_gm(caller):
                 raise NeedsGMError(f"`/{command}`")
             before = _copy_row(campaign.row)
-            draft = Campaign(_copy_row(campaign.row), dict(campaign.characters))
+            draft = Campaign(_copy_row(campaign.row), dict(campaign.characters), dict(campaign.waits))
             async with self.store.transaction() as tx:
+                if also is not None:
+                    await tx.run(also)
                 outcome = await change(draft, tx)
+                plan = WaitPlan()
+                if not draft.row.archived_at:
+                    table = self.table_for(draft, caller)
+                    plan = plan_waits(draft.row, draft.waits, self.waits_of(draft.row, table), table.now)
+                    await tx.run(lambda wtx: apply_plan(wtx, draft.row, plan))
+                    draft.waits = updated_waits(draft.waits, plan)
                 await tx.update_campaign(draft.row)
                 snapshot = {"state_delta": [], "settings_delta": [], "characters": [], "row": _meta(before)}
                 event_id = await tx.append_event(
@@ -433,11 +557,14 @@ class TableService:
                     outcome.summary,
                     outcome.logged_result(),
                     snapshot,
+                    thread_id=place.thread_id,
                 )
             self._remember(place, None if draft.row.archived_at else draft)
-            return Reply(outcome, draft.row, event_id)
+            if draft.row.archived_at:
+                self.forget(place)
+            return Reply(outcome, draft.row, event_id, pings_for(draft.row, plan))
 
-        return await self.locked(place, work)
+        return await work() if locked else await self.locked(place, work)
 
     async def undo(self, place: Place, caller: Caller) -> tuple[Reply, str]:
         """Revert the newest action that changed anything; the log keeps both entries."""
@@ -469,6 +596,8 @@ class TableService:
         if "row" in snapshot:
             meta = snapshot["row"]
             row.name, row.gm_ids, row.gm_channel_id = meta["name"], meta["gm_ids"], meta["gm_channel_id"]
+            if "pbp" in meta:
+                row.pbp = meta["pbp"]
         characters = dict(campaign.characters)
         summary = f"undid #{target.id} ({target.command}: {target.summary})"
         async with self.store.transaction() as tx:
@@ -476,15 +605,26 @@ class TableService:
             for entry in snapshot["characters"]:
                 await _restore_character(tx, row.id, characters, entry["name"], entry["before"])
             event_id = await tx.append_event(
-                row.id, caller.user_id, caller.name, command, summary, {"undone": target.id}, undoes=target.id
+                row.id,
+                caller.user_id,
+                caller.name,
+                command,
+                summary,
+                {"undone": target.id},
+                undoes=target.id,
+                thread_id=place.thread_id,
             )
-        self._remember(place, Campaign(row, characters))
+            restored = Campaign(row, characters, campaign.waits)
+            table = self.table_for(restored, caller)
+            plan = plan_waits(row, campaign.waits, self.waits_of(row, table), table.now)
+            await tx.run(lambda wtx: apply_plan(wtx, row, plan))
+        self._remember(place, Campaign(row, characters, updated_waits(campaign.waits, plan)))
         outcome = Outcome(
             card=Card(title="Undone", description=f"Reverted #{target.id} `/{target.command}`: {target.summary}"),
             summary=summary,
             data={"undone_event": target.id, "command": target.command, "summary": target.summary},
         )
-        return Reply(outcome, row, event_id), target.command
+        return Reply(outcome, row, event_id, pings_for(row, plan)), target.command
 
 
 # ---------------------------------------------------------------------- helpers
@@ -579,9 +719,9 @@ def _character_snapshot(row: CharacterRow) -> dict:
 
 
 def _meta(row: CampaignRow) -> dict:
-    return {"name": row.name, "gm_ids": list(row.gm_ids), "gm_channel_id": row.gm_channel_id}
+    return {"name": row.name, "gm_ids": list(row.gm_ids), "gm_channel_id": row.gm_channel_id, "pbp": dict(row.pbp)}
 
 
 def _copy_row(row: CampaignRow, **changes: Any) -> CampaignRow:
-    values = {**row.__dict__, "gm_ids": list(row.gm_ids), **changes}
+    values = {**row.__dict__, "gm_ids": list(row.gm_ids), "pbp": dict(row.pbp), **changes}
     return CampaignRow(**values)

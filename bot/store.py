@@ -14,7 +14,7 @@ import sqlite3
 import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -23,6 +23,7 @@ import aiosqlite
 from bot.writer import (  # noqa: F401  (re-exported: the store's callers import them from here)
     DatabaseGoneError,
     StaleCampaignError,
+    TimerClaimedError,
     Transaction,
     Writer,
     WriteTx,
@@ -109,6 +110,52 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE UNIQUE INDEX macros_of_a_member ON macros (owner_id, name_key) WHERE campaign_id IS NULL;
     CREATE UNIQUE INDEX macros_of_a_campaign ON macros (campaign_id, name_key) WHERE campaign_id IS NOT NULL;
     """,
+    # 4: play-by-post. The campaign's own pbp settings (deadlines, pause); who each table waits on now;
+    # every timer (deadlines, nudges, reminders), claimed in a transaction so each fires exactly once;
+    # a member's own preferences (time zone).
+    """
+    ALTER TABLE campaigns ADD COLUMN pbp TEXT NOT NULL DEFAULT '{}';
+    CREATE TABLE waits (
+        campaign_id INTEGER NOT NULL REFERENCES campaigns (id),
+        key         TEXT    NOT NULL,
+        user_id     INTEGER,
+        body        TEXT    NOT NULL,
+        since       TEXT    NOT NULL,
+        deadline    TEXT,
+        PRIMARY KEY (campaign_id, key)
+    );
+    CREATE INDEX waits_by_user ON waits (user_id);
+    CREATE TABLE timers (
+        id          INTEGER PRIMARY KEY,
+        campaign_id INTEGER REFERENCES campaigns (id),
+        guild_id    INTEGER NOT NULL,
+        channel_id  INTEGER NOT NULL,
+        kind        TEXT    NOT NULL,
+        wait_key    TEXT,
+        due         INTEGER NOT NULL,
+        body        TEXT    NOT NULL,
+        created_by  INTEGER,
+        fired_at    TEXT
+    );
+    CREATE INDEX timers_due ON timers (due) WHERE fired_at IS NULL;
+    CREATE INDEX timers_by_wait ON timers (campaign_id, wait_key) WHERE fired_at IS NULL;
+    CREATE TABLE members (
+        user_id  INTEGER PRIMARY KEY,
+        timezone TEXT
+    );
+    """,
+    # 5: threads play in their parent channel's campaign; the log says which thread each event came from.
+    """
+    ALTER TABLE events ADD COLUMN thread_id INTEGER;
+    """,
+    # 6: each campaign's live board message, edited after each change.
+    """
+    CREATE TABLE boards (
+        campaign_id INTEGER PRIMARY KEY REFERENCES campaigns (id),
+        channel_id  INTEGER NOT NULL,
+        message_id  INTEGER NOT NULL
+    );
+    """,
 )
 
 
@@ -138,6 +185,33 @@ class CampaignRow:
     version: int
     created_at: str
     archived_at: str | None
+    pbp: dict[str, Any] = field(default_factory=dict)  # play-by-post settings and pause (bot/pbp.py)
+
+
+@dataclass
+class StoredWait:
+    """A wait as the store keeps it: the ruleset's :class:`rules.base.Wait`, since when, until when."""
+
+    campaign_id: int
+    key: str
+    user_id: int | None
+    body: dict[str, Any]
+    since: str
+    deadline: str | None
+
+
+@dataclass
+class TimerRow:
+    id: int
+    campaign_id: int | None
+    guild_id: int
+    channel_id: int
+    kind: str  # "nudge", "deadline", "remind"
+    wait_key: str | None
+    due: int  # epoch seconds
+    body: dict[str, Any]
+    created_by: int | None
+    fired_at: str | None
 
 
 @dataclass
@@ -161,6 +235,7 @@ class EventRow:
     result: dict[str, Any]
     snapshot: dict[str, Any] | None
     undoes: int | None
+    thread_id: int | None = None  # the thread of the campaign's channel it came from, if any
 
 
 @dataclass
@@ -343,6 +418,83 @@ class Store:
         row = await self._one("SELECT events FROM event_counts WHERE campaign_id = ?", (campaign_id,))
         return int(row[0]) if row else 0
 
+    # ------------------------------------------------------------------ play-by-post reads
+
+    async def waits(self, campaign_id: int) -> list[StoredWait]:
+        rows = await self._reader.execute_fetchall(
+            "SELECT * FROM waits WHERE campaign_id = ? ORDER BY since, key", (campaign_id,)
+        )
+        return [stored_wait(row) for row in rows]
+
+    async def waits_on(self, guild_id: int, user_id: int) -> list[tuple[CampaignRow, StoredWait]]:
+        """Every wait of the guild's live campaigns on this member: as a player, or as a GM for GM waits."""
+        rows = await self._reader.execute_fetchall(
+            """
+            SELECT c.*, w.campaign_id AS w_campaign, w.key AS w_key, w.user_id AS w_user, w.body AS w_body,
+                   w.since AS w_since, w.deadline AS w_deadline
+            FROM waits w JOIN campaigns c ON c.id = w.campaign_id
+            WHERE c.guild_id = ? AND c.archived_at IS NULL
+              AND (w.user_id = ? OR (w.user_id IS NULL AND EXISTS (SELECT 1 FROM json_each(c.gm_ids) WHERE value = ?)))
+            ORDER BY w.since, c.id LIMIT 50
+            """,
+            (guild_id, user_id, user_id),
+        )
+        return [
+            (
+                _campaign(row),
+                StoredWait(
+                    row["w_campaign"],
+                    row["w_key"],
+                    row["w_user"],
+                    json.loads(row["w_body"]),
+                    row["w_since"],
+                    row["w_deadline"],
+                ),
+            )
+            for row in rows
+        ]
+
+    async def due_timers(self, now: int, *, limit: int = 100) -> list[TimerRow]:
+        """Unfired timers due by ``now`` whose campaign (if any) is live and not paused, oldest first."""
+        rows = await self._reader.execute_fetchall(
+            """
+            SELECT t.* FROM timers t LEFT JOIN campaigns c ON c.id = t.campaign_id
+            WHERE t.fired_at IS NULL AND t.due <= ?
+              AND (t.campaign_id IS NULL OR json_extract(c.pbp, '$.paused_at') IS NULL)
+            ORDER BY t.due, t.id LIMIT ?
+            """,
+            (now, limit),
+        )
+        return [timer_row(row) for row in rows]
+
+    async def timer(self, timer_id: int) -> TimerRow | None:
+        row = await self._one("SELECT * FROM timers WHERE id = ?", (timer_id,))
+        return timer_row(row) if row else None
+
+    async def reminders(self, guild_id: int, channel_id: int) -> list[TimerRow]:
+        rows = await self._reader.execute_fetchall(
+            "SELECT * FROM timers WHERE guild_id = ? AND channel_id = ? AND kind = 'remind' AND fired_at IS NULL "
+            "ORDER BY due, id LIMIT 25",
+            (guild_id, channel_id),
+        )
+        return [timer_row(row) for row in rows]
+
+    async def actor_names(self) -> dict[int, str]:
+        """Each actor's latest name in the log (the console names whom it pings with these)."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT actor_id, actor_name FROM events WHERE id IN (SELECT max(id) FROM events GROUP BY actor_id)"
+        )
+        return {int(row[0]): row[1] for row in rows}
+
+    async def board(self, campaign_id: int) -> tuple[int, int] | None:
+        """The campaign's board message: (channel id, message id)."""
+        row = await self._one("SELECT channel_id, message_id FROM boards WHERE campaign_id = ?", (campaign_id,))
+        return (int(row[0]), int(row[1])) if row else None
+
+    async def member_timezone(self, user_id: int) -> str | None:
+        row = await self._one("SELECT timezone FROM members WHERE user_id = ?", (user_id,))
+        return row[0] if row else None
+
     async def last_undoable(self, campaign_id: int) -> EventRow | None:
         """The newest action with a snapshot that no later undo has reversed."""
         row = await self._one(
@@ -389,6 +541,28 @@ def _campaign(row: aiosqlite.Row) -> CampaignRow:
         version=row["version"],
         created_at=row["created_at"],
         archived_at=row["archived_at"],
+        pbp=json.loads(row["pbp"]),
+    )
+
+
+def stored_wait(row: Any) -> StoredWait:
+    return StoredWait(
+        row["campaign_id"], row["key"], row["user_id"], json.loads(row["body"]), row["since"], row["deadline"]
+    )
+
+
+def timer_row(row: Any) -> TimerRow:
+    return TimerRow(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        kind=row["kind"],
+        wait_key=row["wait_key"],
+        due=row["due"],
+        body=json.loads(row["body"]),
+        created_by=row["created_by"],
+        fired_at=row["fired_at"],
     )
 
 
@@ -404,4 +578,5 @@ def _event(row: aiosqlite.Row) -> EventRow:
         result=json.loads(row["result"]),
         snapshot=json.loads(row["snapshot"]) if row["snapshot"] else None,
         undoes=row["undoes"],
+        thread_id=row["thread_id"],
     )

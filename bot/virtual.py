@@ -232,6 +232,7 @@ class VirtualDiscord:
         self.tree: app_commands.CommandTree = bot.tree  # type: ignore[attr-defined]
         self.guild_id = guild_id
         self.channel_id = channel_id
+        self.thread_id: int | None = None  # set: interactions come from this thread of channel_id
         self.adapter = RecordingAdapter()
 
     async def start(self) -> None:
@@ -248,7 +249,8 @@ class VirtualDiscord:
     def interaction_payload(
         self, user: VirtualUser, kind: int, data: dict, *, channel_id: int | None = None, message: dict | None = None
     ) -> dict:
-        channel_id = channel_id or self.channel_id
+        thread = channel_id is None and self.thread_id is not None and bool(self.guild_id)
+        channel_id = channel_id or (self.thread_id if thread else None) or self.channel_id
         payload: dict[str, Any] = {
             "id": str(next(_snowflakes)),
             "application_id": str(APPLICATION_ID),
@@ -271,7 +273,11 @@ class VirtualDiscord:
                 guild_id=str(self.guild_id),
                 guild_locale="en-US",
                 context=0,
-                channel=_channel_payload(channel_id, self.guild_id),
+                channel=(
+                    _thread_payload(channel_id, self.channel_id, self.guild_id)
+                    if thread
+                    else _channel_payload(channel_id, self.guild_id)
+                ),
                 member={
                     "user": user.payload(),
                     "roles": [],
@@ -366,6 +372,30 @@ def _channel_payload(channel_id: int, guild_id: int) -> dict:
     }
 
 
+def _thread_payload(thread_id: int, parent_id: int, guild_id: int) -> dict:
+    """A public thread (a scene, or a forum post) of ``parent_id``."""
+    return {
+        "id": str(thread_id),
+        "type": 11,
+        "guild_id": str(guild_id),
+        "parent_id": str(parent_id),
+        "owner_id": str(BOT_USER_ID),
+        "name": f"scene-{thread_id}",
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
+        "message_count": 0,
+        "member_count": 1,
+        "flags": 0,
+        "thread_metadata": {
+            "archived": False,
+            "auto_archive_duration": 10080,
+            "archive_timestamp": "2024-01-01T00:00:00+00:00",
+            "locked": False,
+        },
+        "permissions": str(PLAYER_PERMISSIONS),
+    }
+
+
 # ---------------------------------------------------------------------- command data from a path and options
 
 
@@ -419,6 +449,20 @@ def command_data(
                 "url": url,
                 "proxy_url": url,
                 "content_type": "text/plain; charset=utf-8",
+            }
+        elif parameter.type is discord.AppCommandOptionType.role:
+            name = str(value).lstrip("@")
+            role_id = guild_id if name == "everyone" else snowflake_for(f"@{name}")
+            entry["value"] = str(role_id)
+            resolved.setdefault("roles", {})[str(role_id)] = {
+                "id": str(role_id),
+                "name": name,
+                "color": 0,
+                "hoist": False,
+                "position": 1,
+                "permissions": "0",
+                "managed": False,
+                "mentionable": True,
             }
         elif parameter.type is discord.AppCommandOptionType.channel:
             channel_id = value if isinstance(value, int) else snowflake_for(f"#{value}")

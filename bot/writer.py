@@ -45,6 +45,10 @@ class DatabaseGoneError(RuleError):
     """The database file was deleted or replaced under the running process: saving would be lost."""
 
 
+class TimerClaimedError(Exception):
+    """Another process (or an earlier run) already fired this timer; the transaction rolls back."""
+
+
 class StaleCampaignError(Exception):
     """Another process changed the campaign since we read it; reload and retry."""
 
@@ -214,7 +218,7 @@ class WriteTx:
         """Write the campaign back; raises StaleCampaignError if another process wrote it first."""
         cursor = self._db.execute(
             """UPDATE campaigns SET name = ?, gm_ids = ?, gm_channel_id = ?, settings = ?, state = ?,
-                      version = version + 1, archived_at = ?
+                      version = version + 1, archived_at = ?, pbp = ?
                WHERE id = ? AND version = ?""",
             (
                 campaign.name,
@@ -223,6 +227,7 @@ class WriteTx:
                 dumps(campaign.settings),
                 dumps(campaign.state),
                 campaign.archived_at,
+                dumps(campaign.pbp),
                 campaign.id,
                 campaign.version,
             ),
@@ -279,10 +284,12 @@ class WriteTx:
         result: dict,
         snapshot: dict | None = None,
         undoes: int | None = None,
+        thread_id: int | None = None,
     ) -> int:
         cursor = self._db.execute(
-            """INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            """INSERT INTO events
+                   (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes, thread_id)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             (
                 campaign_id,
                 utcnow(),
@@ -293,6 +300,7 @@ class WriteTx:
                 dumps(result),
                 dumps(snapshot) if snapshot is not None else None,
                 undoes,
+                thread_id,
             ),
         )
         return int(cursor.lastrowid)  # type: ignore[arg-type]
@@ -314,6 +322,85 @@ class WriteTx:
 
     def delete_macro(self, macro_id: int) -> None:
         self._db.execute("DELETE FROM macros WHERE id = ?", (macro_id,))
+
+    # -- play-by-post: waits and timers ------------------------------------------
+
+    def put_wait(self, campaign_id: int, key: str, user_id: int | None, body: dict, since: str, deadline: str | None):
+        self._db.execute(
+            "INSERT OR REPLACE INTO waits (campaign_id, key, user_id, body, since, deadline) VALUES (?, ?, ?, ?, ?, ?)",
+            (campaign_id, key, user_id, dumps(body), since, deadline),
+        )
+
+    def drop_wait(self, campaign_id: int, key: str) -> None:
+        """The wait is over: it and its unfired timers go."""
+        self._db.execute("DELETE FROM waits WHERE campaign_id = ? AND key = ?", (campaign_id, key))
+        self._db.execute(
+            "DELETE FROM timers WHERE campaign_id = ? AND wait_key = ? AND fired_at IS NULL", (campaign_id, key)
+        )
+
+    def add_timer(
+        self,
+        campaign_id: int | None,
+        guild_id: int,
+        channel_id: int,
+        kind: str,
+        due: int,
+        body: dict,
+        *,
+        wait_key: str | None = None,
+        created_by: int | None = None,
+    ) -> int:
+        cursor = self._db.execute(
+            """INSERT INTO timers (campaign_id, guild_id, channel_id, kind, wait_key, due, body, created_by)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+            (campaign_id, guild_id, channel_id, kind, wait_key, due, dumps(body), created_by),
+        )
+        return int(cursor.lastrowid)  # type: ignore[arg-type]
+
+    def claim_timer(self, timer_id: int, at: str) -> None:
+        """Mark a timer fired, in the transaction of what it does: if another process (or an earlier run)
+        claimed it first, this raises and the whole transaction rolls back, so it fires exactly once."""
+        cursor = self._db.execute("UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL", (at, timer_id))
+        if cursor.rowcount != 1:
+            raise TimerClaimedError(timer_id)
+
+    def pending_reminders(self, guild_id: int, channel_id: int) -> int:
+        return self._db.execute(
+            "SELECT count(*) FROM timers"
+            " WHERE guild_id = ? AND channel_id = ? AND kind = 'remind' AND fired_at IS NULL",
+            (guild_id, channel_id),
+        ).fetchone()[0]
+
+    def cancel_timer(self, timer_id: int, *, channel: tuple[int, int] | None = None) -> bool:
+        """Delete an unfired timer (of that guild and channel, if given); False if there was none."""
+        sql, parameters = "DELETE FROM timers WHERE id = ? AND fired_at IS NULL", [timer_id]
+        if channel is not None:
+            sql += " AND guild_id = ? AND channel_id = ?"
+            parameters += list(channel)
+        return self._db.execute(sql, parameters).rowcount == 1
+
+    def shift_timers(self, campaign_id: int, seconds: int) -> None:
+        """A holiday's length added to every timer of the campaign still to fire."""
+        self._db.execute(
+            "UPDATE timers SET due = due + ? WHERE campaign_id = ? AND fired_at IS NULL", (seconds, campaign_id)
+        )
+
+    def set_wait_deadline(self, campaign_id: int, key: str, deadline: str | None) -> None:
+        self._db.execute(
+            "UPDATE waits SET deadline = ? WHERE campaign_id = ? AND key = ?", (deadline, campaign_id, key)
+        )
+
+    def set_board(self, campaign_id: int, channel_id: int, message_id: int) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO boards (campaign_id, channel_id, message_id) VALUES (?, ?, ?)",
+            (campaign_id, channel_id, message_id),
+        )
+
+    def set_member_timezone(self, user_id: int, timezone: str | None) -> None:
+        self._db.execute(
+            "INSERT INTO members (user_id, timezone) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET timezone = ?",
+            (user_id, timezone, timezone),
+        )
 
 
 class Transaction:
@@ -347,6 +434,10 @@ class Transaction:
 
     async def append_event(self, *args: Any, **kwargs: Any) -> int:
         return await self._writer._call(partial(self._tx.append_event, *args, **kwargs))
+
+    async def run(self, job: Callable[[WriteTx], T]) -> T:
+        """Any :class:`WriteTx` work, as one hand-off, inside this transaction."""
+        return await self._writer._call(job, self._tx)
 
 
 # ---------------------------------------------------------------------- on the writer thread

@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import campaigns
+from bot.board import post_board
 from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
 from bot.service import Reply
 from bot.views import confirm, page_renderer, pager
@@ -28,10 +29,20 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
     gm = app_commands.Group(name="gm", description="Add or remove the campaign's GMs")
 
     @app_commands.command(name="start", description="Start a campaign in this channel; you become its GM")
-    @app_commands.describe(ruleset="The magic system to play", name="The campaign's name")
-    async def start(self, interaction: discord.Interaction, ruleset: str, name: app_commands.Range[str, 1, 100]):
+    @app_commands.describe(
+        ruleset="The magic system to play",
+        name="The campaign's name",
+        thread_only="In a thread: a campaign for this thread alone, not its parent channel's",
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        ruleset: str,
+        name: app_commands.Range[str, 1, 100],
+        thread_only: bool = False,
+    ):
         reply = await service_of(interaction).start_campaign(
-            place_of(interaction), caller_of(interaction), ruleset, name
+            place_of(interaction), caller_of(interaction), ruleset, name, thread_only=thread_only
         )
         await send_reply(interaction, reply)
 
@@ -58,7 +69,8 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
         campaign = await service_of(interaction).campaign(place_of(interaction))
         if campaign is None:
             return []
-        return matching(sorted(campaigns.settings_fields(service_of(interaction), campaign.row.ruleset)), current)
+        fields = campaigns.settings_fields(service_of(interaction), campaign.row.ruleset)
+        return matching(sorted({*fields, *campaigns.PBP_KEYS}), current)
 
     @gm.command(name="add", description="Make a member a GM of this campaign (GM)")
     @gm_only()
@@ -94,6 +106,32 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
         reply, pages = await campaigns.log_page(service, place, page, caller)
         view = pager("log", interaction.user.id, reply.outcome.data["page"], pages)
         await send_reply(interaction, reply, view=view)
+
+    @app_commands.command(name="waiting", description="Who this table waits on, for what, and until when")
+    @app_commands.describe(mine="List every channel of this server that waits on you instead")
+    async def waiting(self, interaction: discord.Interaction, mine: bool = False):
+        reply = await campaigns.waiting(
+            service_of(interaction), place_of(interaction), caller_of(interaction), mine=mine
+        )
+        await send_reply(interaction, reply)
+
+    @app_commands.command(name="board", description="Post the live board here, or move it to the bottom (GM)")
+    @gm_only()
+    async def board(self, interaction: discord.Interaction):
+        reply = await post_board(self.bot, place_of(interaction), caller_of(interaction))
+        await send_reply(interaction, reply)
+
+    @app_commands.command(name="pause", description="Hold every reminder and deadline, e.g. for a holiday (GM)")
+    @gm_only()
+    async def pause(self, interaction: discord.Interaction):
+        reply = await campaigns.pause(service_of(interaction), place_of(interaction), caller_of(interaction))
+        await send_reply(interaction, reply)
+
+    @app_commands.command(name="resume", description="Start the timers again; deadlines move on by the pause (GM)")
+    @gm_only()
+    async def resume(self, interaction: discord.Interaction):
+        reply = await campaigns.resume(service_of(interaction), place_of(interaction), caller_of(interaction))
+        await send_reply(interaction, reply)
 
     @app_commands.command(name="recap", description="What happened here since you last acted (only you see it)")
     async def recap(self, interaction: discord.Interaction):

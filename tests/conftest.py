@@ -62,6 +62,10 @@ class Console:
         assert result["ok"], result["text"]
         return result
 
+    def timers(self) -> list[dict]:
+        """What timers posted since the last look (after ``@wait``), one JSON object each."""
+        return [result.as_json() for result in self.table.timer_results()]
+
     async def fails(self, line: str) -> dict:
         result = await self(line)
         assert not result["ok"], result

@@ -98,7 +98,8 @@ async def test_player_cannot_run_gm_commands_or_touch_others(console: Console) -
 async def test_settings_view_and_set(console: Console) -> None:
     await console.ok("/campaign start ruleset:tally name:Crows")
     view = await console.ok("/campaign settings")
-    assert view["data"] == {"settings": {"step": 1}} and view["ephemeral"]
+    assert view["data"]["settings"] == {"step": 1} and view["ephemeral"]
+    assert view["data"]["pbp"]["turn_timeout"] == "gm"
     changed = await console.ok("/campaign settings key:step value:3")
     assert changed["data"] == {"key": "step", "old": 1, "new": 3}
     bad = await console.fails("/campaign settings key:step value:lots")
@@ -106,7 +107,7 @@ async def test_settings_view_and_set(console: Console) -> None:
     unlucky = await console.fails("/campaign settings key:step value:13")
     assert "unlucky" in unlucky["text"]
     unknown = await console.fails("/campaign settings key:colour value:red")
-    assert "Settings: step" in unknown["text"]
+    assert "step" in unknown["text"] and "turn_deadline" in unknown["text"]
     await console.ok("/tally create name:Pip")
     assert (await console.ok("/tally add name:Pip"))["data"]["points"] == 3
 

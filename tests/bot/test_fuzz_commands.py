@@ -126,6 +126,8 @@ def _values(parameter: app_commands.Parameter) -> st.SearchStrategy[Any]:
         )
     if kind is OPTION_TYPE.user:
         return st.sampled_from(["Pat", "Oz", "Gwen"])
+    if kind is OPTION_TYPE.role:
+        return st.sampled_from(["players", "everyone"])
     return st.nothing()
 
 

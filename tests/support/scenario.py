@@ -10,14 +10,29 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
+SCENARIO_CLOCK = "2026-11-01T12:00:00+00:00"  # a scenario's virtual clock starts here, so every run reads the same
 
 
-def run_console(script: str, tmp_path: Path, *, seed: int = 1, db: Path | None = None) -> list[dict]:
+def run_console(
+    script: str, tmp_path: Path, *, seed: int = 1, db: Path | None = None, args: tuple[str, ...] = ()
+) -> list[dict]:
     """Every JSON object the console printed, one per command line of ``script``."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
     environment["PYTHONPATH"] = str(ROOT)
     result = subprocess.run(
-        [sys.executable, "-m", "bot", "console", "--json", "--seed", str(seed), "--db", str(db or tmp_path / "s.db")],
+        [
+            sys.executable,
+            "-m",
+            "bot",
+            "console",
+            "--json",
+            "--seed",
+            str(seed),
+            "--db",
+            str(db or tmp_path / "s.db"),
+            *(() if "--clock" in args else ("--clock", SCENARIO_CLOCK)),  # deadlines replay identically
+            *args,
+        ],
         input=script,
         capture_output=True,
         text=True,

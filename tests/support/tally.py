@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import discord
 from discord import app_commands
 from discord.ext import commands
+from pydantic import model_serializer
 
 from bot.client import caller_of, place_of, send_reply, service_of
-from rules.base import Action, Card, CharacterRecord, Model, Outcome, RuleError, Ruleset, Table
+from rules.base import Action, Card, CharacterRecord, Model, OnDeadline, Outcome, RuleError, Ruleset, Table, Wait
 
 
 class TallySheet(Model):
@@ -16,6 +19,16 @@ class TallySheet(Model):
 
 class TallyState(Model):
     count: int = 0
+    asked: list[str] = []  # characters the table waits on to add (play-by-post tests)
+    asked_kind: Literal["turn", "response", "gm"] = "turn"
+
+    @model_serializer(mode="wrap")
+    def _quiet_when_nobody_is_asked(self, handler):  # older tests compare the whole state with {"count": n}
+        dumped = handler(self)
+        if not self.asked:
+            dumped.pop("asked", None)
+            dumped.pop("asked_kind", None)
+        return dumped
 
 
 class TallySettings(Model):
@@ -30,6 +43,11 @@ class NameOptions(Model):
     name: str
 
 
+class AskOptions(Model):
+    names: str  # comma-separated
+    kind: Literal["turn", "response", "gm"] = "turn"
+
+
 def _create(table: Table, options: NameOptions) -> Outcome:
     table.add_character(table.actor.user_id, options.name, TallySheet())
     return Outcome(card=Card(title=f"Created {options.name}"), summary=f"created {options.name}")
@@ -39,6 +57,7 @@ def _add(table: Table, options: NameOptions) -> Outcome:
     record = table.own_character(options.name)
     record.sheet.points += table.settings.step
     table.state.count += 1
+    table.state.asked = [n for n in table.state.asked if n.casefold() != record.name.casefold()]
     roll = table.rng.randint(1, 6)
     return Outcome(
         card=Card(title=f"{record.name}: {record.sheet.points}", description=f"rolled {roll}"),
@@ -57,6 +76,22 @@ def _boom(table: Table, options: NoOptions) -> Outcome:
 def _refuse(table: Table, options: NoOptions) -> Outcome:
     table.state.count += 1000
     raise RuleError("Not like that: try /tally add instead.")
+
+
+def _ask(table: Table, options: AskOptions) -> Outcome:
+    """The GM asks characters to add: the table now waits on each of them."""
+    names = [table.find_character(n.strip()).name for n in options.names.split(",") if n.strip()]
+    table.state.asked = names
+    table.state.asked_kind = options.kind
+    return Outcome(card=Card(title="Asked " + ", ".join(names)), summary="asked " + ", ".join(names))
+
+
+def _pass(table: Table, options: NameOptions) -> Outcome:
+    record = table.own_character(options.name)
+    if record.name not in table.state.asked:
+        raise RuleError(f"Nobody is waiting on {record.name}.")
+    table.state.asked = [n for n in table.state.asked if n != record.name]
+    return Outcome(card=Card(title=f"{record.name} passes"), summary=f"{record.name} passed")
 
 
 def _reset(table: Table, options: NoOptions) -> Outcome:
@@ -89,7 +124,34 @@ class TallyRuleset(Ruleset):
         "refuse": Action("refuse", _refuse, NoOptions),
         "reset": Action("reset", _reset, NoOptions, gm_only=True),
         "whisper": Action("whisper", _whisper, NoOptions),
+        "ask": Action("ask", _ask, AskOptions, gm_only=True),
+        "pass": Action("pass", _pass, NameOptions),
     }
+
+    def waits(self, table: Table) -> list[Wait]:
+        """One wait per asked character; a response's deadline passes for them, a turn's follows the campaign."""
+        found = []
+        for name in table.state.asked:
+            record = table.characters.get(name.casefold())
+            if record is None:
+                continue
+            kind = table.state.asked_kind
+            found.append(
+                Wait(
+                    key=f"ask {name}",
+                    user_id=None if kind == "gm" else record.owner_id,
+                    who="GM" if kind == "gm" else name,
+                    what=f"add a point to {name}" + (f" (count {table.state.count})" if kind == "turn" else ""),
+                    commands=["/tally add", "/tally pass"],
+                    kind=kind,
+                    on_deadline=(
+                        OnDeadline(action="pass", options={"name": name}, says=f"{name} did not add in time, so passed")
+                        if kind == "response"
+                        else None
+                    ),
+                )
+            )
+        return found
 
     def character_summary(self, record: CharacterRecord) -> str:
         return f"{record.sheet.points} points"
@@ -125,6 +187,14 @@ class TallyCog(commands.GroupCog, group_name="tally", group_description="Test-on
     @app_commands.command(name="reset", description="GM: reset the count")
     async def reset(self, interaction: discord.Interaction):
         await self._run(interaction, "reset")
+
+    @app_commands.command(name="ask", description="GM: wait on characters (comma-separated)")
+    async def ask(self, interaction: discord.Interaction, names: str, kind: Literal["turn", "response", "gm"] = "turn"):
+        await self._run(interaction, "ask", names=names, kind=kind)
+
+    @app_commands.command(name="pass", description="Pass when asked")
+    async def pass_(self, interaction: discord.Interaction, name: str):
+        await self._run(interaction, "pass", name=name)
 
     @app_commands.command(name="whisper", description="Send a secret to the GM")
     async def whisper(self, interaction: discord.Interaction):

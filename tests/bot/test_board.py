@@ -1,0 +1,76 @@
+"""The live board (issue 13): one message per campaign, edited after each change, coalesced, re-posted if deleted."""
+
+from __future__ import annotations
+
+from bot.client import RecordingPoster
+from tests.conftest import Console
+
+SERPENT = (
+    "@as Gwen",
+    "/campaign start ruleset:serpent name:Serpents",
+    "@as Pat",
+    '/serpent magi create name:White codex:"Pillar of Earth, Acidic Matter x2, Air Essence, Judgement"',
+    "@as Oz",
+    '/serpent magi create name:Black codex:"Fireball x2, Dissolve Tissue x2, Beast Form"',
+    "@as Gwen",
+)
+
+
+def _poster(console: Console) -> RecordingPoster:
+    poster = console.table.bot.poster
+    assert isinstance(poster, RecordingPoster)
+    return poster
+
+
+async def test_the_board_follows_each_change_and_comes_back_if_deleted(console: Console) -> None:
+    for line in SERPENT:
+        await console.ok(line)
+    posted = await console.ok("/campaign board")
+    assert posted["ephemeral"] and not posted["data"]["moved"]
+    poster = _poster(console)
+    first = posted["data"]["message_id"]
+    assert poster.board_log == [("post", first)] and "Live board" in poster.boards[first].footer
+    await console.ok("/serpent battle start essence:7")
+    assert poster.board_log[-1] == ("edit", first)
+    before = poster.boards[first]
+    await console.ok("@as Pat")
+    await console.ok("/serpent battle join")
+    assert poster.boards[first] != before and "White" in str(poster.boards[first])
+    await console.ok("/campaign status")  # a read changes nothing: no edit
+    assert len(poster.board_log) == 3
+
+    del poster.boards[first]  # someone deleted the message
+    await console.ok("@as Oz")
+    await console.ok("/serpent battle join")
+    ((kind, second),) = poster.board_log[-1:]
+    assert kind == "post" and second != first
+    await console.ok("@as Gwen")
+    moved = await console.ok("/campaign board")
+    assert moved["data"]["moved"] and poster.board_log[-2:] == [
+        ("delete", second),
+        ("post", moved["data"]["message_id"]),
+    ]
+
+
+async def test_a_burst_of_changes_makes_one_edit(console: Console) -> None:
+    for line in SERPENT:
+        await console.ok(line)
+    await console.ok("/campaign board")
+    keeper = console.table.bot.boards
+    campaign = await console.table.bot.service.campaign(console.table._place())
+    edits = keeper.edits
+    for _ in range(5):
+        keeper.touch(campaign.row.id, console.table._place())
+    await keeper.flush()
+    assert keeper.edits == edits + 1
+
+
+async def test_only_a_gm_posts_it_and_a_ruleset_without_one_says_so(console: Console) -> None:
+    for line in SERPENT:
+        await console.ok(line)
+    await console.ok("@as Pat")
+    assert "needs the GM" in (await console.fails("/campaign board"))["text"]
+    await console.ok("@channel 2010")
+    await console.ok("@as Gwen")
+    await console.ok("/campaign start ruleset:runic name:Runes")
+    assert "no live board yet" in (await console.fails("/campaign board"))["text"]

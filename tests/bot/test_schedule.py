@@ -1,0 +1,168 @@
+"""The schedule (issue 13): nudges, deadlines and pauses, each timer fired exactly once.
+
+Time moves only on the console's virtual clock (``@wait``); nothing sleeps. Several tests open a second
+console on the same SQLite file, as a restart or a second process would.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.console import ConsoleTable
+from bot.registry import Registry
+from bot.store import WriteTx
+from tests.conftest import Console
+from tests.support.scenario import run_console
+from tests.support.tally import TallyCog
+
+START = "2030-01-01T12:00:00+00:00"
+
+
+async def _open(db: Path, registry: Registry, clock: str = START) -> Console:
+    table = await ConsoleTable.open(db, seed=7, registry=registry, clock=clock)
+    await table.bot.add_cog(TallyCog())
+    return Console(table)
+
+
+@pytest.fixture
+async def clocked(tmp_path: Path, registry: Registry):
+    console = await _open(tmp_path / "clock.sqlite3", registry)
+    for line in (
+        "@as Gwen",
+        "/campaign start ruleset:tally name:Crows",
+        "@as Pat",
+        "/tally create name:Pip",
+        "@as Oz",
+        "/tally create name:Ozzy",
+        "@as Gwen",
+        "/campaign settings key:turn_deadline value:4h",
+        "/campaign settings key:response_window value:2h",
+    ):
+        await console.ok(line)
+    yield console
+    await console.table.close()
+
+
+async def test_a_turn_is_nudged_once_at_half_time_then_handed_to_the_gm(clocked: Console) -> None:
+    await clocked.ok("/tally ask names:Pip")
+    await clocked.ok("@wait 1h")
+    assert clocked.timers() == []
+    await clocked.ok("@wait 1h")
+    (nudge,) = clocked.timers()
+    assert nudge["trigger"] == "timer" and nudge["data"]["timer"] == "nudge" and nudge["pings"] == ["Pat"]
+    await clocked.ok("@wait 1h")
+    assert clocked.timers() == []  # reminded once
+    await clocked.ok("@wait 1h")
+    (deadline,) = clocked.timers()
+    assert deadline["data"]["rule"] == "gm" and deadline["pings"] == ["Gwen"]
+    assert "turn_timeout: gm" in deadline["text"]
+    await clocked.ok("@wait 3d")
+    assert clocked.timers() == []  # fired once
+    waits = (await clocked.ok("/campaign waiting"))["data"]["waits"]
+    assert waits[0]["deadline"] is None
+    log = (await clocked.ok("/campaign log"))["data"]["events"]
+    assert [e["command"] for e in log[:2]] == ["timer deadline", "timer nudge"]
+
+
+async def test_skip_rule_moves_on_and_pings_nobody(clocked: Console) -> None:
+    await clocked.ok("/campaign settings key:turn_timeout value:skip")
+    await clocked.ok("/campaign settings key:nudge value:0")
+    await clocked.ok("/tally ask names:Pip")
+    await clocked.ok("@wait 4h")
+    (deadline,) = clocked.timers()
+    assert deadline["data"]["rule"] == "skip" and "pings" not in deadline
+    assert "turn_timeout: skip" in deadline["text"]
+
+
+async def test_a_response_deadline_runs_the_rulesets_action_as_the_gm(clocked: Console) -> None:
+    await clocked.ok("/tally ask names:Pip,Ozzy kind:response")
+    await clocked.ok("@as Oz")
+    await clocked.ok("/tally pass name:Ozzy")  # Ozzy's wait ends, and its timers with it
+    await clocked.ok("@wait 1h")
+    await clocked.ok("@wait 1h")
+    fired = clocked.timers()
+    assert [f["data"]["timer"] for f in fired] == ["nudge", "deadline"]
+    assert fired[0]["pings"] == ["Pat"]
+    assert fired[1]["data"]["ran"] == "pass" and "Pip did not add in time, so passed" in fired[1]["text"]
+    assert (await clocked.ok("/campaign waiting"))["data"]["waits"] == []
+
+
+async def test_a_wait_answered_in_time_fires_nothing(clocked: Console) -> None:
+    await clocked.ok("/tally ask names:Pip")
+    await clocked.ok("@as Pat")
+    await clocked.ok("/tally add name:Pip")
+    await clocked.ok("@wait 5d")
+    assert clocked.timers() == []
+
+
+async def test_pause_holds_every_timer_and_resume_moves_them_on(clocked: Console) -> None:
+    await clocked.ok("/tally ask names:Pip")
+    await clocked.ok("@as Pat")
+    assert "needs the GM" in (await clocked.fails("/campaign pause"))["text"]
+    await clocked.ok("@as Gwen")
+    await clocked.ok("/campaign pause")
+    await clocked.fails("/campaign pause")
+    await clocked.ok("@wait 7d")
+    assert clocked.timers() == []
+    resumed = await clocked.ok("/campaign resume")
+    assert resumed["data"]["held_seconds"] == 7 * 86400
+    await clocked.ok("@wait 1h 59m")
+    assert clocked.timers() == []
+    await clocked.ok("@wait 1m")
+    assert [f["data"]["timer"] for f in clocked.timers()] == ["nudge"]
+    await clocked.ok("@wait 2h")
+    assert [f["data"]["timer"] for f in clocked.timers()] == ["deadline"]
+
+
+async def test_due_while_down_fires_at_start_exactly_once(tmp_path: Path, registry: Registry) -> None:
+    db = tmp_path / "restart.sqlite3"
+    first = await _open(db, registry)
+    for line in ("@as Gwen", "/campaign start ruleset:tally name:Crows", "@as Pat", "/tally create name:Pip"):
+        await first.ok(line)
+    await first.ok("@gm")
+    await first.ok("/tally ask names:Pip")
+    await first.table.close()
+
+    later = "2030-01-05T12:00:00+00:00"
+    second, third = await _open(db, registry, later), await _open(db, registry, later)
+    try:  # two processes on one file look at once: each timer fires in exactly one of them
+        assert await second.table.tick() + await third.table.tick() == 1
+        fired = second.timers() + third.timers()
+        assert [f["data"]["timer"] for f in fired] == ["deadline"]  # its nudge came too late to say anything
+        assert await second.table.tick() == 0 and await third.table.tick() == 0
+    finally:
+        await second.table.close()
+        await third.table.close()
+
+
+async def test_a_crash_in_the_middle_leaves_the_timer_due(
+    clocked: Console, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, registry: Registry
+) -> None:
+    await clocked.ok("/campaign settings key:nudge value:0")
+    await clocked.ok("/tally ask names:Pip kind:response")
+    real = WriteTx.claim_timer
+
+    def crash(self: WriteTx, timer_id: int, at: str) -> None:
+        real(self, timer_id, at)
+        raise RuntimeError("the power went out mid-transaction")
+
+    monkeypatch.setattr(WriteTx, "claim_timer", crash)
+    await clocked.ok("@wait 2h")
+    assert clocked.timers() == []
+    assert [w["who"] for w in (await clocked.ok("/campaign waiting"))["data"]["waits"]] == ["Pip"]
+    monkeypatch.setattr(WriteTx, "claim_timer", real)
+    await clocked.ok("@wait 1m")
+    (deadline,) = clocked.timers()
+    assert deadline["data"]["ran"] == "pass"
+    await clocked.ok("@wait 1d")
+    assert clocked.timers() == []
+
+
+def test_the_command_line_console_has_a_virtual_clock(tmp_path: Path) -> None:
+    script = "@wait 90m\n@wait soon\n@wait 1d\n"
+    first, bad, second = run_console(script, tmp_path, args=("--clock", "2030-01-01T00:00:00+00:00"))
+    assert first["data"] == {"now": "2030-01-01T01:30:00+00:00", "fired": 0} and first["ok"]
+    assert not bad["ok"] and "not a duration" in bad["text"]
+    assert second["data"]["now"] == "2030-01-02T01:30:00+00:00"
