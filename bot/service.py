@@ -442,7 +442,8 @@ class TableService:
                     title=f"Campaign started: {name}",
                     description=(
                         f"Ruleset: **{ruleset.name}** (`/{ruleset.id}`). GM: {caller.name}. For {where}.\n"
-                        "Players: create your characters with the ruleset's commands. "
+                        + "".join(f"\n{i}. {step}" for i, step in enumerate(ruleset.getting_started, 1))
+                        + f"\n\nEvery command with an example: `/help command:{ruleset.id}`. "
                         "GMs: see `/campaign settings` for house rules."
                     ),
                     tone="success",

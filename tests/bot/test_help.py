@@ -50,3 +50,9 @@ async def test_an_unknown_command_suggests_the_nearest(console: Console) -> None
     assert "There is no command `/cst`" in refused["text"]
     near = await console.fails("/help command:preview")
     assert "`/runic preview`" in near["text"]
+
+
+async def test_a_new_campaign_says_what_to_do_next(console: Console) -> None:
+    started = await console.ok("/campaign start ruleset:runic name:Camelot")
+    assert "1. Each player creates a mage: `/runic mage create" in started["text"]
+    assert "`/help command:runic`" in started["text"]
