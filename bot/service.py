@@ -25,6 +25,7 @@ from bot.registry import Registry
 from bot.store import (
     CampaignRow,
     CharacterRow,
+    EventRow,
     StaleCampaignError,
     Store,
     StoredWait,
@@ -567,22 +568,53 @@ class TableService:
 
         return await work() if locked else await self.locked(place, work)
 
-    async def undo(self, place: Place, caller: Caller) -> tuple[Reply, str]:
-        """Revert the newest action that changed anything; the log keeps both entries."""
+    async def undo(self, place: Place, caller: Caller, event_id: int | None = None) -> tuple[Reply, str]:
+        """Revert the newest action that changed anything, or event ``event_id`` when nothing later depends on
+        what it changed; the log keeps both entries."""
 
         async def work() -> tuple[Reply, str]:
             campaign = await self.require_campaign(place)
-            return await self._undo(place, caller, campaign)
+            chosen = None if event_id is None else await self._chosen(campaign, event_id)
+            return await self._undo(place, caller, campaign, target=chosen)
 
         return await self.locked(place, work)
 
+    async def _chosen(self, campaign: Campaign, event_id: int) -> EventRow:
+        """Event ``event_id``, if it can be undone alone: no later change still in force touched what it changed."""
+        events = await self.store.undoable_since(campaign.row.id, event_id, limit=UNDO_LOOK_AHEAD + 1)
+        if not events or events[0].id != event_id:
+            raise RuleError(
+                f"#{event_id} is not a change of this campaign that can be undone (a roll, a read, an undo, or "
+                "already undone). `/campaign log` shows the numbers."
+            )
+        target, later = events[0], events[1:]
+        if len(later) > UNDO_LOOK_AHEAD:
+            raise RuleError(f"#{event_id} is more than {UNDO_LOOK_AHEAD} changes back; undo later changes first.")
+        mine = touched(target.snapshot)
+        blocking = [event for event in later if overlaps(mine, touched(event.snapshot))]
+        if blocking:
+            listed = ", ".join(f"#{e.id} `/{e.command}` ({e.summary[:60]})" for e in blocking[:8])
+            more = f" and {len(blocking) - 8} more" if len(blocking) > 8 else ""
+            raise RuleError(
+                f"Later changes depend on what #{event_id} changed, so they must be undone first: {listed}{more}."
+            )
+        return target
+
     async def _undo(
-        self, place: Place, caller: Caller, campaign: Campaign, *, only: str = "", command: str = "campaign undo"
+        self,
+        place: Place,
+        caller: Caller,
+        campaign: Campaign,
+        *,
+        only: str = "",
+        command: str = "campaign undo",
+        target: EventRow | None = None,
     ) -> tuple[Reply, str]:
         """Undo under the lock. With ``only``, the newest change must be one of those commands."""
         if not campaign.is_gm(caller):
             raise NeedsGMError(f"`/{command}`")
-        target = await self.store.last_undoable(campaign.row.id)
+        if target is None:
+            target = await self.store.last_undoable(campaign.row.id)
         if target is None or target.snapshot is None:
             raise RuleError("There is nothing to undo in this campaign.")
         if only and not target.command.startswith(only):
@@ -629,6 +661,30 @@ class TableService:
 
 
 # ---------------------------------------------------------------------- helpers
+
+UNDO_LOOK_AHEAD = 500  # undoing an older change checks this many later ones for a dependency
+
+
+def touched(snapshot: dict | None) -> set[tuple]:
+    """What a change touched, as its undo would put back: state and settings paths, characters, the campaign row."""
+    found: set[tuple] = set()
+    if not snapshot:
+        return found
+    for part in ("state_delta", "settings_delta"):
+        found.update((part, *op[0]) for op in snapshot.get(part) or [])
+    found.update(("character", str(entry["name"]).casefold()) for entry in snapshot.get("characters") or [])
+    if "row" in snapshot:
+        found.add(("row",))
+    return found
+
+
+def overlaps(first: set[tuple], second: set[tuple]) -> bool:
+    """Two changes depend on each other when a path of one lies at or under a path of the other."""
+
+    def prefixes(paths: set[tuple]) -> set[tuple]:
+        return {path[:depth] for path in paths for depth in range(1, len(path) + 1)}
+
+    return bool(first & prefixes(second) or second & prefixes(first))
 
 
 def validate(model: type[BaseModel], options: dict[str, Any], where: str) -> BaseModel:

@@ -495,6 +495,19 @@ class Store:
         row = await self._one("SELECT timezone FROM members WHERE user_id = ?", (user_id,))
         return row[0] if row else None
 
+    async def undoable_since(self, campaign_id: int, event_id: int, *, limit: int) -> list[EventRow]:
+        """Event ``event_id`` and every later change still in force (not undone), oldest first, at most ``limit``."""
+        rows = await self._reader.execute_fetchall(
+            """
+            SELECT * FROM events e INDEXED BY events_undoable
+            WHERE e.campaign_id = ? AND e.id >= ? AND e.snapshot IS NOT NULL AND e.undoes IS NULL
+              AND NOT EXISTS (SELECT 1 FROM events u WHERE u.undoes = e.id)
+            ORDER BY e.id LIMIT ?
+            """,
+            (campaign_id, event_id, limit),
+        )
+        return [_event(row) for row in rows]
+
     async def last_undoable(self, campaign_id: int) -> EventRow | None:
         """The newest action with a snapshot that no later undo has reversed."""
         row = await self._one(

@@ -156,10 +156,11 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
                     f"Export, message {number} of {len(batches)}", files=files, ephemeral=True
                 )
 
-    @app_commands.command(name="undo", description="Revert the latest change in this campaign (GM)")
+    @app_commands.command(name="undo", description="Revert the latest change, or a chosen one nothing depends on (GM)")
+    @app_commands.describe(event="The change to revert, by its # in the log (default: the latest)")
     @gm_only()
-    async def undo(self, interaction: discord.Interaction):
-        reply, _ = await service_of(interaction).undo(place_of(interaction), caller_of(interaction))
+    async def undo(self, interaction: discord.Interaction, event: app_commands.Range[int, 1, 2**53] | None = None):
+        reply, _ = await service_of(interaction).undo(place_of(interaction), caller_of(interaction), event)
         await send_reply(interaction, reply)
 
     @app_commands.command(name="end", description="Archive this campaign after confirming; nothing is deleted (GM)")

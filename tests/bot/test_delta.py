@@ -35,3 +35,17 @@ def test_only_the_changed_part_is_kept() -> None:
     assert [["new"]] in ops
     assert len(json.dumps(ops)) < len(json.dumps(big)) / 10
     assert apply_delta(after, ops) == big
+
+
+def test_changes_overlap_only_at_or_under_each_others_paths() -> None:
+    from bot.service import overlaps, touched
+
+    a = touched({"state_delta": [[["battle", "magi", "White", "essence"], 7]], "characters": []})
+    sibling = touched({"state_delta": [[["battle", "magi", "Black", "essence"], 7]]})
+    parent = touched({"state_delta": [[["battle"], {}]]})
+    same_character = touched({"state_delta": [], "characters": [{"name": "Pip", "before": None}]})
+    pip = touched({"characters": [{"name": "pip", "before": {"owner_id": 1, "sheet": {}}}]})
+    assert not overlaps(a, sibling)
+    assert overlaps(a, parent) and overlaps(parent, sibling)
+    assert overlaps(same_character, pip) and not overlaps(a, pip)
+    assert overlaps(touched({"row": {}}), touched({"row": {}}))

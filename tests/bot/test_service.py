@@ -145,3 +145,23 @@ async def test_undo_brings_back_a_deleted_character(tally: TableService) -> None
 async def test_undo_needs_the_gm(tally: TableService) -> None:
     with pytest.raises(NeedsGMError):
         await tally.undo(HERE, PLAYER)
+
+
+async def test_undo_a_chosen_change_that_nothing_later_depends_on(console) -> None:
+    """/campaign undo event:#N reverts an older change alone, or names the later ones that must go first."""
+    await console.ok("/campaign start ruleset:tally name:Crows")
+    await console.ok("/tally create name:Pip")
+    await console.ok("/tally create name:Owl")
+    await console.ok("/tally add name:Owl")
+    events = {e["summary"]: e["id"] for e in (await console.ok("/campaign log"))["data"]["events"]}
+    pip, owl = events["created Pip"], events["created Owl"]
+    refused = await console.fails(f"/campaign undo event:{owl}")
+    assert "must be undone first" in refused["text"] and f"#{events['Owl +1']}" in refused["text"]
+    undone = await console.ok(f"/campaign undo event:{pip}")  # nothing later touched Pip
+    assert undone["data"]["undone_event"] == pip
+    listed = (await console.ok("/character list"))["data"]["characters"]
+    assert [c["name"] for c in listed] == ["Owl"]
+    again = await console.fails(f"/campaign undo event:{pip}")
+    assert "not a change of this campaign that can be undone" in again["text"]
+    latest = await console.ok("/campaign undo")  # the plain undo still takes the newest change in force
+    assert latest["data"]["undone_event"] == events["Owl +1"]
