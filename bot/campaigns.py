@@ -398,17 +398,20 @@ def event_line(event: EventRow, *, reveal: bool = False) -> str:
 
 
 async def export(
-    service: TableService, place: Place, caller: Caller, folder: Path, *, limit: int
+    service: TableService, place: Place, caller: Caller, folder: Path, *, limit: int, archived: int | None = None
 ) -> tuple[Reply, list[list[Path]]]:
     """The whole campaign as JSON, and its log as Markdown a person can read, written to ``folder``.
 
     Streams in a worker thread (a long log never sits in memory, the event loop keeps answering)
     and fits Discord's upload ``limit``: returns the files in batches, one message's worth each.
     """
-    campaign = await service.require_campaign(place)
-    if not campaign.is_gm(caller):
-        raise RuleError("Exporting needs the GM: the export holds secret results.")
-    row = campaign.row
+    if archived is None:
+        campaign = await service.require_campaign(place)
+        if not campaign.is_gm(caller):
+            raise RuleError("Exporting needs the GM: the export holds secret results.")
+        row = campaign.row
+    else:
+        row = await ended_campaign(service, place, caller, archived, "Exporting")
     slug = "".join(ch if ch.isalnum() else "-" for ch in row.name.lower()).strip("-") or "campaign"
     gm_line = functools.partial(event_line, reveal=True)  # the export is the GM's: secret sides included
     written = await asyncio.to_thread(write_export, service.store.path, row.id, folder, slug, limit, gm_line)
@@ -432,6 +435,58 @@ async def export(
         card=Card(title=f"Export: {row.name}", description=description), summary="exported", data=data, ephemeral=True
     )
     return Reply(outcome, row), written.batches
+
+
+# ---------------------------------------------------------------------- archives
+
+
+async def ended_campaign(service: TableService, place: Place, caller: Caller, campaign_id: int, what: str) -> Any:
+    """An ended campaign of this channel that the caller was a GM of (or manages the server)."""
+    row = await service.store.campaign_by_id(campaign_id)
+    if row is None or (row.guild_id, row.channel_id) != (place.guild_id, place.channel_id) or not row.archived_at:
+        raise RuleError(f"This channel has no ended campaign #{campaign_id}; `/campaign archive list` shows them.")
+    if not (caller.manages_guild or caller.user_id in row.gm_ids):
+        raise RuleError(f"{what} an ended campaign needs one of its GMs, or a member who manages the server.")
+    return row
+
+
+async def archive_list(service: TableService, place: Place) -> Reply:
+    rows = await service.store.archived_campaigns(place.guild_id, place.channel_id)
+    lines = [f"`#{r.id}` **{r.name}** ({r.ruleset}), {r.created_at[:10]} to {r.archived_at[:10]}" for r in rows]
+    card = Card(
+        title="Ended campaigns in this channel",
+        description=_clip_lines(lines) or "None: nothing has ended here.",
+        footer="Nothing ended is deleted: `/campaign export archived:#` or `/campaign archive reopen id:#` (GM).",
+    )
+    data = {"campaigns": [{"id": r.id, "name": r.name, "ruleset": r.ruleset, "ended": r.archived_at} for r in rows]}
+    return Reply(Outcome(card=card, summary="listed ended campaigns", data=data, ephemeral=True))
+
+
+async def reopen(service: TableService, place: Place, caller: Caller, campaign_id: int) -> Reply:
+    """An ended campaign runs here again, exactly as it was, if the channel is free."""
+
+    async def work() -> Reply:
+        live = await service.campaign(place)
+        if live is not None:
+            raise RuleError(
+                f"This channel runs {live.row.name!r} now: a GM ends it with `/campaign end` (nothing is deleted) "
+                "before another is reopened here."
+            )
+        row = await ended_campaign(service, place, caller, campaign_id, "Reopening")
+        row.archived_at = None
+        summary = f"reopened campaign {row.name!r}"
+        async with service.store.transaction() as tx:
+            await tx.update_campaign(row)
+            event_id = await tx.append_event(
+                row.id, caller.user_id, caller.name, "campaign archive reopen", summary, {"reopened": row.id}
+            )
+        service.forget(place)
+        card = Card(title=f"Campaign reopened: {row.name}", description="Everything is as it was when it ended.")
+        return Reply(
+            Outcome(card=card, summary=summary, data={"reopened": row.id, "campaign": row.name}), row, event_id
+        )
+
+    return await service.locked(place, work)
 
 
 def end_prompt(campaign: Campaign) -> Outcome:

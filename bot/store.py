@@ -345,6 +345,15 @@ class Store:
         row = await self._one("SELECT * FROM campaigns WHERE id = ?", (campaign_id,))
         return _campaign(row) if row else None
 
+    async def archived_campaigns(self, guild_id: int, channel_id: int, *, limit: int = 25) -> list[CampaignRow]:
+        """This channel's ended campaigns, the most recently ended first."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT * FROM campaigns WHERE guild_id = ? AND channel_id = ? AND archived_at IS NOT NULL"
+            " ORDER BY archived_at DESC LIMIT ?",
+            (guild_id, channel_id, limit),
+        )
+        return [_campaign(row) for row in rows]
+
     async def live_campaigns(self, ruleset: str) -> list[CampaignRow]:
         """Every campaign of a ruleset that is not archived (for background upkeep such as timeouts)."""
         rows = await self._reader.execute_fetchall(

@@ -27,6 +27,17 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
         self.bot = bot
 
     gm = app_commands.Group(name="gm", description="Add or remove the campaign's GMs")
+    archive = app_commands.Group(name="archive", description="Campaigns that ended in this channel: nothing is lost")
+
+    @archive.command(name="list", description="This channel's ended campaigns, to export or reopen")
+    async def archive_list(self, interaction: discord.Interaction):
+        await send_reply(interaction, await campaigns.archive_list(service_of(interaction), place_of(interaction)))
+
+    @archive.command(name="reopen", description="Run an ended campaign here again, as it was (its GM)")
+    @app_commands.describe(id="The campaign's # in /campaign archive list")
+    async def archive_reopen(self, interaction: discord.Interaction, id: app_commands.Range[int, 1, 2**53]):
+        reply = await campaigns.reopen(service_of(interaction), place_of(interaction), caller_of(interaction), id)
+        await send_reply(interaction, reply)
 
     @app_commands.command(name="start", description="Start a campaign in this channel; you become its GM")
     @app_commands.describe(
@@ -138,15 +149,22 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
         reply = await campaigns.recap(service_of(interaction), place_of(interaction), caller_of(interaction))
         await send_reply(interaction, reply)
 
-    @app_commands.command(name="export", description="Download the campaign as JSON plus a Markdown log (GM)")
-    @gm_only()
-    async def export(self, interaction: discord.Interaction):
+    @app_commands.command(
+        name="export", description="Download the campaign, or an ended one, as JSON and Markdown (GM)"
+    )
+    @app_commands.describe(archived="An ended campaign of this channel, by its # in /campaign archive list")
+    async def export(self, interaction: discord.Interaction, archived: app_commands.Range[int, 1, 2**53] | None = None):
         # a long campaign takes longer than Discord's 3 seconds to answer in: defer first
         await interaction.response.defer(ephemeral=True, thinking=True)
         limit = upload_limit(interaction)
         with tempfile.TemporaryDirectory(prefix="magister-export-") as folder:
             reply, batches = await campaigns.export(
-                service_of(interaction), place_of(interaction), caller_of(interaction), Path(folder), limit=limit
+                service_of(interaction),
+                place_of(interaction),
+                caller_of(interaction),
+                Path(folder),
+                limit=limit,
+                archived=archived,
             )
             first, *rest = batches
             await send_reply(interaction, reply, files=[discord.File(path) for path in first])

@@ -134,3 +134,29 @@ async def test_recap_looks_back_a_bounded_distance(console: Console) -> None:
     pat = console.table.user.id
     events, total = await store.events_since_last_by(campaign.row.id, pat, limit=5, look_back=10)
     assert (events, total) == ([], 0)  # Pat's own add is the newest event
+
+
+async def test_an_ended_campaign_is_listed_exported_and_reopened(console: Console) -> None:
+    await console.ok("@as Gwen")
+    await console.ok("/campaign start ruleset:tally name:Crows")
+    await console.ok("/tally create name:Pip")
+    await console.ok("/campaign end")
+    await console.ok("@press Confirm")
+    listed = await console.ok("/campaign archive list")
+    (ended,) = listed["data"]["campaigns"]
+    assert ended["name"] == "Crows"
+    exported = await console.ok(f"/campaign export archived:{ended['id']}")
+    assert '"name": "Pip"' in _read_all(exported["files"]).replace('"name":"Pip"', '"name": "Pip"')
+    await console.ok("@as Oz")
+    assert "needs one of its GMs" in (await console.fails(f"/campaign archive reopen id:{ended['id']}"))["text"]
+    await console.ok("@as Gwen")
+    await console.ok("/campaign start ruleset:tally name:Ravens")
+    busy = await console.fails(f"/campaign archive reopen id:{ended['id']}")
+    assert "runs 'Ravens' now" in busy["text"]
+    await console.ok("/campaign end")
+    await console.ok("@press Confirm")
+    reopened = await console.ok(f"/campaign archive reopen id:{ended['id']}")
+    assert reopened["data"]["campaign"] == "Crows"
+    status = await console.ok("/campaign status")
+    assert status["data"]["campaign"] == "Crows" and status["data"]["characters"] == ["Pip"]
+    assert "no ended campaign #999" in (await console.fails("/campaign export archived:999"))["text"]
