@@ -22,6 +22,7 @@ from typing import Any, TextIO
 import discord
 from discord import app_commands
 
+from bot import shell
 from bot.client import MagisterBot, RecordingCourier, RecordingPoster
 from bot.config import configure_logging, load_settings
 from bot.pbp import epoch, iso_at, parse_duration, ping_content, pinged_users
@@ -489,12 +490,16 @@ async def run(argv: list[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.s
         clock=args.clock,
     )
     interactive = stdin.isatty() and not args.json
+    reader = shell.LineReader(lambda: shell.completions(table.virtual.tree)) if interactive else None
+    if interactive:
+        stdout.write("Type /help for every command, @help for the console's own lines, @quit to leave.\n")
 
     def show(result: Result) -> None:
         if args.json:
             stdout.write(json.dumps(result.as_json(), ensure_ascii=False) + "\n")
         else:
-            stdout.write(result.text + "\n")
+            names = {user_id: user.name for user_id, user in table.known_users.items()}
+            stdout.write(shell.with_names(result.text, names) + "\n")
             if "secret" in result.extra:
                 stdout.write(f"[to {result.extra['secret']['to']}]\n{result.extra['secret']['text']}\n")
             stdout.write("\n")
@@ -505,12 +510,22 @@ async def run(argv: list[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.s
         for fired in table.timer_results():
             show(fired)
         while True:
-            if interactive:
-                stdout.write(f"{table.user.name}> ")
-                stdout.flush()
-            line = await asyncio.to_thread(stdin.readline)
-            if not line:
+            if reader is not None:  # a person at a terminal: line editing, history, Tab, Ctrl-C
+                typed = reader.read(f"{table.user.name}> ")
+                if typed is None:
+                    break
+                line = typed + "\n"
+            else:
+                line = await asyncio.to_thread(stdin.readline)
+                if not line:
+                    break
+            word = line.strip()
+            if word == "@quit":
                 break
+            if word == "@help":
+                stdout.write(shell.HELP + "\n\n")
+                stdout.flush()
+                continue
             result = await table.execute(line)
             if result is None:
                 continue
@@ -518,5 +533,7 @@ async def run(argv: list[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.s
             for fired in table.timer_results():
                 show(fired)
     finally:
+        if reader is not None:
+            reader.close()
         await table.close()
     return 0
