@@ -489,9 +489,13 @@ class Store:
         return [timer_row(row) for row in rows]
 
     async def actor_names(self) -> dict[int, str]:
-        """Each actor's latest name in the log (the console names whom it pings with these)."""
+        """Each actor's latest name in the log (the console names whom it pings with these).
+
+        What a timer ran as the GM is logged under the GM's id as "Magister (timer)": not the GM's name.
+        """
         rows = await self._reader.execute_fetchall(
-            "SELECT actor_id, actor_name FROM events WHERE id IN (SELECT max(id) FROM events GROUP BY actor_id)"
+            "SELECT actor_id, actor_name FROM events WHERE id IN "
+            "(SELECT max(id) FROM events WHERE actor_name NOT LIKE '%(timer)' GROUP BY actor_id)"
         )
         return {int(row[0]): row[1] for row in rows}
 

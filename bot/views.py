@@ -196,18 +196,124 @@ class ActionButton(
         await send_reply(interaction, reply, view=buttons_for(self.ruleset, reply, self.owner_id))
 
 
-def action_buttons(ruleset: str, actions: list[tuple[str, str]], owner_id: int = 0) -> discord.ui.View | None:
-    """A row of buttons, each running one (action, label) of ``ruleset``; None for no actions."""
+# ---------------------------------------------------------------------- responding to a window
+
+
+class RespondSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"m:rsp:(?P<ruleset>[a-z]+):(?P<campaign>\d+):(?P<window>\d+)",
+):
+    """Respond to an open response window: the eligible Responses, one pick away.
+
+    Picking one runs the ruleset's ``respond`` with ``spell:<it> target:#<window>`` as whoever picks,
+    so the rules check that it is theirs to cast, as for the command. A pick after the window closed,
+    or in another campaign than the one the message was for, changes nothing and says why.
+    """
+
+    def __init__(self, ruleset: str, campaign_id: int, window: int, spells: list[str]) -> None:
+        options = [discord.SelectOption(label=spell[:100], value=spell[:100]) for spell in spells[:25]]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"m:rsp:{ruleset}:{campaign_id}:{window}",
+                placeholder="Respond with…",
+                options=options or [discord.SelectOption(label="(none)", value="")],
+                disabled=not options,
+            )
+        )
+        self.ruleset, self.campaign_id, self.window = ruleset, campaign_id, window
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> RespondSelect:
+        spells = [option.value for option in item.options]
+        return cls(match["ruleset"], int(match["campaign"]), int(match["window"]), spells)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.pick(interaction)
+        except Exception as error:
+            await report_error(interaction, error)
+
+    async def pick(self, interaction: discord.Interaction) -> None:
+        from bot.client import caller_of, place_of, send_reply, service_of
+
+        values = self.item.values  # what was picked: discord.py fills it in from the interaction
+        if not values or not values[0]:
+            raise RuleError("Pick a Response from the list, or pass.")
+        service, place = service_of(interaction), place_of(interaction)
+        campaign = await service.campaign(place)
+        if campaign is None or campaign.row.id != self.campaign_id:
+            raise RuleError("That campaign has ended here, so this window can no longer be answered.")
+        options = {"spell": values[0], "target": f"#{self.window}"}
+        reply = await service.run(place, caller_of(interaction), self.ruleset, "respond", options)
+        await send_reply(interaction, reply, view=buttons_for(self.ruleset, reply))
+
+
+class RespondButton(LastingButton, template=r"m:rspb:(?P<ruleset>[a-z]+):(?P<campaign>\d+):(?P<window>\d+)"):
+    """Respond: shows whoever presses it, only to them, the Responses they could make to the window.
+
+    Which Responses a player holds can be secret (prepared spells), so the public message carries this
+    button and the list is the presser's own (the ruleset's autocomplete for ``respond spell:``).
+    """
+
+    def __init__(self, ruleset: str, campaign_id: int, window: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Respond",
+                style=discord.ButtonStyle.success,
+                custom_id=f"m:rspb:{ruleset}:{campaign_id}:{window}",
+            )
+        )
+        self.ruleset, self.campaign_id, self.window = ruleset, campaign_id, window
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> RespondButton:
+        return cls(match["ruleset"], int(match["campaign"]), int(match["window"]))
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        from bot.client import caller_of, place_of, service_of
+
+        service = service_of(interaction)
+        campaign = await service.campaign(place_of(interaction))
+        if campaign is None or campaign.row.id != self.campaign_id:
+            raise RuleError("That campaign has ended here, so this window can no longer be answered.")
+        table = service.table_for(campaign, caller_of(interaction))
+        ruleset = service.registry.get(self.ruleset).ruleset
+        spells = ruleset.suggest(table, "respond", "spell", "")
+        if not spells:
+            raise RuleError(
+                f"You have no Response you could make now to window #{self.window} "
+                f"(it may have closed). `/{self.ruleset} pass` passes."
+            )
+        view = discord.ui.View(timeout=None)
+        view.add_item(RespondSelect(self.ruleset, self.campaign_id, self.window, spells))
+        await interaction.response.send_message("Respond with one of your Responses:", view=view, ephemeral=True)
+        release(view)
+
+
+# An entry of a reply's buttons: (action, label) for an ActionButton, or a lasting item made ready
+ReplyItem = tuple[str, str] | discord.ui.Item[Any]
+
+
+def action_buttons(ruleset: str, actions: list[ReplyItem], owner_id: int = 0) -> discord.ui.View | None:
+    """A row of lasting items: each (action, label) runs that action of ``ruleset``; None for no actions."""
     if not actions:
         return None
     view = discord.ui.View(timeout=None)
-    for action, label in actions:
-        view.add_item(ActionButton(ruleset, action, label, owner_id))
+    for entry in actions:
+        if isinstance(entry, discord.ui.Item):
+            view.add_item(entry)
+        else:
+            action, label = entry
+            view.add_item(ActionButton(ruleset, action, label, owner_id))
     return view
 
 
-# Which (action, label) buttons a ruleset's reply carries: what the table now waits for, one press away.
-ReplyButtons = Callable[[Reply], list[tuple[str, str]]]
+# Which lasting items a ruleset's reply carries: what the table now waits for, one press away.
+ReplyButtons = Callable[[Reply], list[ReplyItem]]
 REPLY_BUTTONS: dict[str, ReplyButtons] = {}
 
 
@@ -225,4 +331,10 @@ def release(view: discord.ui.View | None) -> None:
         view.stop()
 
 
-LASTING_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (PageButton, ConfirmButton, ActionButton)
+LASTING_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    PageButton,
+    ConfirmButton,
+    ActionButton,
+    RespondButton,
+    RespondSelect,
+)

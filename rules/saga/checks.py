@@ -206,7 +206,7 @@ class NudgeOptions(Model):
 
 
 def nudge(table: Table, options: NudgeOptions) -> Outcome:
-    """A reminder that a battle round or step 10 waits for the player (`nudge_hours`; the cog's sweep sends it)."""
+    """The GM's reminder, by hand, that a battle round or step 10 waits (the core's reminders ping on their own)."""
     ctx = game_of(table)
     game = ctx.game
     if not game.waits_for_player():

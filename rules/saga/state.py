@@ -7,9 +7,9 @@ each card once). The deck order is the table's secret: only the GM may see it.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from rules.base import Model
 from rules.saga.book import CardDef, fold
@@ -28,8 +28,18 @@ class SagaSettings(Model):
     attached_sharing: bool = True
     damage_timing: Literal["end_of_round", "immediate"] = "end_of_round"
     source_limit: Literal["story_plus_bonus", "fixed"] = "story_plus_bonus"
-    # play-by-post: remind the channel once when a battle round or step 10 waits this long (0: never)
-    nudge_hours: int = Field(default=0, ge=0, le=720)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_retired(cls, data: Any) -> Any:
+        """Campaigns saved before the core's play-by-post reminders still load: their retired keys are dropped."""
+        if isinstance(data, dict) and any(key in data for key in RETIRED_SETTINGS):
+            return {k: v for k, v in data.items() if k not in RETIRED_SETTINGS}
+        return data
+
+
+# Settings an older version stored, now the campaign's play-by-post settings (`nudge`, `turn_deadline`, bot/pbp.py)
+RETIRED_SETTINGS = ("nudge_hours",)
 
 
 class SagaSheet(Model):

@@ -467,8 +467,6 @@ def run_close_window(table: Table, opts: CloseWindowOptions) -> Outcome:
     table.require_gm("Closing a response window")
 
     def run(ctx: Ctx) -> str:
-        if ctx.timed_out and (opts.window is None or opts.window in ctx.timed_out):
-            return f"Window #{ctx.timed_out[0]} closed: its time ran out"  # closed by the timer, just before this
         if not ctx.battle.stack:
             raise RuleError("No response window is open.")
         top = ctx.battle.stack[-1]

@@ -11,8 +11,7 @@ from typing import Any
 from rules.base import Card, Tone
 from rules.serpent.context import Ctx
 from rules.serpent.energy import energy_line
-from rules.serpent.state import Battle, Being, CardState, Effect, SerpentSettings
-from rules.serpent.timer import deadline_text, iso_time, parse_time, window_deadline
+from rules.serpent.state import Battle, Being, CardState, SerpentSettings
 from rules.serpent.turns import window_waiting
 
 TITLE_MAX = 256
@@ -22,6 +21,10 @@ FIELD_NAME_MAX = 256
 FIELD_VALUE_MAX = 1024
 FOOTER_MAX = 2048
 TOTAL_MAX = 6000
+
+
+# A window closes at the campaign's play-by-post deadline for each Magi asked (bot/pbp.py, rules/serpent/waits.py)
+WINDOW_CLOCK = " In play-by-post each Magi asked has until the campaign's response_window deadline (/campaign waiting)."
 
 
 def clip(text: str, limit: int) -> str:
@@ -94,12 +97,11 @@ def now_text(ctx: Ctx) -> str:
     if b.stack:
         top = b.stack[-1]
         waiting = [ctx.name(k) for k in window_waiting(ctx, top)]
-        timer = window_timer_text(ctx, top)
         return (
             f"Response window on **{top.title}** (#{top.id}, by {ctx.name(top.caster)}): "
             + ", ".join(waiting)
             + ' may /serpent respond ("Fasul!") or /serpent pass.'
-            + timer
+            + WINDOW_CLOCK
         )
     if b.phase == "preparation":
         waiting = ", ".join(x.name for x in b.beings.values() if not x.ready)
@@ -111,20 +113,6 @@ def now_text(ctx: Ctx) -> str:
     if current is None:
         return f"Round {b.round}, {b.phase} phase."
     return f"Round {b.round}, action phase: **{current.name}**'s turn. " + turn_hint(ctx, current)
-
-
-def window_timer_text(ctx: Ctx, effect: Effect) -> str:
-    """The play-by-post clock of the open window, in words."""
-    minutes = ctx.settings.response_window_minutes
-    if minutes <= 0:
-        return " There is no time limit (response_window_minutes is 0): a GM may /serpent battle close-window."
-    deadline = window_deadline(effect, ctx.settings)
-    if deadline is None:
-        return f" In play-by-post the window closes after {minutes} minutes."
-    moment = parse_time(ctx.now)
-    if moment is not None and moment >= deadline:
-        return f" Its {minutes} minutes ran out at {deadline_text(deadline)}: the next action closes it."
-    return f" In play-by-post the window closes after {minutes} minutes, at {deadline_text(deadline)}."
 
 
 def turn_hint(ctx: Ctx, being: Being) -> str:
@@ -268,13 +256,11 @@ def window_status(battle: Battle, settings: SerpentSettings | None) -> dict[str,
     if not battle.stack:
         return None
     top = battle.stack[-1]
-    deadline = window_deadline(top, settings) if settings is not None else None
     return {
         "effect": top.title,
         "id": top.id,
         "caster": battle.beings[top.caster].name if top.caster in battle.beings else top.caster,
         "opened_at": top.opened_at,
-        "closes_at": iso_time(deadline) if deadline is not None else None,
     }
 
 

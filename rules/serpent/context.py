@@ -42,7 +42,6 @@ class Ctx:
     rng: random.Random
     now: str = ""  # the action's UTC ISO time (``Table.now``); "" when no clock was supplied
     j: Journal = field(default_factory=Journal)
-    timed_out: list[int] = field(default_factory=list)  # windows closed because their time ran out
 
     def spell(self, title: str) -> Spell:
         return find_spell(self.book, self.state.spellbook, title)

@@ -18,7 +18,6 @@ from rules.serpent.context import Ctx
 from rules.serpent.engine import advance
 from rules.serpent.magi import MagiSheet
 from rules.serpent.state import Battle, Being, SerpentSettings, SerpentState
-from rules.serpent.timer import close_overdue
 
 
 def settings_of(table: Table) -> SerpentSettings:
@@ -69,18 +68,11 @@ def with_battle(
         raise RuleError("There is no battle in this channel. A GM starts one with /serpent battle start.")
     ctx = make_ctx(table, state, battle)
     rng_state = table.rng.getstate()
-    closed = None
     try:
-        closed = close_overdue(ctx)  # play-by-post: a window whose time ran out closed before this action
         title = run(ctx)
         advance(ctx)
-    except RuleError as error:
+    except RuleError:
         table.rng.setstate(rng_state)
-        if closed is not None:
-            raise RuleError(
-                f"{error} (The response window on {closed.title} closed when its "
-                f"{ctx.settings.response_window_minutes} minutes ran out.)"
-            ) from None
         raise
     battle.log = [*battle.log, *ctx.j.lines][-40:]
     return outcome(ctx, action, title, tone=tone, extra=extra(ctx) if extra else None)

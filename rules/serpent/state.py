@@ -8,9 +8,9 @@ service's exact undo of the newest change, so the state keeps no history itself.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from rules.base import Model
 from rules.serpent.book import Amount, Boost, Dispel, Energy, Spell, SpellLoss, Sphere
@@ -29,13 +29,23 @@ class SerpentSettings(Model):
     basic_play: bool = (
         False  # Act I: Meditate gives no Harmony, Overload costs none, initiative by Resonance then Essence
     )
-    # play-by-post: a window still open this long after it opened closes by itself (0: no time limit)
-    response_window_minutes: int = Field(default=60, ge=0)
     discord_event_essence: int = Field(default=3, ge=0)  # RULING 8, "unless the scenario says otherwise"
     auto_pass: bool = True  # a Magi out of Full Actions with no Free Action left passes by itself
     # RULING 13: values the Sentient Shadow's card scan garbles, supplied by the GM (None: not supplied)
     shadow_spectral_claw_dmg: int | None = Field(default=None, ge=0)
     shadow_gain_resonance: int | None = Field(default=None, ge=0)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_retired(cls, data: Any) -> Any:
+        """Campaigns saved before the core's play-by-post timers still load: their retired keys are dropped."""
+        if isinstance(data, dict) and any(key in data for key in RETIRED_SETTINGS):
+            return {k: v for k, v in data.items() if k not in RETIRED_SETTINGS}
+        return data
+
+
+# Settings an older version stored, now the campaign's play-by-post settings (`response_window`, bot/pbp.py)
+RETIRED_SETTINGS = ("response_window_minutes",)
 
 
 class Pledge(Model):

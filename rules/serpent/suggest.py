@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rules.base import Table
 from rules.serpent.book import SerpentBook
+from rules.serpent.responses import response_options
 from rules.serpent.runner import make_ctx
 from rules.serpent.state import Battle, SerpentState
 from rules.serpent.turns import window_waiting
@@ -45,6 +46,8 @@ def _choices(
         return []
     mine = _mine(table, battle)
     cards = battle.cards.values()
+    if option == "spell" and action == "respond" and battle.stack and state is not None and book is not None:
+        return own_responses(table, state, battle, mine)
     if option == "spell":
         places = {
             "cast": ("prepared",),
@@ -118,3 +121,11 @@ def window_magi(table: Table, state: SerpentState | None, book: SerpentBook | No
     if not battle.stack or state is None or book is None:
         return []
     return window_waiting(make_ctx(table, state, battle), battle.stack[-1])
+
+
+def own_responses(table: Table, state: SerpentState, battle: Battle, mine: list[str]) -> list[str]:
+    """The Responses the caller's Magi could make now to the open window (what the Respond button offers)."""
+    ctx = make_ctx(table, state, battle)
+    top = battle.stack[-1]
+    waiting = window_waiting(ctx, top)
+    return sorted({title for key in mine if key in waiting for title in response_options(ctx, ctx.being(key), top)})

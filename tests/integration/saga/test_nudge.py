@@ -1,55 +1,51 @@
-"""The nudge (house rule `nudge_hours`): the cog's sweep, called directly with a fake clock, against real SQLite."""
+"""A quiet saga table is reminded by the core's schedule (``bot/schedule.py``), no longer by a saga-only sweep.
+
+The old house rule ``nudge_hours`` is retired: the campaign's ``turn_deadline`` and ``nudge`` apply to every
+step the table waits on (``rules/saga/waits.py``), and the reminder pings the player. ``/saga nudge`` stays
+as the GM's reminder by hand.
+"""
 
 from __future__ import annotations
 
-import pytest
-
-from cogs.saga import NUDGE_NAME, SagaNudge
+from rules.saga.state import SagaSettings
 from tests.conftest import Console
 
-NOON = "2030-01-01T12:00:00+00:00"
+GAME = (
+    "@as Gwen",
+    "/campaign start ruleset:saga name:Stars",
+    "/campaign settings key:turn_deadline value:1d",
+    "@as Pat",
+    "/saga start deck:sample seed:168",
+    '/saga move to:"Sample Cellar"',
+    "/saga continue",
+)
 
 
-class Clock:
-    def __init__(self, now: str) -> None:
-        self.now = now
-
-    def __call__(self) -> str:
-        return self.now
-
-
-@pytest.fixture
-def clock(console: Console) -> Clock:
-    clock = Clock(NOON)
-    console.table.bot.service.clock = clock
-    return clock
-
-
-@pytest.fixture
-def nudger(console: Console) -> SagaNudge:
-    cog = console.table.bot.get_cog("SagaNudge")
-    assert type(cog).__name__ == SagaNudge.__name__
-    return cog  # type: ignore[return-value]
-
-
-async def test_a_quiet_step_10_is_nudged_once(console: Console, clock: Clock, nudger: SagaNudge) -> None:
-    for line in ("@as Gwen", "/campaign start ruleset:saga name:Stars", "@as Pat",
-                 "/saga start deck:sample seed:168", '/saga move to:"Sample Cellar"', "/saga continue"):  # fmt: skip
+async def test_a_quiet_step_10_is_reminded_once_then_handed_to_the_gm(console: Console) -> None:
+    for line in GAME:
         await console.ok(line)
-    await console.ok("/saga continue")  # step 10 waits from noon
-    assert await nudger.sweep() == []  # nudge_hours is 0: off
+    waiting = await console.ok("/saga continue")  # step 10 waits from now
+    assert waiting["pings"] == ["Pat"]
+    console.timers()
+    await console.ok("@wait 11h")
+    assert console.timers() == []
+    await console.ok("@wait 1h")
+    (nudge,) = console.timers()
+    assert (nudge["data"]["timer"], nudge["pings"]) == ("nudge", ["Pat"])
+    assert "step 10" in nudge["data"]["wait"]
+    await console.ok("@wait 12h")
+    (deadline,) = console.timers()
+    assert (deadline["data"]["timer"], deadline["data"]["rule"], deadline["pings"]) == ("deadline", "gm", ["Gwen"])
+    await console.ok("@wait 3d")
+    assert console.timers() == []  # each once
     await console.ok("@as Gwen")
-    await console.ok("/campaign settings key:nudge_hours value:12")
-    clock.now = "2030-01-01T23:59:00+00:00"
-    assert await nudger.sweep() == []
-    clock.now = "2030-01-02T00:00:00+00:00"
-    (reply,) = await nudger.sweep()
-    assert "waits at step 10" in reply.outcome.card.description and "/saga end" in reply.outcome.card.description
-    assert await nudger.sweep() == []  # once per wait
-    log = (await console.ok("/campaign log"))["data"]["events"]
-    assert log[0]["command"] == "saga nudge" and log[0]["actor"] == NUDGE_NAME
-    await console.ok("@as Pat")
-    await console.ok('/saga end cycle:"Sample Song of Dusk"')  # step 1 now: nothing to nudge
-    clock.now = "2030-01-05T00:00:00+00:00"
-    assert await nudger.sweep() == []
-    assert "needs the GM" in (await console.fails("/saga nudge"))["text"]
+    by_hand = await console.ok("/saga nudge")  # the GM may still remind by hand
+    assert "waits at step 10" in by_hand["text"]
+
+
+async def test_old_campaigns_with_nudge_hours_still_load(console: Console) -> None:
+    assert SagaSettings.model_validate({"nudge_hours": 12}) == SagaSettings()
+    await console.ok("@as Gwen")
+    await console.ok("/campaign start ruleset:saga name:Stars")
+    refused = await console.fails("/campaign settings key:nudge_hours value:12")
+    assert "nudge_hours" in refused["text"]

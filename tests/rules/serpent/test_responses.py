@@ -36,7 +36,7 @@ def test_the_gm_closes_a_window_in_play_by_post() -> None:
     g.do("white", "prepare", spells="Fireball")
     g.do("black", "prepare", spells="")
     out = g.do("white", "cast", spell="Fireball", target="Black")
-    assert "closes after 60 minutes" in out.card.fields[0].value
+    assert "until the campaign's response_window deadline" in out.card.fields[0].value
     g.do("gm", "battle close-window")
     assert g.being("Black").essence == 10
 
