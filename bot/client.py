@@ -241,7 +241,9 @@ class MagisterBot(commands.Bot):
 
 # Dice, odds, lookup and help work anywhere, also where a user installed the app for themselves (DMs, group
 # DMs); everything that reads or changes a campaign belongs to a server's channel.
-ANYWHERE = frozenset({"roll", "check", "contest", "pool", "odds", "lookup", "help", "macro"})
+ANYWHERE = frozenset(
+    {"roll", "check", "contest", "pool", "odds", "lookup", "help", "macro", "Roll again", "Odds of this"}
+)
 
 
 def set_where_commands_run(tree: app_commands.CommandTree) -> None:

@@ -4,7 +4,8 @@ Each line is a slash command in the syntax Discord shows
 (``/runic cast spell:Fireball skill:2``) and runs through the very same
 CommandTree and cogs as Discord, by way of :mod:`bot.virtual`. ``@as NAME``
 switches the acting user, ``@gm`` acts as the campaign's GM, ``@press LABEL``
-clicks a button on the last message that has one. See docs/console.md.
+clicks a button on the last message that has one, ``@menu NAME`` uses an app
+menu on the last message (``@menu NAME: USER`` on a user). See docs/console.md.
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ class ConsoleTable:
         self.user = VirtualUser(DEFAULT_USER)
         self.known_users: dict[int, VirtualUser] = {}
         self.last_with_buttons: Sent | None = None
+        self.last_message: Sent | None = None  # what ``@menu NAME`` right-clicks
 
     @classmethod
     async def open(
@@ -203,6 +205,8 @@ class ConsoleTable:
             return Result(True, line, True, f"Now in guild {self.virtual.guild_id}.", {}, {})
         if word == "@press":
             return await self._press(line, rest)
+        if word == "@menu":
+            return await self._menu(line, rest)
         if word == "@wait":
             try:
                 seconds = parse_duration(rest) if rest else None
@@ -214,7 +218,10 @@ class ConsoleTable:
             fired = await self.tick()
             data = {"now": iso_at(self.now), "fired": fired}
             return Result(True, line, True, f"It is now {iso_at(self.now)}; {fired} timers fired.", data, {})
-        raise ConsoleError("Directives: `@as NAME`, `@gm`, `@press LABEL`, `@channel ID`, `@guild ID`, `@wait 2h`.")
+        raise ConsoleError(
+            "Directives: `@as NAME`, `@gm`, `@press LABEL`, `@menu NAME[: USER]`, `@channel ID`, `@guild ID`, "
+            "`@wait 2h`."
+        )
 
     async def tick(self) -> int:
         """Fire the timers due by the virtual clock, as the bot's background task would; how many fired."""
@@ -288,6 +295,25 @@ class ConsoleTable:
         interaction, sent = await self.virtual.press(self.user, message, button)
         return self._result(line, interaction, sent)
 
+    async def _menu(self, line: str, rest: str) -> Result:
+        """``@menu Roll again`` right-clicks the last message; ``@menu Show sheet: Pat`` right-clicks Pat."""
+        name, colon, target = (part.strip() for part in rest.partition(":"))
+        kind = discord.AppCommandType.user if colon else discord.AppCommandType.message
+        if self.virtual.tree.get_command(name, type=kind) is None:
+            menus = [c.name for c in self.virtual.tree.get_commands(type=kind)]
+            on = "a user (`@menu NAME: USER`)" if colon else "a message"
+            raise ConsoleError(f"No menu {name!r} on {on}. Menus: {', '.join(menus) or 'none'}.")
+        if colon:
+            if not target:
+                raise ConsoleError("Say whom: `@menu Show sheet: NAME`.")
+            user = next((u for u in self.known_users.values() if u.name.casefold() == target.casefold()), None)
+            interaction, sent = await self.virtual.context_menu(self.user, name, target=user or VirtualUser(target))
+        else:
+            if self.last_message is None:
+                raise ConsoleError("There is no message to use a menu on yet.")
+            interaction, sent = await self.virtual.context_menu(self.user, name, message=self.last_message)
+        return self._result(line, interaction, sent)
+
     def _find(self, path: list[str]) -> app_commands.Command:
         try:
             return find_command(self.virtual.tree, path)
@@ -324,6 +350,8 @@ class ConsoleTable:
         for message in messages:
             if message.buttons():
                 self.last_with_buttons = message
+            if message.embeds and not message.ephemeral and message.kind in ("message", "followup"):
+                self.last_message = message
         extras = interaction.extras if interaction is not None else {}
         error = extras.get("error")
         outcome = extras.get("outcome")

@@ -314,6 +314,23 @@ class VirtualDiscord:
             await self.tree._dispatch_error(interaction, error)
         return interaction, self.adapter.sent[before:]
 
+    async def context_menu(
+        self, user: VirtualUser, name: str, *, message: Sent | None = None, target: VirtualUser | None = None
+    ) -> tuple[discord.Interaction, list[Sent]]:
+        """Right-click a message (``message``) or a user (``target``) and pick the app's menu ``name``."""
+        data: dict[str, Any] = {"id": str(snowflake_for("menu:" + name)), "name": name}
+        if message is not None:
+            payload = message_payload(message, channel_id=self.thread_id or self.channel_id)
+            data.update(type=3, target_id=str(message.id), resolved={"messages": {str(message.id): payload}})
+        elif target is not None:
+            resolved: dict[str, dict] = {"users": {str(target.id): target.payload()}}
+            if self.guild_id:
+                resolved["members"] = {str(target.id): _member_payload()}
+            data.update(type=2, target_id=str(target.id), resolved=resolved)
+        else:
+            raise ValueError("a context menu needs a message or a user")
+        return await self.command(user, data)
+
     async def autocomplete(self, user: VirtualUser, data: dict) -> list[dict]:
         async_context.set(self.adapter)
         interaction = discord.Interaction(data=self.interaction_payload(user, 4, data), state=self.bot._connection)
@@ -356,6 +373,18 @@ class VirtualDiscord:
         await asyncio.sleep(0)
         interaction = captured[0] if captured else None
         return interaction, self.adapter.sent[before:]  # type: ignore[return-value]
+
+
+def _member_payload() -> dict:
+    """A member as ``resolved`` carries one: no user inside, the user sits next to it."""
+    return {
+        "roles": [],
+        "joined_at": "2024-01-01T00:00:00+00:00",
+        "deaf": False,
+        "mute": False,
+        "flags": 0,
+        "permissions": str(PLAYER_PERMISSIONS),
+    }
 
 
 def _channel_payload(channel_id: int, guild_id: int) -> dict:
@@ -427,15 +456,7 @@ def command_data(
             entry["value"] = str(user.id)
             resolved.setdefault("users", {})[str(user.id)] = user.payload()
             if guild_id:
-                member = {
-                    "roles": [],
-                    "joined_at": "2024-01-01T00:00:00+00:00",
-                    "deaf": False,
-                    "mute": False,
-                    "flags": 0,
-                }
-                member["permissions"] = str(PLAYER_PERMISSIONS)
-                resolved.setdefault("members", {})[str(user.id)] = member
+                resolved.setdefault("members", {})[str(user.id)] = _member_payload()
         elif parameter.type is discord.AppCommandOptionType.attachment:
             filename, body = value  # (name, bytes): the console read the file
             attachment_id = next(_snowflakes)
