@@ -325,7 +325,7 @@ class ConsoleTable:
         if isinstance(node, app_commands.Group):
             names = sorted(c.qualified_name for c in node.walk_commands() if isinstance(c, app_commands.Command))
         else:
-            names = sorted(c.qualified_name for c in self.virtual.tree.get_commands())
+            names = sorted(c.name for c in self.virtual.tree.get_commands(type=discord.AppCommandType.chat_input))
         return "Commands: " + ", ".join(f"/{n}" for n in names) + "."
 
     def _convert(self, command: app_commands.Command, raw: list[str]) -> dict[str, Any]:

@@ -101,3 +101,13 @@ async def test_menus_are_real_context_menu_interactions(console: Console) -> Non
 async def test_menu_directive_says_what_exists(console: Console) -> None:
     assert "There is no message" in (await console.fails("@menu Roll again"))["text"]
     assert "Menus: Roll again, Odds of this" in (await console.fails("@menu Reroll"))["text"]
+
+
+async def test_roll_again_works_in_a_dm_where_show_sheet_is_not_offered(console: Console) -> None:
+    payloads = {c.name: c.to_dict(console.table.virtual.tree) for c in console.table.virtual.tree.get_commands()}
+    assert payloads["Roll again"]["contexts"] == [0, 1, 2] and payloads["Odds of this"]["integration_types"] == [0, 1]
+    assert payloads["Show sheet"]["contexts"] == [0]
+    await console.ok("@guild 0")
+    await console.ok("/roll expression:2d6")
+    again = await console.ok("@menu Roll again")
+    assert len(again["data"]["dice"]) == 2
