@@ -23,6 +23,7 @@ from discord.ext import commands
 from bot import charts
 from bot.board import BoardKeeper
 from bot.errors import report_error
+from bot.forms import FORM_ITEMS
 from bot.pbp import Ping, ping_content, pinged_roles, pinged_users
 from bot.render import to_embed
 from bot.service import Caller, Place, Reply, TableService
@@ -226,7 +227,7 @@ class MagisterBot(commands.Bot):
 
     async def load_cogs(self) -> None:
         """The cogs, and the lasting buttons: a button sent before a restart still answers after it."""
-        self.add_dynamic_items(*LASTING_ITEMS)
+        self.add_dynamic_items(*LASTING_ITEMS, *FORM_ITEMS)
         for module in pkgutil.iter_modules([str(COGS_DIR)]):
             if not module.name.startswith("_"):
                 await self.load_extension(f"cogs.{module.name}")

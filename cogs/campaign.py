@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot import campaigns
 from bot.board import post_board
 from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
+from bot.forms import settings_view
 from bot.service import Reply
 from bot.views import confirm, page_renderer, pager
 from cogs._common import gm_only, matching
@@ -62,7 +63,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
         reply = await campaigns.settings(
             service_of(interaction), place_of(interaction), caller_of(interaction), key, value
         )
-        await send_reply(interaction, reply)
+        await send_reply(interaction, reply, view=await settings_view(interaction, key, value))
 
     @settings.autocomplete("key")
     async def _setting_keys(self, interaction: discord.Interaction, current: str):
