@@ -316,10 +316,12 @@ class ConsoleTable:
         message = self.last_with_select
         if message is None:
             raise ConsoleError("There is no message with a select menu to pick from.")
-        menu = message.selects()[0]
         wanted = [part.strip() for part in rest.split(",") if part.strip()]
         if not wanted:
             raise ConsoleError("Say what to pick: `@pick CHOICE`, or several separated by commas.")
+        channels = all(want.startswith("#") for want in wanted)  # `#name` picks in the channel picker
+        menus = [m for m in message.selects() if (m["type"] == 8) == channels] or message.selects()
+        menu = menus[0]
         values, resolved = picked(menu, wanted, self.virtual.guild_id, self.known_users)
         try:
             interaction, sent = await self.virtual.select(self.user, message, menu, values, resolved)
