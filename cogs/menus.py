@@ -68,11 +68,18 @@ def _typed(command: app_commands.Command, options: dict[str, str]) -> dict[str, 
         parameter = command.get_parameter(name)
         if parameter is None:
             raise RuleError(NOT_A_ROLL)
+        low, high = parameter.min_value, parameter.max_value  # a footer is text: held to the command's bounds
         if parameter.type is kinds.integer:
             typed[name] = int(value)
+            if (low is not None and typed[name] < low) or (high is not None and typed[name] > high):
+                raise RuleError(NOT_A_ROLL)
         elif parameter.type is kinds.boolean:
             typed[name] = value == "true"
         else:
+            if (high is not None and len(value) > high) or (
+                parameter.choices and value not in {str(c.value) for c in parameter.choices}
+            ):
+                raise RuleError(NOT_A_ROLL)
             typed[name] = value
     return typed
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import discord
+import pytest
 
 from bot.virtual import VirtualUser
 from cogs.menus import sum_odds
+from rules.base import RuleError
 from rules.dice.odds import check_odds
 from tests.conftest import Console
 
@@ -111,3 +113,18 @@ async def test_roll_again_works_in_a_dm_where_show_sheet_is_not_offered(console:
     await console.ok("/roll expression:2d6")
     again = await console.ok("@menu Roll again")
     assert len(again["data"]["dice"]) == 2
+
+
+def test_a_footer_is_held_to_the_commands_bounds() -> None:
+    """A footer is text on a message; Roll again never runs what the command itself would refuse."""
+    from discord.ext import commands
+
+    from cogs.dice import DiceCog
+    from cogs.menus import _typed
+
+    cog = DiceCog(commands.Bot(command_prefix="!", intents=discord.Intents.none()))  # type: ignore[arg-type]
+    pool = next(c for c in cog.get_app_commands() if c.name == "pool")
+    assert _typed(pool, {"dice": "6", "again": "8-again"}) == {"dice": 6, "again": "8-again"}
+    for bad in ({"dice": "100000"}, {"dice": "6", "again": "3-again"}, {"dice": "6", "label": "x" * 101}):
+        with pytest.raises(RuleError):
+            _typed(pool, bad)
