@@ -1,4 +1,4 @@
-"""Pickers where a list beats typing: co-GMs from the server's members, the GM channel from its channels.
+"""Pickers where a list beats typing: co-GMs, the GM channel, and a sheet from the character list.
 
 Each picker is a lasting ``DynamicItem`` whose ``custom_id`` names its owner and the
 campaign it was made for, so it still works after a restart and refuses plainly once
@@ -26,7 +26,7 @@ async def _same_campaign(interaction: discord.Interaction, campaign_id: int) -> 
 
     campaign = await service_of(interaction).campaign(place_of(interaction))
     if campaign is None or campaign.row.id != campaign_id:
-        raise RuleError("That campaign has ended here; nothing was changed. Run `/campaign gm pick` again.")
+        raise RuleError("That campaign has ended here; nothing was changed. Run the command again.")
 
 
 class GMUserPicker(Owned, discord.ui.DynamicItem[discord.ui.UserSelect], template=r"m:gmu:(?P<owner>\d+):(?P<c>\d+)"):
@@ -99,6 +99,47 @@ class GMChannelPicker(
         await send_reply(interaction, reply)
 
 
+class SheetPicker(Owned, discord.ui.DynamicItem[discord.ui.Select], template=r"m:sheet:(?P<owner>\d+):(?P<c>\d+)"):
+    """ "Show a sheet…" under the character list: the sheet as ``/character show`` shows it to the picker."""
+
+    def __init__(self, owner_id: int, campaign_id: int, names: list[str] | None = None) -> None:
+        options = [discord.SelectOption(label=name[:100], value=name[:100]) for name in (names or [])[:25]]
+        super().__init__(
+            discord.ui.Select(
+                placeholder="Show a sheet…",
+                custom_id=f"m:sheet:{owner_id}:{campaign_id}",
+                options=options or [discord.SelectOption(label="-", value="-")],
+            )
+        )
+        self.owner_id, self.campaign_id = owner_id, campaign_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> SheetPicker:
+        return cls(int(match["owner"]), int(match["c"]))
+
+    async def choose(self, interaction: discord.Interaction) -> None:
+        from bot.client import caller_of, place_of, send_reply, service_of
+
+        await _same_campaign(interaction, self.campaign_id)
+        (name,) = self.item.values
+        reply = await campaigns.character_show(
+            service_of(interaction), place_of(interaction), caller_of(interaction), name
+        )
+        await send_reply(interaction, reply)
+
+
+def sheet_picker(owner_id: int, campaign: Campaign) -> discord.ui.View | None:
+    """A list of the campaign's characters (the first 25 by name), or None when there are none."""
+    names = sorted((c.name for c in campaign.characters.values()), key=str.casefold)
+    if not names:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(SheetPicker(owner_id, campaign.row.id, names))
+    return view
+
+
 def gm_pickers(owner_id: int, campaign_id: int) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(GMUserPicker(owner_id, campaign_id))
@@ -117,4 +158,4 @@ def gm_card(campaign: Campaign) -> Reply:
     return Reply(Outcome(card=card, summary="viewed GMs", data=data, ephemeral=True), row)
 
 
-PICKER_ITEMS = (GMUserPicker, GMChannelPicker)
+PICKER_ITEMS = (GMUserPicker, GMChannelPicker, SheetPicker)

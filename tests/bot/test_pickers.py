@@ -96,3 +96,17 @@ async def test_a_pick_outside_the_limits_is_refused_as_discord_would(console: Co
     with pytest.raises(ValueError):
         menu = {"type": 3, "custom_id": "x", "options": [{"label": "a", "value": "a"}]}
         await console.table.virtual.select(VirtualUser("Al"), console.table.last_with_select, menu, ["b"])
+
+
+async def test_character_list_offers_each_sheet_in_a_select(console: Console) -> None:
+    await console.ok("/campaign start ruleset:tally name:Crows")
+    assert "[select" not in (await console.ok("/character list"))["text"]  # nothing to pick yet
+    await console.ok("@as Pat")
+    await console.ok("/tally create name:Pip")
+    await console.ok("/tally create name:Ash")
+    listed = await console.ok("/character list")
+    assert "[select: Show a sheet… Ash | Pip]" in listed["text"]
+    shown = await console.ok("@pick Pip")
+    assert shown["data"]["sheet"] == {"points": 0} and "Pip" in shown["text"]
+    await console.ok("@as Quinn")
+    assert "belongs to whoever ran the command" in (await console.fails("@pick Ash"))["text"]
