@@ -92,7 +92,7 @@ async def setting_form(interaction: discord.Interaction, campaign_id: int, key: 
         raise RuleError("Changing a house rule needs the GM.")
     fields = campaigns.settings_fields(service, campaign.row.ruleset)
     if key in fields:
-        current: Any = campaign.row.settings.get(key, fields[key].default)
+        current: Any = campaign.row.settings.get(key, fields[key].get_default(call_default_factory=True))
     elif key in PBP_KEYS:
         current = getattr(pbp_settings(campaign.row), key)
     else:

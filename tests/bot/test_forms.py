@@ -104,3 +104,15 @@ async def test_form_directive_needs_an_open_form(console: Console) -> None:
     assert "no message with a select" in (await console.fails("@pick step"))["text"]
     with pytest.raises(ValueError):
         await console.table.virtual.context_menu(VirtualUser("Al"), "Roll again")
+
+
+@pytest.mark.parametrize("ruleset", ["runic", "serpent", "awakened", "realm", "saga"])
+async def test_every_rulesets_character_form_fits_discord(console: Console, ruleset: str) -> None:
+    await console.ok(f"/campaign start ruleset:{ruleset} name:Table")
+    result = await console("/character create")
+    if ruleset == "saga":  # solo play: no create action, and the bot says where to look
+        assert not result["ok"] and "/saga" in result["text"]
+        return
+    assert result["ok"] and "incident" not in result, result["text"]
+    fields = result["form"]["fields"]
+    assert 1 <= len(fields) <= 5 and "name" in fields
