@@ -20,7 +20,7 @@ from bot import campaigns
 from bot.errors import report_error, send_text
 from bot.pbp import PBP_KEYS, pbp_settings
 from bot.views import LastingButton, buttons_for
-from rules.base import Action, RuleError, Ruleset
+from rules.base import Action, RuleError, Ruleset, Upload
 
 NOT_YOURS = "This belongs to whoever ran the command. Run it yourself to get your own."
 FORM_MINUTES = 30  # a form left open this long is dropped; the command that opened it opens another
@@ -199,6 +199,10 @@ def create_action(ruleset: Ruleset) -> Action:
     raise RuleError(f"The {ruleset.name} ruleset has no create action; its commands are under `/{ruleset.id}`.")
 
 
+def _upload_fields(model: Any) -> list[str]:
+    return [n for n, f in model.model_fields.items() if any(isinstance(m, Upload) for m in f.metadata)]
+
+
 def _label(name: str, field: FieldInfo) -> str:
     """The option's description when it fits a label (``IQ``), else its name (``symbol drawing``)."""
     description = field.description or ""
@@ -212,11 +216,11 @@ def _default_text(field: FieldInfo) -> str:
     return str(default).lower() if isinstance(default, bool) else str(default)
 
 
-class CharacterModal(OwnedModal):
-    """A ruleset's create action as a form: its first four options as fields, the rest as ``option: value`` lines."""
+class ActionModal(OwnedModal):
+    """A ruleset action as a form: its first four options as fields, the rest as ``option: value`` lines."""
 
-    def __init__(self, ruleset: Ruleset, action: Action, owner_id: int) -> None:
-        super().__init__(title=f"New character ({ruleset.id})", owner_id=owner_id)
+    def __init__(self, ruleset: Ruleset, action: Action, owner_id: int, title: str | None = None) -> None:
+        super().__init__(title=title or f"/{ruleset.id} {action.name}", owner_id=owner_id)
         self.ruleset_id, self.action_name = ruleset.id, action.name
         fields = list(action.options.model_fields.items())
         single = fields if len(fields) <= MAX_INPUTS else fields[: MAX_INPUTS - 1]
@@ -279,13 +283,48 @@ class CharacterModal(OwnedModal):
         await send_reply(interaction, reply, view=buttons_for(self.ruleset_id, reply, interaction.user.id))
 
 
-async def character_form(interaction: discord.Interaction) -> CharacterModal:
+async def character_form(interaction: discord.Interaction) -> ActionModal:
     from bot.client import place_of, service_of
 
     service = service_of(interaction)
     campaign = await service.require_campaign(place_of(interaction))
     ruleset = service.registry.get(campaign.row.ruleset).ruleset
-    return CharacterModal(ruleset, create_action(ruleset), interaction.user.id)
+    return ActionModal(ruleset, create_action(ruleset), interaction.user.id, f"New character ({ruleset.id})")
+
+
+def _form_actions(ruleset: Ruleset) -> list[str]:
+    """Actions a form can carry: with options, and none of them a file to upload."""
+    return [
+        name
+        for name, action in ruleset.actions.items()
+        if action.options.model_fields and not _upload_fields(action.options) and not action.undo
+    ]
+
+
+async def action_names(interaction: discord.Interaction) -> list[str]:
+    from bot.client import place_of, service_of
+
+    service = service_of(interaction)
+    campaign = await service.campaign(place_of(interaction))
+    if campaign is None:
+        return []
+    return _form_actions(service.registry.get(campaign.row.ruleset).ruleset)
+
+
+async def action_form(interaction: discord.Interaction, name: str) -> ActionModal:
+    """Any action of the channel's ruleset as a form: long option lists (a spell's) are easier to fill in."""
+    from bot.client import place_of, service_of
+
+    service = service_of(interaction)
+    campaign = await service.require_campaign(place_of(interaction))
+    ruleset = service.registry.get(campaign.row.ruleset).ruleset
+    wanted = " ".join(name.replace("-", " ").split()).casefold().removeprefix(f"{ruleset.id} ")
+    forms = _form_actions(ruleset)
+    match = next((a for a in forms if a.casefold() == wanted or a.replace("-", " ").casefold() == wanted), None)
+    if match is None:
+        listed = ", ".join(forms) or "none"
+        raise RuleError(f"/{ruleset.id} has no action {name!r} to fill in as a form. Actions: {listed}."[:1900])
+    return ActionModal(ruleset, ruleset.actions[match], interaction.user.id)
 
 
 FORM_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (EditSettingButton, SettingSelect)

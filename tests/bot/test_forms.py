@@ -116,3 +116,30 @@ async def test_every_rulesets_character_form_fits_discord(console: Console, rule
     assert result["ok"] and "incident" not in result, result["text"]
     fields = result["form"]["fields"]
     assert 1 <= len(fields) <= 5 and "name" in fields
+
+
+async def test_a_spell_defined_by_form_is_the_spell_the_command_defines(console: Console) -> None:
+    await console.ok("/campaign start ruleset:runic name:Tower")
+    await console.ok("/runic mage create name:Morgan magery:3 iq:14 thaumatology:14")
+    typed = await console.ok(
+        '/runic spell define name:Firebolt words:In-Flam type:missile parameters:"damage: 2d burning" known:true'
+    )
+    form = await console.ok('/form action:"spell define"')
+    assert form["form"]["title"] == "/runic spell define"
+    filled = await console.ok(
+        '@form name:Firebolt2 words:In-Flam type:missile more:"parameters: damage: 2d burning\\nknown: true"'
+    )
+    assert filled["data"]["spell"] == {**typed["data"]["spell"], "name": "Firebolt2"}
+    assert filled["data"]["energy_lines"] == typed["data"]["energy_lines"]
+    assert "Firebolt2" in (await console.ok("/runic spell show spell:Firebolt2"))["text"]
+    await console.ok('/form action:"spell define"')
+    refused = await console.fails("@form name:Bad words:Nope-Zzz")
+    assert "Nope" in refused["text"] or "Zzz" in refused["text"]
+
+
+async def test_form_names_the_actions_it_can_fill(console: Console) -> None:
+    await console.ok("/campaign start ruleset:runic name:Tower")
+    refused = await console.fails("/form action:nope")
+    assert "Actions: mage create" in refused["text"] and "spell define" in refused["text"]
+    choices = await console.table.autocomplete(["form"], {"action": "spell d"}, "action")
+    assert [c["value"] for c in choices] == ["spell define"]
