@@ -23,7 +23,9 @@ from discord.ext import commands
 from bot import charts
 from bot.board import BoardKeeper
 from bot.errors import report_error
+from bot.forms import FORM_ITEMS
 from bot.pbp import Ping, ping_content, pinged_roles, pinged_users
+from bot.pickers import PICKER_ITEMS
 from bot.render import to_embed
 from bot.service import Caller, Place, Reply, TableService
 from bot.store import CampaignRow
@@ -226,7 +228,7 @@ class MagisterBot(commands.Bot):
 
     async def load_cogs(self) -> None:
         """The cogs, and the lasting buttons: a button sent before a restart still answers after it."""
-        self.add_dynamic_items(*LASTING_ITEMS)
+        self.add_dynamic_items(*LASTING_ITEMS, *FORM_ITEMS, *PICKER_ITEMS)
         for module in pkgutil.iter_modules([str(COGS_DIR)]):
             if not module.name.startswith("_"):
                 await self.load_extension(f"cogs.{module.name}")
@@ -241,7 +243,9 @@ class MagisterBot(commands.Bot):
 
 # Dice, odds, lookup and help work anywhere, also where a user installed the app for themselves (DMs, group
 # DMs); everything that reads or changes a campaign belongs to a server's channel.
-ANYWHERE = frozenset({"roll", "check", "contest", "pool", "odds", "lookup", "help", "macro"})
+ANYWHERE = frozenset(
+    {"roll", "check", "contest", "pool", "odds", "lookup", "help", "macro", "Roll again", "Odds of this"}
+)
 
 
 def set_where_commands_run(tree: app_commands.CommandTree) -> None:

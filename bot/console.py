@@ -4,7 +4,8 @@ Each line is a slash command in the syntax Discord shows
 (``/runic cast spell:Fireball skill:2``) and runs through the very same
 CommandTree and cogs as Discord, by way of :mod:`bot.virtual`. ``@as NAME``
 switches the acting user, ``@gm`` acts as the campaign's GM, ``@press LABEL``
-clicks a button on the last message that has one. See docs/console.md.
+clicks a button on the last message that has one, ``@menu NAME`` uses an app
+menu on the last message (``@menu NAME: USER`` on a user). See docs/console.md.
 """
 
 from __future__ import annotations
@@ -31,7 +32,16 @@ from bot.render import to_text
 from bot.schedule import Fired, fire_due
 from bot.service import Place, TableService
 from bot.store import Store, utcnow
-from bot.virtual import Sent, VirtualDiscord, VirtualUser, command_data, find_command
+from bot.virtual import (
+    Sent,
+    VirtualDiscord,
+    VirtualUser,
+    channel_payload,
+    command_data,
+    find_command,
+    member_payload,
+    snowflake_for,
+)
 from rules.base import RuleError
 
 DEFAULT_GUILD = 1001
@@ -90,6 +100,10 @@ class ConsoleTable:
         self.user = VirtualUser(DEFAULT_USER)
         self.known_users: dict[int, VirtualUser] = {}
         self.last_with_buttons: Sent | None = None
+        self.last_message: Sent | None = None  # what ``@menu NAME`` right-clicks
+        self.last_form: Sent | None = None  # the modal ``@form`` submits
+        self.last_with_select: Sent | None = None  # what ``@pick`` picks from
+        self.form_origin: Sent | None = None  # the message whose component opened it
 
     @classmethod
     async def open(
@@ -204,6 +218,12 @@ class ConsoleTable:
             return Result(True, line, True, f"Now in guild {self.virtual.guild_id}.", {}, {})
         if word == "@press":
             return await self._press(line, rest)
+        if word == "@pick":
+            return await self._pick(line, rest)
+        if word == "@form":
+            return await self._form(line, rest)
+        if word == "@menu":
+            return await self._menu(line, rest)
         if word == "@wait":
             try:
                 seconds = parse_duration(rest) if rest else None
@@ -215,7 +235,10 @@ class ConsoleTable:
             fired = await self.tick()
             data = {"now": iso_at(self.now), "fired": fired}
             return Result(True, line, True, f"It is now {iso_at(self.now)}; {fired} timers fired.", data, {})
-        raise ConsoleError("Directives: `@as NAME`, `@gm`, `@press LABEL`, `@channel ID`, `@guild ID`, `@wait 2h`.")
+        raise ConsoleError(
+            "Directives: `@as NAME`, `@gm`, `@press LABEL`, `@pick CHOICE[, CHOICE]`, `@form FIELD:VALUE...`, "
+            "`@menu NAME[: USER]`, `@channel ID`, `@guild ID`, `@wait 2h`."
+        )
 
     async def tick(self) -> int:
         """Fire the timers due by the virtual clock, as the bot's background task would; how many fired."""
@@ -287,6 +310,66 @@ class ConsoleTable:
             labels = ", ".join(b.get("label", "?") for b in buttons if not b.get("disabled")) or "none"
             raise ConsoleError(f"No button {label!r} to press. Buttons: {labels}.")
         interaction, sent = await self.virtual.press(self.user, message, button)
+        return self._result(line, interaction, sent, origin=message)
+
+    async def _pick(self, line: str, rest: str) -> Result:
+        """``@pick Fireball`` in a list, ``@pick Pat, Quinn`` in a user picker, ``@pick #gm-only`` in a channel one."""
+        message = self.last_with_select
+        if message is None:
+            raise ConsoleError("There is no message with a select menu to pick from.")
+        wanted = [part.strip() for part in rest.split(",") if part.strip()]
+        if not wanted:
+            raise ConsoleError("Say what to pick: `@pick CHOICE`, or several separated by commas.")
+        channels = all(want.startswith("#") for want in wanted)  # `#name` picks in the channel picker
+        menus = [m for m in message.selects() if (m["type"] == 8) == channels] or message.selects()
+        menu = menus[0]
+        values, resolved = picked(menu, wanted, self.virtual.guild_id, self.known_users)
+        try:
+            interaction, sent = await self.virtual.select(self.user, message, menu, values, resolved)
+        except ValueError as error:
+            raise ConsoleError(f"Discord would not send that pick: {error}.") from None
+        return self._result(line, interaction, sent, origin=message)
+
+    async def _form(self, line: str, rest: str) -> Result:
+        """``@form field:value ...`` submits the open form; fields not named keep what was prefilled."""
+        form = self.last_form
+        if form is None:
+            raise ConsoleError("There is no open form. A command or a button opens one (`/character create`).")
+        try:
+            tokens = shlex.split(rest)
+        except ValueError as exc:
+            raise ConsoleError(f"Could not read that line ({exc}). Put values with spaces in double quotes.") from None
+        values = {}
+        for token in tokens:
+            name, sep, value = token.partition(":")
+            if not sep:
+                fields = ", ".join(item["custom_id"] for item in form.inputs())
+                raise ConsoleError(f"`{token}` is not a field. Write fields as name:value. Fields: {fields}.")
+            values[name] = value.replace("\\n", "\n")
+        try:
+            interaction, sent = await self.virtual.submit(self.user, form, values, message=self.form_origin)
+        except ValueError as error:
+            raise ConsoleError(f"Discord would not send that form: {error}.") from None
+        self.last_form = None
+        return self._result(line, interaction, sent)
+
+    async def _menu(self, line: str, rest: str) -> Result:
+        """``@menu Roll again`` right-clicks the last message; ``@menu Show sheet: Pat`` right-clicks Pat."""
+        name, colon, target = (part.strip() for part in rest.partition(":"))
+        kind = discord.AppCommandType.user if colon else discord.AppCommandType.message
+        if self.virtual.tree.get_command(name, type=kind) is None:
+            menus = [c.name for c in self.virtual.tree.get_commands(type=kind)]
+            on = "a user (`@menu NAME: USER`)" if colon else "a message"
+            raise ConsoleError(f"No menu {name!r} on {on}. Menus: {', '.join(menus) or 'none'}.")
+        if colon:
+            if not target:
+                raise ConsoleError("Say whom: `@menu Show sheet: NAME`.")
+            user = next((u for u in self.known_users.values() if u.name.casefold() == target.casefold()), None)
+            interaction, sent = await self.virtual.context_menu(self.user, name, target=user or VirtualUser(target))
+        else:
+            if self.last_message is None:
+                raise ConsoleError("There is no message to use a menu on yet.")
+            interaction, sent = await self.virtual.context_menu(self.user, name, message=self.last_message)
         return self._result(line, interaction, sent)
 
     def _find(self, path: list[str]) -> app_commands.Command:
@@ -300,7 +383,7 @@ class ConsoleTable:
         if isinstance(node, app_commands.Group):
             names = sorted(c.qualified_name for c in node.walk_commands() if isinstance(c, app_commands.Command))
         else:
-            names = sorted(c.qualified_name for c in self.virtual.tree.get_commands())
+            names = sorted(c.name for c in self.virtual.tree.get_commands(type=discord.AppCommandType.chat_input))
         return "Commands: " + ", ".join(f"/{n}" for n in names) + "."
 
     def _convert(self, command: app_commands.Command, raw: list[str]) -> dict[str, Any]:
@@ -320,11 +403,21 @@ class ConsoleTable:
             raise ConsoleError(f"/{command.qualified_name} needs {', '.join(f'`{m}:`' for m in missing)}.")
         return options
 
-    def _result(self, line: str, interaction: discord.Interaction | None, sent: list[Sent]) -> Result:
+    def _result(
+        self, line: str, interaction: discord.Interaction | None, sent: list[Sent], *, origin: Sent | None = None
+    ) -> Result:
+        forms = [s for s in sent if s.kind == "modal"]
+        if forms:
+            self.last_form, self.form_origin = forms[-1], origin
+            return Result(True, line, True, form_text(forms[-1]), {}, {"form": form_json(forms[-1])})
         messages = [s for s in sent if s.kind != "autocomplete"]
         for message in messages:
             if message.buttons():
                 self.last_with_buttons = message
+            if message.selects():
+                self.last_with_select = message
+            if message.embeds and not message.ephemeral and message.kind in ("message", "followup"):
+                self.last_message = message
         extras = interaction.extras if interaction is not None else {}
         error = extras.get("error")
         outcome = extras.get("outcome")
@@ -351,6 +444,43 @@ class ConsoleTable:
         ephemeral = messages[0].ephemeral if messages else True
         data = outcome.data if outcome is not None and error is None else {}
         return Result(error is None, line, ephemeral, text, data, extra)
+
+
+def picked(
+    menu: dict, wanted: list[str], guild_id: int, known: dict[int, VirtualUser]
+) -> tuple[list[str], dict[str, dict]]:
+    """The values (and ``resolved`` entries) Discord sends for what a user picked in ``menu``."""
+    kind = menu["type"]
+    if kind == 3:
+        options = menu.get("options", [])
+        values = []
+        for want in wanted:
+            match = next(
+                (o for o in options if want.casefold() in (o["label"].casefold(), o["value"].casefold())), None
+            )
+            if match is None:
+                listed = ", ".join(o["label"] for o in options)
+                raise ConsoleError(f"No choice {want!r} in this menu. Choices: {listed}.")
+            values.append(match["value"])
+        return values, {}
+    if kind == 5:
+        users = [
+            next((u for u in known.values() if u.name.casefold() == w.casefold()), None) or VirtualUser(w)
+            for w in wanted
+        ]
+        resolved: dict[str, dict] = {"users": {str(u.id): u.payload() for u in users}}
+        if guild_id:
+            resolved["members"] = {str(u.id): member_payload() for u in users}
+        return [str(u.id) for u in users], resolved
+    if kind == 8:
+        channels = {}
+        for want in wanted:
+            channel_id = int(want) if want.isdigit() else snowflake_for(f"#{want.lstrip('#')}")
+            channel = channel_payload(channel_id, guild_id)
+            channel["name"] = want.lstrip("#")
+            channels[str(channel_id)] = channel
+        return list(channels), {"channels": channels}
+    raise ConsoleError("The console picks from lists, user pickers and channel pickers only.")
 
 
 def _mentioned(allowed: dict | None) -> list[int]:
@@ -442,6 +572,24 @@ def embed_text(embed: dict) -> str:
     return "\n".join(lines)
 
 
+def form_json(form: Sent) -> dict[str, Any]:
+    """A modal as a script reads it: its title and each field's prefilled value."""
+    assert form.form is not None
+    fields = {item["custom_id"]: item.get("value") or "" for item in form.inputs()}
+    return {"title": form.form.get("title", ""), "fields": fields}
+
+
+def form_text(form: Sent) -> str:
+    assert form.form is not None
+    lines = [f"[form: {form.form.get('title', '')}]"]
+    for item in form.inputs():
+        required = "" if item.get("required", True) is False else " (required)"
+        value = (item.get("value") or "").replace("\n", " | ")
+        lines.append(f"- {item['custom_id']}: {item.get('label', '')}{required} = {value}")
+    lines.append("Fill it with `@form field:value ...`; fields you leave out keep what is shown.")
+    return "\n".join(lines)
+
+
 def message_text(message: Sent) -> str:
     parts = []
     if message.content:
@@ -450,6 +598,9 @@ def message_text(message: Sent) -> str:
     buttons = [b.get("label") for b in message.buttons() if not b.get("disabled")]
     if buttons:
         parts.append("[buttons: " + " | ".join(buttons) + "]")
+    for menu in message.selects():
+        offered = [option["label"] for option in menu.get("options", [])]
+        parts.append(f"[select: {menu.get('placeholder', '')}" + (f" {' | '.join(offered)}]" if offered else "]"))
     if message.ephemeral:
         parts.append("(only you can see this)")
     return "\n".join(parts)

@@ -23,10 +23,25 @@ EXAMPLE_VALUES = {
 }
 
 
+def slash_commands(tree: app_commands.CommandTree) -> list[app_commands.Command | app_commands.Group]:
+    """The slash commands; the right-click menus have no slash and are named at the end of the overview."""
+    return tree.get_commands(type=discord.AppCommandType.chat_input)  # type: ignore[return-value]
+
+
+def menus_line(tree: app_commands.CommandTree) -> str:
+    on_messages = [m.name for m in tree.get_commands(type=discord.AppCommandType.message)]
+    on_users = [m.name for m in tree.get_commands(type=discord.AppCommandType.user)]
+    if not on_messages and not on_users:
+        return ""
+    parts = [f"on a message: {', '.join(on_messages)}"] if on_messages else []
+    parts += [f"on a user: {', '.join(on_users)}"] if on_users else []
+    return "\nRight-click (Apps menu) " + "; ".join(parts) + "."
+
+
 def leaves(tree: app_commands.CommandTree) -> list[app_commands.Command]:
     """Every command a user can run, in the order Discord lists them."""
     found: list[app_commands.Command] = []
-    for top in sorted(tree.get_commands(), key=lambda c: c.name):
+    for top in sorted(slash_commands(tree), key=lambda c: c.name):
         if isinstance(top, app_commands.Group):
             found += [c for c in top.walk_commands() if isinstance(c, app_commands.Command)]
         elif isinstance(top, app_commands.Command):
@@ -55,15 +70,16 @@ def example(command: app_commands.Command) -> str:
 
 def overview(tree: app_commands.CommandTree) -> Outcome:
     lines = []
-    for top in sorted(tree.get_commands(), key=lambda c: c.name):
+    for top in sorted(slash_commands(tree), key=lambda c: c.name):
         lines.append(f"`/{top.name}` {top.description}")
     card = Card(
         title="Magister: what you can do",
         description="\n".join(lines)
+        + menus_line(tree)
         + "\n\n`/help command:<name>` shows a command with an example, or a ruleset's getting-started card "
         "(`/help command:runic`).",
     )
-    return Outcome(card=card, summary="help", data={"commands": [c.name for c in tree.get_commands()]}, ephemeral=True)
+    return Outcome(card=card, summary="help", data={"commands": [c.name for c in slash_commands(tree)]}, ephemeral=True)
 
 
 def about(tree: app_commands.CommandTree, registry: Registry, name: str) -> Outcome:
@@ -115,7 +131,7 @@ def _fit(lines: list[str], limit: int) -> str:
 def names(tree: app_commands.CommandTree) -> list[str]:
     """Everything `/help command:` accepts, for autocomplete."""
     found: list[str] = []
-    for top in sorted(tree.get_commands(), key=lambda c: c.name):
+    for top in sorted(slash_commands(tree), key=lambda c: c.name):
         found.append(top.name)
         if isinstance(top, app_commands.Group):
             found += [c.qualified_name for c in top.walk_commands()]

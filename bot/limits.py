@@ -20,6 +20,12 @@ def command_problems(payloads: list[dict[str, Any]]) -> list[str]:
         problems.append(f"{len(payloads)} global commands (max {MAX_GLOBAL_COMMANDS})")
     for payload in payloads:
         name = payload.get("name", "")
+        if payload.get("type", 1) in (2, 3):  # a context menu: any case and spaces, no description or options
+            if not 1 <= len(name) <= 32:
+                problems.append(f"menu {name!r}: name must have 1 to 32 characters")
+            if payload.get("description") or payload.get("options"):
+                problems.append(f"menu {name!r}: a context menu takes no description or options")
+            continue
         problems += _node_problems(payload, f"/{name}")
         size = _size(payload)
         if size > MAX_COMMAND_SIZE:

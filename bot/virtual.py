@@ -32,6 +32,9 @@ BOT_USER_ID = 424242424242424242
 MANAGE_GUILD = discord.Permissions(manage_guild=True).value
 PLAYER_PERMISSIONS = discord.Permissions(send_messages=True, view_channel=True, use_application_commands=True).value
 
+SELECTS = (3, 5, 6, 7, 8)
+MODAL_LIMITS = {"title": 45, "label": 45, "placeholder": 100, "value": 4000}
+
 _snowflakes = itertools.count(1_100_000_000_000_000_000)
 
 
@@ -82,7 +85,7 @@ class VirtualUser:
 class Sent:
     """One message (or edit, or autocomplete answer) the bot sent back."""
 
-    kind: str  # "message", "followup", "edit", "autocomplete", "defer"
+    kind: str  # "message", "followup", "edit", "autocomplete", "defer", "modal"
     id: int
     content: str | None = None
     embeds: list[dict] = field(default_factory=list)
@@ -91,6 +94,17 @@ class Sent:
     files: list[tuple[str, bytes]] = field(default_factory=list)
     choices: list[dict] = field(default_factory=list)
     allowed_mentions: dict | None = None  # who Discord would let this message ping
+    form: dict | None = None  # a modal the bot opened: custom_id, title, components
+
+    def inputs(self) -> list[dict]:
+        """A modal's text inputs, in order."""
+        return [
+            item for row in (self.form or {}).get("components", []) for item in _row_items(row) if item["type"] == 4
+        ]
+
+    def selects(self) -> list[dict]:
+        """Select menus of any kind: strings (3), users (5), roles (6), mentionables (7), channels (8)."""
+        return [item for row in self.components for item in row.get("components", []) if item.get("type") in SELECTS]
 
     def buttons(self) -> list[dict]:
         found = []
@@ -146,6 +160,9 @@ class RecordingAdapter(AsyncWebhookAdapter):
             sent = self._message("message" if kind == 4 else "defer", data, attachments)
             self.originals[token] = sent.id
             interaction.update(response_message_id=str(sent.id), response_message_ephemeral=sent.ephemeral)
+        elif kind == 9:  # open a modal
+            _reject_over_limits(modal_problems(data))
+            self.sent.append(Sent("modal", next(_snowflakes), form=data))
         elif kind == 7:  # update the message a component sits on
             message_id = self.originals.get(token) or self.sent[-1].id
             sent = self._message("edit", data, attachments, message_id=message_id)
@@ -171,6 +188,46 @@ class RecordingAdapter(AsyncWebhookAdapter):
 
     def _message_payload(self, sent: Sent) -> dict:
         return message_payload(sent, channel_id=0)
+
+
+def _row_items(row: dict) -> list[dict]:
+    if row.get("type") == 18:  # a label around one component
+        return [row["component"]]
+    return row.get("components", [])
+
+
+def modal_problems(form: dict) -> list[str]:
+    """What Discord would refuse in a modal: too many inputs, or a title, label or value too long."""
+    problems = []
+    if len(form.get("title", "")) > MODAL_LIMITS["title"]:
+        problems.append(f"modal title has {len(form['title'])} characters (max 45)")
+    rows = form.get("components", [])
+    if not 1 <= len(rows) <= 5:
+        problems.append(f"a modal has {len(rows)} components (1 to 5)")
+    for row in rows:
+        for item in _row_items(row):
+            for key in ("label", "placeholder", "value"):
+                if len(item.get(key) or "") > MODAL_LIMITS[key]:
+                    problems.append(f"modal input {item.get('custom_id')}: {key} over {MODAL_LIMITS[key]} characters")
+    return problems
+
+
+def submission_problems(form: dict, values: dict[str, str]) -> list[str]:
+    """What Discord's client refuses before it sends a modal: a required field left empty, a length out of range."""
+    problems = []
+    inputs = {item["custom_id"]: item for row in form.get("components", []) for item in _row_items(row)}
+    for name in values:
+        if name not in inputs:
+            problems.append(f"the form has no field `{name}` (fields: {', '.join(inputs)})")
+    for name, item in inputs.items():
+        value = values.get(name, item.get("value") or "")
+        if item.get("required", True) and not value:
+            problems.append(f"`{name}` is required")
+        if value and len(value) < (item.get("min_length") or 0):
+            problems.append(f"`{name}` needs at least {item['min_length']} characters")
+        if len(value) > (item.get("max_length") or 4000):
+            problems.append(f"`{name}` takes at most {item.get('max_length') or 4000} characters")
+    return problems
 
 
 class _BadRequest:
@@ -276,7 +333,7 @@ class VirtualDiscord:
                 channel=(
                     _thread_payload(channel_id, self.channel_id, self.guild_id)
                     if thread
-                    else _channel_payload(channel_id, self.guild_id)
+                    else channel_payload(channel_id, self.guild_id)
                 ),
                 member={
                     "user": user.payload(),
@@ -300,6 +357,8 @@ class VirtualDiscord:
         views = {item.view for items in store._views.values() for item in items.values() if item.view is not None}
         for view in views:
             view.stop()
+        for modal in list(store._modals.values()):  # forms nobody submitted
+            modal.stop()
 
     # -- dispatch ------------------------------------------------------------------
 
@@ -314,6 +373,23 @@ class VirtualDiscord:
             await self.tree._dispatch_error(interaction, error)
         return interaction, self.adapter.sent[before:]
 
+    async def context_menu(
+        self, user: VirtualUser, name: str, *, message: Sent | None = None, target: VirtualUser | None = None
+    ) -> tuple[discord.Interaction, list[Sent]]:
+        """Right-click a message (``message``) or a user (``target``) and pick the app's menu ``name``."""
+        data: dict[str, Any] = {"id": str(snowflake_for("menu:" + name)), "name": name}
+        if message is not None:
+            payload = message_payload(message, channel_id=self.thread_id or self.channel_id)
+            data.update(type=3, target_id=str(message.id), resolved={"messages": {str(message.id): payload}})
+        elif target is not None:
+            resolved: dict[str, dict] = {"users": {str(target.id): target.payload()}}
+            if self.guild_id:
+                resolved["members"] = {str(target.id): member_payload()}
+            data.update(type=2, target_id=str(target.id), resolved=resolved)
+        else:
+            raise ValueError("a context menu needs a message or a user")
+        return await self.command(user, data)
+
     async def autocomplete(self, user: VirtualUser, data: dict) -> list[dict]:
         async_context.set(self.adapter)
         interaction = discord.Interaction(data=self.interaction_payload(user, 4, data), state=self.bot._connection)
@@ -324,13 +400,53 @@ class VirtualDiscord:
 
     async def press(self, user: VirtualUser, message: Sent, button: dict) -> tuple[discord.Interaction, list[Sent]]:
         """Click a button on a message the bot sent, through discord.py's view store."""
-        async_context.set(self.adapter)
         data = {"custom_id": button["custom_id"], "component_type": 2}
-        payload = self.interaction_payload(user, 3, data, message=message_payload(message, channel_id=self.channel_id))
+        return await self._gateway(user, 3, data, message=message)
+
+    async def select(
+        self, user: VirtualUser, message: Sent, menu: dict, values: list[str], resolved: dict | None = None
+    ) -> tuple[discord.Interaction, list[Sent]]:
+        """Pick ``values`` in a select menu on a message; user and channel selects carry ``resolved`` entries."""
+        low, high = menu.get("min_values", 1), menu.get("max_values", 1)
+        if not low <= len(values) <= high:
+            raise ValueError(f"pick {low} to {high} values, not {len(values)}")
+        if menu["type"] == 3:
+            offered = {option["value"] for option in menu.get("options", [])}
+            if not set(values) <= offered:
+                raise ValueError(f"{values} are not all among the options {sorted(offered)}")
+        data: dict[str, Any] = {"custom_id": menu["custom_id"], "component_type": menu["type"], "values": values}
+        if resolved:
+            data["resolved"] = resolved
+        return await self._gateway(user, 3, data, message=message)
+
+    async def submit(
+        self, user: VirtualUser, form: Sent, values: dict[str, str], *, message: Sent | None = None
+    ) -> tuple[discord.Interaction, list[Sent]]:
+        """Submit a modal the bot opened: each field as typed, or as prefilled when not in ``values``."""
+        assert form.form is not None
+        problems = submission_problems(form.form, values)
+        if problems:
+            raise ValueError("; ".join(problems))
+        rows = [
+            {"type": 1, "components": [{"type": 4, "custom_id": item["custom_id"], "value": value}]}
+            for item in form.inputs()
+            for value in [values.get(item["custom_id"], item.get("value") or "")]
+        ]
+        data = {"custom_id": form.form["custom_id"], "components": rows}
+        return await self._gateway(user, 5, data, message=message)
+
+    async def _gateway(
+        self, user: VirtualUser, kind: int, data: dict, *, message: Sent | None
+    ) -> tuple[discord.Interaction, list[Sent]]:
+        """An interaction that arrives by the gateway and is answered by a view, a lasting item or a modal."""
+        async_context.set(self.adapter)
+        channel_id = self.thread_id or self.channel_id
+        on = message_payload(message, channel_id=channel_id) if message is not None else None
+        payload = self.interaction_payload(user, kind, data, message=on)
         before_tasks = asyncio.all_tasks()
         before = len(self.adapter.sent)
-        token = payload["token"]
-        self.adapter.originals[token] = message.id
+        if message is not None:
+            self.adapter.originals[payload["token"]] = message.id
         captured: list[discord.Interaction] = []
 
         async def grab(interaction: discord.Interaction) -> None:
@@ -344,7 +460,12 @@ class VirtualDiscord:
                     t
                     for t in asyncio.all_tasks() - before_tasks
                     if t.get_name().startswith(
-                        ("discord-ui-view-dispatch", "discord-ui-dynamic-item", "discord.py: on_interaction")
+                        (
+                            "discord-ui-view-dispatch",
+                            "discord-ui-dynamic-item",
+                            "discord-ui-modal-dispatch",
+                            "discord.py: on_interaction",
+                        )
                     )
                     and not t.done()
                 ]
@@ -358,7 +479,19 @@ class VirtualDiscord:
         return interaction, self.adapter.sent[before:]  # type: ignore[return-value]
 
 
-def _channel_payload(channel_id: int, guild_id: int) -> dict:
+def member_payload() -> dict:
+    """A member as ``resolved`` carries one: no user inside, the user sits next to it."""
+    return {
+        "roles": [],
+        "joined_at": "2024-01-01T00:00:00+00:00",
+        "deaf": False,
+        "mute": False,
+        "flags": 0,
+        "permissions": str(PLAYER_PERMISSIONS),
+    }
+
+
+def channel_payload(channel_id: int, guild_id: int) -> dict:
     return {
         "id": str(channel_id),
         "type": 0,
@@ -427,15 +560,7 @@ def command_data(
             entry["value"] = str(user.id)
             resolved.setdefault("users", {})[str(user.id)] = user.payload()
             if guild_id:
-                member = {
-                    "roles": [],
-                    "joined_at": "2024-01-01T00:00:00+00:00",
-                    "deaf": False,
-                    "mute": False,
-                    "flags": 0,
-                }
-                member["permissions"] = str(PLAYER_PERMISSIONS)
-                resolved.setdefault("members", {})[str(user.id)] = member
+                resolved.setdefault("members", {})[str(user.id)] = member_payload()
         elif parameter.type is discord.AppCommandOptionType.attachment:
             filename, body = value  # (name, bytes): the console read the file
             attachment_id = next(_snowflakes)
@@ -467,7 +592,7 @@ def command_data(
         elif parameter.type is discord.AppCommandOptionType.channel:
             channel_id = value if isinstance(value, int) else snowflake_for(f"#{value}")
             entry["value"] = str(channel_id)
-            channel = _channel_payload(channel_id, guild_id)
+            channel = channel_payload(channel_id, guild_id)
             channel["name"] = str(value).lstrip("#")
             resolved.setdefault("channels", {})[str(channel_id)] = channel
         leaf.append(entry)

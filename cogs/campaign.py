@@ -12,6 +12,8 @@ from discord.ext import commands
 from bot import campaigns
 from bot.board import post_board
 from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
+from bot.forms import settings_view
+from bot.pickers import gm_card, gm_pickers
 from bot.service import Reply
 from bot.views import confirm, page_renderer, pager
 from cogs._common import gm_only, matching
@@ -73,7 +75,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
         reply = await campaigns.settings(
             service_of(interaction), place_of(interaction), caller_of(interaction), key, value
         )
-        await send_reply(interaction, reply)
+        await send_reply(interaction, reply, view=await settings_view(interaction, key, value))
 
     @settings.autocomplete("key")
     async def _setting_keys(self, interaction: discord.Interaction, current: str):
@@ -98,6 +100,13 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
             service_of(interaction), place_of(interaction), caller_of(interaction), member.id, member.display_name
         )
         await send_reply(interaction, reply)
+
+    @gm.command(name="pick", description="Pick co-GMs and the GM channel from lists (GM)")
+    @gm_only()
+    async def gm_pick(self, interaction: discord.Interaction):
+        service, place, caller = service_of(interaction), place_of(interaction), caller_of(interaction)
+        campaign = await service.require_campaign(place)
+        await send_reply(interaction, gm_card(campaign), view=gm_pickers(caller.user_id, campaign.row.id))
 
     @app_commands.command(name="gmchannel", description="Where secret results go; leave empty for GM DMs (GM)")
     @app_commands.describe(channel="A channel only the GMs can read")

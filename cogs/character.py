@@ -8,6 +8,8 @@ from discord.ext import commands
 
 from bot import campaigns
 from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
+from bot.forms import character_form
+from bot.pickers import sheet_picker
 from cogs._common import character_names, own_character_names
 
 
@@ -17,7 +19,14 @@ class CharacterCog(commands.GroupCog, group_name="character", group_description=
 
     @app_commands.command(name="list", description="Every character in this campaign")
     async def list_(self, interaction: discord.Interaction):
-        await send_reply(interaction, await campaigns.character_list(service_of(interaction), place_of(interaction)))
+        service, place = service_of(interaction), place_of(interaction)
+        reply = await campaigns.character_list(service, place)
+        campaign = await service.require_campaign(place)
+        await send_reply(interaction, reply, view=sheet_picker(interaction.user.id, campaign))
+
+    @app_commands.command(name="create", description="Create a character for this campaign's ruleset with a form")
+    async def create(self, interaction: discord.Interaction):
+        await interaction.response.send_modal(await character_form(interaction))
 
     @app_commands.command(name="show", description="A character's sheet")
     @app_commands.autocomplete(name=character_names)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import shlex
 
+import discord
+
 from bot.console import ConsoleError
 from bot.help import example, leaves
 from tests.conftest import Console
@@ -14,8 +16,10 @@ async def test_help_lists_every_top_level_command(console: Console) -> None:
     shown = await console.ok("/help")
     tree = console.table.virtual.tree
     assert shown["ephemeral"]
-    for command in tree.get_commands():
+    for command in tree.get_commands(type=discord.AppCommandType.chat_input):
         assert f"`/{command.name}`" in shown["text"]
+    for menu in ("Roll again", "Odds of this", "Show sheet"):  # the right-click menus are named too
+        assert menu in shown["text"]
 
 
 async def test_every_command_has_help_with_an_example_discord_would_accept(console: Console) -> None:

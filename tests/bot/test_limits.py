@@ -78,3 +78,8 @@ def test_renderer_clips_instead_of_breaking_discord() -> None:
     embed = to_embed(card)
     assert [p for p in embed_problems(embed) if "in all" not in p] == []
     assert embed.title.endswith("…")
+
+
+def test_checker_knows_context_menus() -> None:
+    assert command_problems([{"name": "Roll again", "type": 3, "description": ""}]) == []
+    assert any("1 to 32" in p for p in command_problems([{"name": "R" * 33, "type": 2, "description": ""}]))
