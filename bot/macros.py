@@ -69,6 +69,7 @@ async def roll(service: TableService, place: Place, caller: Caller, name: str, s
         outcome.data["label"] = macro.name
     outcome.card.title = f"{macro.name}: {outcome.card.title.split(': ', 1)[-1]}"[:256]
     outcome.data["macro"] = macro.name
+    outcome.card.footer = f'/roll expression:"{macro.expression}"'  # what "Roll again" and "Odds of this" read
     return await service.record(place, caller, "macro roll", outcome, secret=secret)
 
 
