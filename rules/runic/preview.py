@@ -11,8 +11,8 @@ Calamity check it owes with the chance of every row of the Calamity Table and of
 from __future__ import annotations
 
 import copy
-import random
 from fractions import Fraction
+from random import Random
 from typing import Any
 
 from pydantic import create_model
@@ -50,7 +50,7 @@ def _scratch(table: Table, *, as_gm: bool) -> Table:
         ruleset_id=table.ruleset_id,
         campaign_name=table.campaign_name,
         actor=actor,
-        rng=random.Random(0),
+        rng=Random(0),
         book=table.book,
         settings=table.settings,
         state=table.state.model_copy(deep=True),
@@ -176,7 +176,7 @@ def _resists(effective: int, resistance: int, living: bool, caster_total: int) -
     resisted = Fraction(0)
     for subject_total, p in sum_distribution(3, 6).items():
         contest = resisted_roll(
-            random.Random(0),
+            Random(0),
             effective,
             resistance,
             living=living,
