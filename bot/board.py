@@ -28,13 +28,14 @@ BOARD_VIEWER = Caller(0, "Board")  # no GM: the board is public
 
 def board_card(service: TableService, campaign: Campaign) -> Card:
     ruleset = service.registry.get(campaign.row.ruleset).ruleset
+    table = service.table_for(campaign, BOARD_VIEWER)
+    own = ruleset.board(table)  # a ruleset's own board hook first, else its read-only board action
     name = BOARD_ACTIONS.get(ruleset.id)
     action = ruleset.actions.get(name or "")
-    if action is None:
+    if own is None and action is None:
         raise RuleError(f"{ruleset.name} has no live board yet. Its commands show the table as usual.")
-    table = service.table_for(campaign, BOARD_VIEWER)
     try:
-        card = action.run(table, action.options()).card
+        card = own if own is not None else action.run(table, action.options()).card  # type: ignore[union-attr]
     except RuleError as error:  # nothing to show yet (no battle...): say so on the board
         card = Card(title=f"Board: {campaign.row.name}", description=str(error))
     return card.model_copy(update={"footer": (card.footer + " · " if card.footer else "") + "Live board"})

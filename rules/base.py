@@ -373,6 +373,10 @@ class Ruleset:
         """
         return []
 
+    def board(self, table: Table) -> Card | None:
+        """The live board's card (``/campaign board``), as every member may see it; None: no board."""
+        return None
+
     def bench_case(self) -> BenchCase | None:
         """The heaviest action, set up, for the CPU-per-action figures of ``python -m bot.bench``."""
         return None

@@ -161,6 +161,21 @@ class RunicRuleset(Ruleset):
             measured=BenchStep("cast", {"mage": "Merlin", "spell": "Sleep", "target": "Nimue", "resistance": 12}),
         )
 
+    def board(self, table: Table) -> Card:
+        """The party at a glance for the live board: MP (a hidden maximum stays hidden), FP, HP and spells on."""
+        card = Card(title=f"The party: {table.campaign_name}")
+        for record in sorted(table.characters.values(), key=lambda r: r.name.casefold())[:25]:
+            sheet: MageSheet = record.sheet
+            mp = f"MP {sheet.mp}" if sheet.hides_mp_max else f"MP {sheet.mp}/{sheet.mp_max}"
+            lines = [f"{mp} · FP {sheet.fp}/{sheet.fp_max} · HP {sheet.hp}/{sheet.hp_max}"]
+            lines += [f"on: {on.name} ({on.maintenance} MP per {on.interval})" for on in sheet.spells_on]
+            if sheet.held is not None:
+                lines.append(f"held: {sheet.held.name} ({sheet.held.type})")
+            card.add(record.name, "\n".join(lines)[:1024], inline=True)
+        if not card.fields:
+            card.description = "No mages yet: `/runic mage create`."
+        return card
+
     def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:
         return list(lookup.entries(book))
 

@@ -72,5 +72,19 @@ async def test_only_a_gm_posts_it_and_a_ruleset_without_one_says_so(console: Con
     assert "needs the GM" in (await console.fails("/campaign board"))["text"]
     await console.ok("@channel 2010")
     await console.ok("@as Gwen")
-    await console.ok("/campaign start ruleset:runic name:Runes")
+    await console.ok("/campaign start ruleset:awakened name:Boston")  # awakened has no board yet
     assert "no live board yet" in (await console.fails("/campaign board"))["text"]
+
+
+async def test_the_runic_board_shows_the_party(console: Console) -> None:
+    await console.ok("@as Gwen")
+    await console.ok("/campaign start ruleset:runic name:Camelot")
+    await console.ok("@as Pat")
+    await console.ok("/runic mage create name:Merlin magery:3 iq:15 thaumatology:15")
+    await console.ok("@as Gwen")
+    posted = await console.ok("/campaign board")
+    poster = _poster(console)
+    board = poster.boards[posted["data"]["message_id"]]
+    assert "MP 60/60 · FP 10/10 · HP 10/10" in str(board) and "Merlin" in str(board)
+    await console.ok("/runic adjust character:Merlin field:mp value:40 reason:spent")
+    assert "MP 40/60" in str(poster.boards[posted["data"]["message_id"]])  # edited after the change
