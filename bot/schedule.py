@@ -103,7 +103,7 @@ async def _nudge(
     await service.store.write(write)
     card = Card(
         title=f"Reminder: {who}",
-        description=f"The table is waiting on **{who}** to {what}. The deadline is {when(wait.deadline)}.",
+        description=f"The table is waiting on **{who}**: {what}. The deadline is {when(wait.deadline)}.",
         tone="warning",
     )
     ping = Ping(wait_users(campaign.row, wait), "reminder: " + wait_line(wait))
@@ -188,7 +188,9 @@ async def _expire(
     await service.store.write(write)
     service.forget(place)
     card = Card(
-        title=f"⏰ Time is up for {who}", description=f"{who} was to {what}. {why[0].upper()}{why[1:]}.", tone="warning"
+        title=f"⏰ Time is up for {who}",
+        description=f"The table was waiting on {who}: {what}. {why[0].upper()}{why[1:]}.",
+        tone="warning",
     )
     return Fired(place, "deadline", card, [], {"wait": wait.key, "who": who, "rule": rule, "deadline": wait.deadline})
 
