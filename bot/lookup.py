@@ -21,6 +21,12 @@ class LookupIndex:
         self._names = [self.label(entry) for entry in entries]
         self._keys: dict[str, list[tuple[int, LookupEntry]]] = {}
         self._refs = {self.ref(entry): entry for entry in entries}
+        self._plain_names: list[str] = []  # each entry's own names, for judging a typo (clear_best)
+        self._plain_owner: list[int] = []
+        for position, entry in enumerate(entries):
+            for name in dict.fromkeys((entry.key, entry.search_text, entry.title)):
+                self._plain_names.append(name)
+                self._plain_owner.append(position)
         for entry in entries:
             names = [(0, self.label(entry)), (0, entry.search_text), (1, entry.key), (1, entry.title)]
             names += [(2, alias) for alias in entry.aliases]
@@ -44,6 +50,26 @@ class LookupIndex:
             raise RuleError("That entry is no longer in the books. Look it up again with `/lookup`.")
         return entry
 
+    def clear_best(self, term: str, ruleset: str | None) -> LookupEntry | None:
+        """The one entry a near-miss clearly means ("calamty 17", "Pierse"), or None when two are close.
+
+        Scored by edit distance against each entry's own names (key, "category key", title), not the
+        prefixed labels autocomplete uses, so a typo is judged against what the person meant to type.
+        """
+        best: dict[int, float] = {}
+        for _name, score, position in process.extract(
+            term, self._plain_names, scorer=fuzz.ratio, processor=utils.default_process, limit=12
+        ):
+            entry_index = self._plain_owner[position]
+            bonus = 3 if ruleset and self.entries[entry_index].ruleset == ruleset else 0
+            best[entry_index] = max(best.get(entry_index, 0.0), score + bonus)
+        ranked = sorted(best.items(), key=lambda item: -item[1])
+        if not ranked or ranked[0][1] < CLEAR_SCORE:
+            return None
+        if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < CLEAR_LEAD:
+            return None
+        return self.entries[ranked[0][0]]
+
     def exact(self, term: str, ruleset: str | None = None) -> LookupEntry | None:
         """A full label, key or title beats an alias; the channel's own ruleset wins a tie."""
         found = self._keys.get(_norm(term))
@@ -64,6 +90,9 @@ class LookupIndex:
             key=lambda m: (-m[1] - (5 if ruleset and self.entries[m[2]].ruleset == ruleset else 0), m[2]),
         )
         return [self.entries[index] for _, _, index in ranked[:limit]]
+
+
+CLEAR_SCORE, CLEAR_LEAD = 80, 8  # a near-miss this close, this far ahead of the next entry, is what was meant
 
 
 def _norm(text: str) -> str:

@@ -22,8 +22,16 @@ class LookupCog(commands.Cog):
         index = service_of(interaction).registry.lookup
         campaign = await service_of(interaction).campaign(place_of(interaction))
         ruleset = campaign.row.ruleset if campaign else None
-        entry = index.exact(term, ruleset) or suggestions(index, term, ruleset)
+        entry = index.exact(term, ruleset)
+        guessed = entry is None and (entry := index.clear_best(term, ruleset)) is not None
+        if entry is None:
+            entry = suggestions(index, term, ruleset)
         outcome, pages = entry_page(entry, page)
+        if guessed:  # say what was shown, so a near-miss never passes for an exact answer
+            outcome.card.description = f"*Showing `{index.label(entry)}` for {term!r}.*\n{outcome.card.description}"[
+                :4096
+            ]
+            outcome.data["showing_for"] = term
         view = pager("lookup", interaction.user.id, outcome.data["page"], pages, index.ref(entry))
         await send_reply(interaction, Reply(outcome), view=view)
 
