@@ -18,11 +18,13 @@ from typing import Any, ClassVar
 
 from rules.awakened import calendar, casting, contests, insight, life, mages, odds, shaping, upkeep
 from rules.awakened.book import AwakenedBook
+from rules.awakened.common import spell_label
 from rules.awakened.lookup import entries
+from rules.awakened.shaping import paradox_total
 from rules.awakened.sheet import AwakenedSettings, AwakenedSheet, AwakenedState
 from rules.awakened.suggest import suggestions
 from rules.awakened.waits import awakened_waits
-from rules.base import Action, BenchCase, BenchStep, CharacterRecord, LookupEntry, Outcome, Ruleset, Table, Wait
+from rules.base import Action, BenchCase, BenchStep, Card, CharacterRecord, LookupEntry, Outcome, Ruleset, Table, Wait
 
 
 def _actions(*items: Action) -> dict[str, Action]:
@@ -176,6 +178,27 @@ class AwakenedRuleset(Ruleset):
 
     def suggest(self, table: Table, action: str, option: str, current: str) -> list[str]:
         return suggestions(table, action, option, current)
+
+    def board(self, table: Table) -> Card:
+        """The scene at a glance for the live board: the clock, the round's paradox, each mage's pools and spells."""
+        state = table.state
+        card = Card(title=f"Day {state.day}, scene {state.scene}, round {state.round}: {table.campaign_name}")
+        pool = paradox_total(state)
+        if pool or state.paradoxes:
+            standing = ", ".join(f"{p.kind}" for p in state.paradoxes) or "none"
+            card.description = f"Paradox pool this round: {pool} dice. Standing paradoxes: {standing}."
+        for record in sorted(table.characters.values(), key=lambda r: r.name.casefold())[:25]:
+            sheet: AwakenedSheet = record.sheet
+            willpower = sheet.willpower_dots - sheet.willpower_dots_lost
+            lines = [
+                f"Gnosis {sheet.gnosis} · Mana {sheet.mana} · Willpower {sheet.willpower}/{willpower}"
+                f" · Health {sheet.health_max - len(sheet.wounds)}/{sheet.health_max}"
+            ]
+            lines += [f"{spell_label(spell)}: {spell.status}" for spell in sheet.spells]
+            card.add(record.name, "\n".join(lines)[:1024], inline=True)
+        if not card.fields:
+            card.description = (card.description + "\n" if card.description else "") + "No mages yet."
+        return card
 
     def character_summary(self, record: CharacterRecord) -> str:
         sheet: AwakenedSheet = record.sheet

@@ -72,7 +72,7 @@ async def test_only_a_gm_posts_it_and_a_ruleset_without_one_says_so(console: Con
     assert "needs the GM" in (await console.fails("/campaign board"))["text"]
     await console.ok("@channel 2010")
     await console.ok("@as Gwen")
-    await console.ok("/campaign start ruleset:awakened name:Boston")  # awakened has no board yet
+    await console.ok("/campaign start ruleset:tally name:Counting")  # the tests' ruleset has no board
     assert "no live board yet" in (await console.fails("/campaign board"))["text"]
 
 
@@ -88,3 +88,20 @@ async def test_the_runic_board_shows_the_party(console: Console) -> None:
     assert "MP 60/60 · FP 10/10 · HP 10/10" in str(board) and "Merlin" in str(board)
     await console.ok("/runic adjust character:Merlin field:mp value:40 reason:spent")
     assert "MP 40/60" in str(poster.boards[posted["data"]["message_id"]])  # edited after the change
+
+
+async def test_the_awakened_board_shows_the_scene_and_each_mage(console: Console) -> None:
+    await console.ok("@as Gwen")
+    await console.ok("/campaign start ruleset:awakened name:Boston")
+    await console.ok("@as Pat")
+    await console.ok(
+        '/awakened mage create name:Ash path:Thyrsus ruling:"Life, Spirit" inferior:Matter resistance:composure '
+        'gnosis:3 arcana:"Forces 3, Life 3, Spirit 3" mana_max:15 willpower:5 health:7'
+    )
+    await console.ok("@as Gwen")
+    posted = await console.ok("/campaign board")
+    board = str(_poster(console).boards[posted["data"]["message_id"]])
+    assert "Day 1, scene 1, round 1" in board and "Ash" in board and "Gnosis 3" in board
+    await console.ok("@as Pat")
+    await console.ok("/awakened spell cast spell:Veil arcana:Life aspect:covert")
+    assert "Veil" in str(_poster(console).boards[posted["data"]["message_id"]])
