@@ -13,9 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.console import Result
-from bot.service import Place
-from tests.support.loop_console import LoopConsole
+from tests.support.loop_console import CampaignConsole
 
 GM, PAT, OZ = "Gwen", "Pat", "Oz"
 FUZZ = settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
@@ -34,35 +32,9 @@ SETUP = (
 )
 
 
-class AwakenedConsole(LoopConsole):
+class AwakenedConsole(CampaignConsole):
     def __init__(self, db: Path, registry) -> None:
-        super().__init__(db, registry, seed=5, setup=SETUP)
-        self.events = self.status()["events"]
-
-    def run(self, line: str, user: str | None = None) -> Result:
-        if user is not None:
-            self.table.switch_user(user)
-        return super().run(line)
-
-    def status(self) -> dict:
-        return self.run("/campaign status", GM).data
-
-    def stored(self) -> tuple:
-        store = self.table.bot.service.store
-        place = Place(self.table.virtual.guild_id, self.table.virtual.channel_id)
-
-        async def read():
-            row = await store.campaign(place.guild_id, place.channel_id)
-            characters = await store.characters(row.id)
-            return row.state, row.settings, {c.name: (c.owner_id, c.sheet) for c in characters}
-
-        return self.call(read())
-
-    def refuses(self, result: Result) -> str:
-        assert not result.ok, (result.command, result.text)
-        assert result.ephemeral and "incident" not in result.extra, (result.command, result.text)
-        assert result.text and "Traceback" not in result.text and "ValidationError" not in result.text
-        return result.text
+        super().__init__(db, registry, setup=SETUP, seed=5, gm=GM)
 
 
 @pytest.fixture
