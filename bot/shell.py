@@ -11,6 +11,7 @@ import os
 import re
 import signal
 from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
 from pathlib import Path
 
 from discord import app_commands
@@ -66,8 +67,13 @@ def _command_part(head: str) -> str:
 
 
 def with_names(text: str, names: dict[int, str]) -> str:
-    """Mentions (<@id>) as the names a console user knows them by."""
-    return re.sub(r"<@!?(\d+)>", lambda m: f"@{names.get(int(m.group(1)), m.group(1))}", text)
+    """Mentions (<@id>) as the names a console user knows them by, and Discord's timestamps (<t:N:f>) as UTC times."""
+    text = re.sub(r"<@!?(\d+)>", lambda m: f"@{names.get(int(m.group(1)), m.group(1))}", text)
+    return re.sub(r"<t:(\d+)(?::[a-zA-Z])?>", lambda m: _utc(int(m.group(1))), text)
+
+
+def _utc(seconds: int) -> str:
+    return datetime.fromtimestamp(seconds, UTC).strftime("%Y-%m-%d %H:%M UTC")
 
 
 class LineReader:
