@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 import sys
-from pathlib import Path
 from typing import Literal, NoReturn
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
@@ -21,7 +20,10 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     discord_token: SecretStr | None = Field(default=None, description="Bot token from the Discord developer portal")
-    magister_db: Path = Field(default=Path("magister.sqlite3"), description="SQLite file holding every campaign")
+    magister_db: str = Field(
+        default="magister.sqlite3",
+        description="The database: a SQLite file (path or sqlite:///path) or postgresql://user:password@host/name",
+    )
     magister_dev_guild: int | None = Field(default=None, description="Guild that gets instant command sync")
     magister_log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR")
     magister_synchronous: Literal["FULL", "NORMAL"] = Field(

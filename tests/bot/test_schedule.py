@@ -14,6 +14,7 @@ from bot.console import ConsoleTable
 from bot.registry import Registry
 from bot.store import WriteTx
 from tests.conftest import Console
+from tests.support.db import write_tx_class
 from tests.support.scenario import run_console
 from tests.support.tally import TallyCog
 
@@ -142,17 +143,18 @@ async def test_a_crash_in_the_middle_leaves_the_timer_due(
 ) -> None:
     await clocked.ok("/campaign settings key:nudge value:0")
     await clocked.ok("/tally ask names:Pip kind:response")
-    real = WriteTx.claim_timer
+    tx_class = write_tx_class(clocked.table.bot.service.store)
+    real = tx_class.claim_timer
 
     def crash(self: WriteTx, timer_id: int, at: str) -> None:
         real(self, timer_id, at)
         raise RuntimeError("the power went out mid-transaction")
 
-    monkeypatch.setattr(WriteTx, "claim_timer", crash)
+    monkeypatch.setattr(tx_class, "claim_timer", crash)
     await clocked.ok("@wait 2h")
     assert clocked.timers() == []
     assert [w["who"] for w in (await clocked.ok("/campaign waiting"))["data"]["waits"]] == ["Pip"]
-    monkeypatch.setattr(WriteTx, "claim_timer", real)
+    monkeypatch.setattr(tx_class, "claim_timer", real)
     await clocked.ok("@wait 1m")
     (deadline,) = clocked.timers()
     assert deadline["data"]["ran"] == "pass"
