@@ -215,6 +215,11 @@ def redact(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
+def _text(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """PostgreSQL text cannot hold NUL (SQLite's can): a NUL someone typed is stored as U+FFFD instead."""
+    return tuple(arg.replace("\x00", "\ufffd") if isinstance(arg, str) and "\x00" in arg else arg for arg in args)
+
+
 def _count(status: str) -> int:
     """Rows an INSERT/UPDATE/DELETE touched, from its command tag ("UPDATE 1")."""
     return int(status.rsplit(" ", 1)[-1])
@@ -243,15 +248,21 @@ class Statements:
             raise RuntimeError("no write transaction is open")
         return connection
 
+    async def _execute(self, sql: str, *args: Any) -> str:
+        return await self._db.execute(sql, *_text(args))
+
+    async def _fetchval(self, sql: str, *args: Any) -> Any:
+        return await self._db.fetchval(sql, *_text(args))
+
     async def _lock(self, campaign_id: int) -> None:
         """Serialize this campaign's actions across processes until the transaction ends (once per transaction)."""
         if campaign_id not in self._writer._locked:
-            await self._db.execute("SELECT pg_advisory_xact_lock($1)", campaign_id)
+            await self._execute("SELECT pg_advisory_xact_lock($1)", campaign_id)
             self._writer._locked.add(campaign_id)
 
     async def _insert(self, sql: str, *args: Any) -> int:
         try:
-            return int(await self._db.fetchval(sql, *args))
+            return int(await self._fetchval(sql, *args))
         except asyncpg.IntegrityConstraintViolationError as error:
             raise IntegrityError(str(error)) from None
 
@@ -280,7 +291,7 @@ class Statements:
 
     async def update_campaign(self, campaign: CampaignRow) -> None:
         await self._lock(campaign.id)
-        status = await self._db.execute(
+        status = await self._execute(
             """UPDATE campaigns SET name = $1, gm_ids = $2, gm_channel_id = $3, settings = $4, state = $5,
                       version = version + 1, archived_at = $6, pbp = $7
                WHERE id = $8 AND version = $9""",
@@ -300,7 +311,7 @@ class Statements:
 
     async def touch_campaign(self, campaign: CampaignRow) -> None:
         await self._lock(campaign.id)
-        status = await self._db.execute(
+        status = await self._execute(
             "UPDATE campaigns SET version = version + 1 WHERE id = $1 AND version = $2 AND archived_at IS NULL",
             campaign.id,
             campaign.version,
@@ -311,7 +322,7 @@ class Statements:
 
     async def check_campaign(self, campaign: CampaignRow) -> None:
         await self._lock(campaign.id)
-        found = await self._db.fetchval(
+        found = await self._fetchval(
             "SELECT 1 FROM campaigns WHERE id = $1 AND version = $2 AND archived_at IS NULL",
             campaign.id,
             campaign.version,
@@ -335,7 +346,7 @@ class Statements:
         )
 
     async def update_character(self, character_id: int, owner_id: int, sheet: dict) -> None:
-        await self._db.execute(
+        await self._execute(
             "UPDATE characters SET owner_id = $1, sheet = $2, updated_at = $3 WHERE id = $4",
             owner_id,
             dumps(sheet),
@@ -344,7 +355,7 @@ class Statements:
         )
 
     async def delete_character(self, character_id: int) -> None:
-        await self._db.execute("DELETE FROM characters WHERE id = $1", character_id)
+        await self._execute("DELETE FROM characters WHERE id = $1", character_id)
 
     async def append_event(
         self,
@@ -378,11 +389,11 @@ class Statements:
     async def save_macro(self, owner_id: int, campaign_id: int | None, name: str, expression: str) -> bool:
         key = name.casefold()
         if campaign_id is None:
-            status = await self._db.execute(
+            status = await self._execute(
                 "DELETE FROM macros WHERE owner_id = $1 AND campaign_id IS NULL AND name_key = $2", owner_id, key
             )
         else:
-            status = await self._db.execute(
+            status = await self._execute(
                 "DELETE FROM macros WHERE campaign_id = $1 AND name_key = $2", campaign_id, key
             )
         await self._insert(
@@ -398,12 +409,12 @@ class Statements:
         return _count(status) > 0
 
     async def delete_macro(self, macro_id: int) -> None:
-        await self._db.execute("DELETE FROM macros WHERE id = $1", macro_id)
+        await self._execute("DELETE FROM macros WHERE id = $1", macro_id)
 
     async def put_wait(
         self, campaign_id: int, key: str, user_id: int | None, body: dict, since: str, deadline: str | None
     ) -> None:
-        await self._db.execute(
+        await self._execute(
             """INSERT INTO waits (campaign_id, key, user_id, body, since, deadline) VALUES ($1, $2, $3, $4, $5, $6)
                ON CONFLICT (campaign_id, key) DO UPDATE SET user_id = EXCLUDED.user_id, body = EXCLUDED.body,
                    since = EXCLUDED.since, deadline = EXCLUDED.deadline""",
@@ -416,8 +427,8 @@ class Statements:
         )
 
     async def drop_wait(self, campaign_id: int, key: str) -> None:
-        await self._db.execute("DELETE FROM waits WHERE campaign_id = $1 AND key = $2", campaign_id, key)
-        await self._db.execute(
+        await self._execute("DELETE FROM waits WHERE campaign_id = $1 AND key = $2", campaign_id, key)
+        await self._execute(
             "DELETE FROM timers WHERE campaign_id = $1 AND wait_key = $2 AND fired_at IS NULL", campaign_id, key
         )
 
@@ -448,7 +459,7 @@ class Statements:
 
     async def claim_timer(self, timer_id: int, at: str) -> None:
         """Fired exactly once: a timer another transaction is claiming is skipped, not waited for."""
-        status = await self._db.execute(
+        status = await self._execute(
             """UPDATE timers SET fired_at = $1 WHERE id = (
                    SELECT id FROM timers WHERE id = $2 AND fired_at IS NULL FOR UPDATE SKIP LOCKED)""",
             at,
@@ -459,7 +470,7 @@ class Statements:
 
     async def pending_reminders(self, guild_id: int, channel_id: int) -> int:
         return int(
-            await self._db.fetchval(
+            await self._fetchval(
                 "SELECT count(*) FROM timers"
                 " WHERE guild_id = $1 AND channel_id = $2 AND kind = 'remind' AND fired_at IS NULL",
                 guild_id,
@@ -469,9 +480,9 @@ class Statements:
 
     async def cancel_timer(self, timer_id: int, *, channel: tuple[int, int] | None = None) -> bool:
         if channel is None:
-            status = await self._db.execute("DELETE FROM timers WHERE id = $1 AND fired_at IS NULL", timer_id)
+            status = await self._execute("DELETE FROM timers WHERE id = $1 AND fired_at IS NULL", timer_id)
         else:
-            status = await self._db.execute(
+            status = await self._execute(
                 "DELETE FROM timers WHERE id = $1 AND fired_at IS NULL AND guild_id = $2 AND channel_id = $3",
                 timer_id,
                 *channel,
@@ -479,17 +490,17 @@ class Statements:
         return _count(status) == 1
 
     async def shift_timers(self, campaign_id: int, seconds: int) -> None:
-        await self._db.execute(
+        await self._execute(
             "UPDATE timers SET due = due + $1 WHERE campaign_id = $2 AND fired_at IS NULL", seconds, campaign_id
         )
 
     async def set_wait_deadline(self, campaign_id: int, key: str, deadline: str | None) -> None:
-        await self._db.execute(
+        await self._execute(
             "UPDATE waits SET deadline = $1 WHERE campaign_id = $2 AND key = $3", deadline, campaign_id, key
         )
 
     async def set_board(self, campaign_id: int, channel_id: int, message_id: int) -> None:
-        await self._db.execute(
+        await self._execute(
             """INSERT INTO boards (campaign_id, channel_id, message_id) VALUES ($1, $2, $3)
                ON CONFLICT (campaign_id) DO UPDATE SET channel_id = EXCLUDED.channel_id,
                    message_id = EXCLUDED.message_id""",
@@ -499,7 +510,7 @@ class Statements:
         )
 
     async def set_member_timezone(self, user_id: int, timezone: str | None) -> None:
-        await self._db.execute(
+        await self._execute(
             "INSERT INTO members (user_id, timezone) VALUES ($1, $2)"
             " ON CONFLICT (user_id) DO UPDATE SET timezone = EXCLUDED.timezone",
             user_id,
@@ -939,7 +950,7 @@ class PgStore:
             """
             SELECT t.* FROM timers t LEFT JOIN campaigns c ON c.id = t.campaign_id
             WHERE t.fired_at IS NULL AND t.due <= $1
-              AND (t.campaign_id IS NULL OR (c.pbp::jsonb ->> 'paused_at') IS NULL)
+              AND (t.campaign_id IS NULL OR (c.pbp::json ->> 'paused_at') IS NULL)
             ORDER BY t.due, t.id LIMIT $2
             """,
             now,
