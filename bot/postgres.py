@@ -25,7 +25,6 @@ import inspect
 import json
 import re
 import sqlite3
-import threading
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -209,10 +208,11 @@ def is_url(target: object) -> bool:
 def redact(url: str) -> str:
     """The URL with any password replaced, for messages and logs."""
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
+    query = re.sub(r"(?i)(^|&)(password=)[^&]*", r"\1\2***", parts.query)
+    netloc = parts.netloc
+    if parts.password is not None:
+        netloc = netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
 def _text(args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -600,7 +600,11 @@ class PgWriter:
 
     def wait(self, coroutine: Coroutine[Any, Any, T]) -> T:
         """From the worker thread: run ``coroutine`` on the event loop, wait, return its result."""
-        if threading.get_ident() == self._loop._thread_id:  # type: ignore[attr-defined]
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is self._loop:  # it would wait forever on the loop it blocks
             coroutine.close()
             raise RuntimeError("a PostgreSQL WriteTx method was called on the event loop: use store.write")
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
@@ -620,18 +624,22 @@ class PgWriter:
         return changed
 
     async def check_others(self) -> bool:
-        return self.saw(int(await self._pool.fetchval(WRITES_SEEN)))
+        return self.saw(int(await _again_if_dropped(lambda: self._pool.fetchval(WRITES_SEEN))))
 
     # ------------------------------------------------------------------ transactions
 
     async def _begin(self) -> None:
-        connection = await self._pool.acquire()
-        try:
-            transaction = connection.transaction()
-            await transaction.start()
-        except BaseException:
-            await self._pool.release(connection)
-            raise
+        async def begin() -> tuple[asyncpg.Connection, Any]:
+            connection = await self._pool.acquire()
+            try:
+                transaction = connection.transaction()
+                await transaction.start()
+            except BaseException:
+                await self._pool.release(connection)
+                raise
+            return connection, transaction
+
+        connection, transaction = await _again_if_dropped(begin)
         self._connection, self._transaction, self._locked = connection, transaction, set()
 
     async def _end(self, commit: bool) -> None:
@@ -706,6 +714,17 @@ class PgWriter:
 
 # ---------------------------------------------------------------------- the store
 
+DROPPED = (asyncpg.ConnectionDoesNotExistError, asyncpg.AdminShutdownError, asyncpg.CannotConnectNowError)
+
+
+async def _again_if_dropped(attempt: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """A read, or a BEGIN, that met a connection the server had dropped (a restart): once more, on a new one.
+    Safe because nothing was done yet; a dropped connection mid-write is not retried (the action fails)."""
+    try:
+        return await attempt()
+    except DROPPED:
+        return await attempt()
+
 
 async def _migrate(connection: asyncpg.Connection) -> None:
     """Each pending migration in its own transaction, under an advisory lock: two processes starting at
@@ -761,7 +780,16 @@ class PgStore:
         await self._pool.close()
 
     async def schema_version(self) -> int:
-        return int(await self._pool.fetchval("SELECT version FROM magister_schema"))
+        return int(await self._fetchval("SELECT version FROM magister_schema"))
+
+    async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+        return await _again_if_dropped(lambda: self._pool.fetch(sql, *args))
+
+    async def _fetchrow(self, sql: str, *args: Any) -> asyncpg.Record | None:
+        return await _again_if_dropped(lambda: self._pool.fetchrow(sql, *args))
+
+    async def _fetchval(self, sql: str, *args: Any) -> Any:
+        return await _again_if_dropped(lambda: self._pool.fetchval(sql, *args))
 
     # ------------------------------------------------------------------ writes
 
@@ -814,7 +842,7 @@ class PgStore:
     # ------------------------------------------------------------------ reads
 
     async def campaign(self, guild_id: int, channel_id: int) -> CampaignRow | None:
-        row = await self._pool.fetchrow(
+        row = await self._fetchrow(
             "SELECT * FROM campaigns WHERE guild_id = $1 AND channel_id = $2 AND archived_at IS NULL",
             guild_id,
             channel_id,
@@ -822,11 +850,11 @@ class PgStore:
         return _campaign(row) if row else None
 
     async def campaign_by_id(self, campaign_id: int) -> CampaignRow | None:
-        row = await self._pool.fetchrow("SELECT * FROM campaigns WHERE id = $1", campaign_id)
+        row = await self._fetchrow("SELECT * FROM campaigns WHERE id = $1", campaign_id)
         return _campaign(row) if row else None
 
     async def archived_campaigns(self, guild_id: int, channel_id: int, *, limit: int = 25) -> list[CampaignRow]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             "SELECT * FROM campaigns WHERE guild_id = $1 AND channel_id = $2 AND archived_at IS NOT NULL"
             ' ORDER BY archived_at COLLATE "C" DESC LIMIT $3',
             guild_id,
@@ -836,13 +864,13 @@ class PgStore:
         return [_campaign(row) for row in rows]
 
     async def live_campaigns(self, ruleset: str) -> list[CampaignRow]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             "SELECT * FROM campaigns WHERE ruleset = $1 AND archived_at IS NULL ORDER BY id", ruleset
         )
         return [_campaign(row) for row in rows]
 
     async def characters(self, campaign_id: int) -> list[CharacterRow]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             "SELECT id, campaign_id, owner_id, name, sheet FROM characters WHERE campaign_id = $1 ORDER BY id",
             campaign_id,
         )
@@ -852,14 +880,14 @@ class PgStore:
         if offset > FLIP_OFFSET:
             total = await self.count_events(campaign_id)
             if offset > total // 2:
-                rows = await self._pool.fetch(
+                rows = await self._fetch(
                     "SELECT * FROM events WHERE campaign_id = $1 ORDER BY id LIMIT $2 OFFSET $3",
                     campaign_id,
                     max(0, min(limit, total - offset)),
                     max(0, total - offset - limit),
                 )
                 return [_event(row) for row in reversed(rows)]
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             "SELECT * FROM events WHERE campaign_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3",
             campaign_id,
             limit,
@@ -870,7 +898,7 @@ class PgStore:
     async def events_since_last_by(
         self, campaign_id: int, actor_id: int, *, limit: int, look_back: int = RECAP_COUNT_CAP
     ) -> tuple[list[EventRow], int]:
-        row = await self._pool.fetchrow(
+        row = await self._fetchrow(
             "SELECT count(*), coalesce(max(CASE WHEN actor_id = $1 THEN id END), 0) FROM "
             "(SELECT id, actor_id FROM events WHERE campaign_id = $2 ORDER BY id DESC LIMIT $3) AS recent",
             actor_id,
@@ -879,7 +907,7 @@ class PgStore:
         )
         seen, since = (int(row[0]), int(row[1])) if row else (0, 0)
         total = int(
-            await self._pool.fetchval(
+            await self._fetchval(
                 "SELECT count(*) FROM (SELECT 1 FROM events WHERE campaign_id = $1 AND id > $2"
                 " ORDER BY id DESC LIMIT $3) AS later",
                 campaign_id,
@@ -889,7 +917,7 @@ class PgStore:
         )
         if since == 0 and seen >= look_back:
             total = look_back
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             "SELECT * FROM events WHERE campaign_id = $1 AND id > $2 ORDER BY id DESC LIMIT $3",
             campaign_id,
             since,
@@ -898,7 +926,7 @@ class PgStore:
         return [_event(row) for row in rows], total
 
     async def macros(self, owner_id: int, campaign_id: int | None) -> list[MacroRow]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             "SELECT id, owner_id, campaign_id, name, expression FROM macros"
             " WHERE (owner_id = $1 AND campaign_id IS NULL) OR campaign_id = $2"
             ' ORDER BY campaign_id IS NOT NULL, name_key COLLATE "C"',
@@ -908,17 +936,17 @@ class PgStore:
         return [MacroRow(*row) for row in rows]
 
     async def count_events(self, campaign_id: int) -> int:
-        found = await self._pool.fetchval("SELECT events FROM event_counts WHERE campaign_id = $1", campaign_id)
+        found = await self._fetchval("SELECT events FROM event_counts WHERE campaign_id = $1", campaign_id)
         return int(found) if found is not None else 0
 
     async def waits(self, campaign_id: int) -> list[StoredWait]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             'SELECT * FROM waits WHERE campaign_id = $1 ORDER BY since COLLATE "C", key COLLATE "C"', campaign_id
         )
         return [stored_wait(row) for row in rows]
 
     async def waits_on(self, guild_id: int, user_id: int) -> list[tuple[CampaignRow, StoredWait]]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             """
             SELECT c.*, w.campaign_id AS w_campaign, w.key AS w_key, w.user_id AS w_user, w.body AS w_body,
                    w.since AS w_since, w.deadline AS w_deadline
@@ -946,7 +974,7 @@ class PgStore:
         ]
 
     async def due_timers(self, now: int, *, limit: int = 100) -> list[TimerRow]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             """
             SELECT t.* FROM timers t LEFT JOIN campaigns c ON c.id = t.campaign_id
             WHERE t.fired_at IS NULL AND t.due <= $1
@@ -959,11 +987,11 @@ class PgStore:
         return [timer_row(row) for row in rows]
 
     async def timer(self, timer_id: int) -> TimerRow | None:
-        row = await self._pool.fetchrow("SELECT * FROM timers WHERE id = $1", timer_id)
+        row = await self._fetchrow("SELECT * FROM timers WHERE id = $1", timer_id)
         return timer_row(row) if row else None
 
     async def reminders(self, guild_id: int, channel_id: int) -> list[TimerRow]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             "SELECT * FROM timers WHERE guild_id = $1 AND channel_id = $2 AND kind = 'remind' AND fired_at IS NULL "
             "ORDER BY due, id LIMIT 25",
             guild_id,
@@ -972,21 +1000,21 @@ class PgStore:
         return [timer_row(row) for row in rows]
 
     async def actor_names(self) -> dict[int, str]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             "SELECT actor_id, actor_name FROM events WHERE id IN "
             "(SELECT max(id) FROM events WHERE actor_name NOT LIKE '%(timer)' GROUP BY actor_id)"
         )
         return {int(row[0]): row[1] for row in rows}
 
     async def board(self, campaign_id: int) -> tuple[int, int] | None:
-        row = await self._pool.fetchrow("SELECT channel_id, message_id FROM boards WHERE campaign_id = $1", campaign_id)
+        row = await self._fetchrow("SELECT channel_id, message_id FROM boards WHERE campaign_id = $1", campaign_id)
         return (int(row[0]), int(row[1])) if row else None
 
     async def member_timezone(self, user_id: int) -> str | None:
-        return await self._pool.fetchval("SELECT timezone FROM members WHERE user_id = $1", user_id)
+        return await self._fetchval("SELECT timezone FROM members WHERE user_id = $1", user_id)
 
     async def undoable_since(self, campaign_id: int, event_id: int, *, limit: int) -> list[EventRow]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             """
             SELECT * FROM events e
             WHERE e.campaign_id = $1 AND e.id >= $2 AND e.snapshot IS NOT NULL AND e.undoes IS NULL
@@ -1000,7 +1028,7 @@ class PgStore:
         return [_event(row) for row in rows]
 
     async def last_undoable(self, campaign_id: int) -> EventRow | None:
-        row = await self._pool.fetchrow(
+        row = await self._fetchrow(
             """
             SELECT * FROM events e
             WHERE e.campaign_id = $1 AND e.snapshot IS NOT NULL AND e.undoes IS NULL

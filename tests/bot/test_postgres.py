@@ -11,13 +11,14 @@ import inspect
 import json
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from bot import campaigns, database
 from bot.postgres import PG_MIGRATIONS, PgStore, PgStoreOpenError, PgTransaction, PgWriteTx
 from bot.service import TableService
 from bot.store import MIGRATIONS, Store, Transaction, WriteTx
-from tests.conftest import GM, HERE, open_store
+from tests.conftest import GM, HERE, PLAYER, open_store
 from tests.support.db import ON_POSTGRES, fetch, insert_many
 
 on_postgres = pytest.mark.skipif(not ON_POSTGRES, reason="needs PostgreSQL: runs on the PostgreSQL pass (make test)")
@@ -151,3 +152,27 @@ async def test_a_nul_someone_typed_is_kept_as_a_replacement_character(store: PgS
     assert row is not None and row.name == "C\ufffd" and row.state == {"note": "a\x00b"}  # JSON escapes it
     (event,) = await store.events(campaign_id, limit=5)
     assert (event.actor_name, event.summary) == ("Gwen\ufffd", "did\ufffdx")
+
+
+@on_postgres
+async def test_connections_the_server_dropped_are_replaced_without_losing_an_action(tally: TableService) -> None:
+    """What a server restart does to idle connections: the next actions reconnect, none is refused."""
+    store = tally.store
+    assert isinstance(store, PgStore)
+    async with store._pool.acquire() as connection:
+        mine = await connection.fetchval("SELECT pg_backend_pid()")
+    admin = await asyncpg.connect(store.url)
+    try:
+        dropped = await admin.fetchval(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        )
+    finally:
+        await admin.close()
+    assert dropped >= 1
+    for _ in range(3):
+        await tally.run(HERE, PLAYER, "tally", "add", {"name": "Pip"})
+    campaign = await tally.campaign(HERE)
+    assert campaign is not None and campaign.row.state["count"] == 3
+    async with store._pool.acquire() as connection:
+        assert await connection.fetchval("SELECT pg_backend_pid()") != mine
