@@ -57,7 +57,6 @@ from bot.writer import MAX_BATCH, StaleCampaignError, TimerClaimedError, Transac
 T = TypeVar("T")
 Job = Callable[[Any], Any]
 MIGRATION_LOCK = -1  # advisory lock key for migrating; campaign keys are their (positive) ids
-URL_SCHEMES = ("postgresql://", "postgres://")
 
 # The same numbered migrations as bot.store.MIGRATIONS (number n here is MIGRATIONS[n - 1] there), in
 # PostgreSQL's dialect: identity keys, BIGINT for Discord ids, a plpgsql trigger. JSON stays TEXT, as on
@@ -199,10 +198,6 @@ class PgStoreOpenError(StoreOpenError):
             f"cannot open the database {redact(url)}: {reason}: check the server runs, the database exists and "
             "the user may use it, or set MAGISTER_DB to another database",
         )
-
-
-def is_url(target: object) -> bool:
-    return isinstance(target, str) and target.startswith(URL_SCHEMES)
 
 
 def redact(url: str) -> str:
