@@ -9,6 +9,9 @@ from __future__ import annotations
 import asyncio
 import inspect
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import asyncpg
@@ -21,6 +24,7 @@ from bot.store import MIGRATIONS, Store, Transaction, WriteTx
 from tests.conftest import GM, HERE, PLAYER, open_store
 from tests.support.db import ON_POSTGRES, fetch, insert_many
 
+ROOT = Path(__file__).resolve().parents[2]
 on_postgres = pytest.mark.skipif(not ON_POSTGRES, reason="needs PostgreSQL: runs on the PostgreSQL pass (make test)")
 
 
@@ -176,3 +180,31 @@ async def test_connections_the_server_dropped_are_replaced_without_losing_an_act
     assert campaign is not None and campaign.row.state["count"] == 3
     async with store._pool.acquire() as connection:
         assert await connection.fetchval("SELECT pg_backend_pid()") != mine
+
+
+def run_bot(args: list[str], tmp_path: Path, db: str) -> subprocess.CompletedProcess:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
+    environment |= {"MAGISTER_DB": db, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=tmp_path,
+        env=environment,
+        input="/roll expression:1d6\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_an_unreachable_postgres_stops_the_console_with_one_line(tmp_path: Path) -> None:
+    result = run_bot(["console", "--json"], tmp_path, f"postgresql://magister:hunter2@/magister?host={tmp_path}")
+    assert result.returncode == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert "cannot open the database postgresql://magister:***@/magister" in line and "MAGISTER_DB" in line
+    assert "hunter2" not in result.stderr + result.stdout
+
+
+def test_backup_says_to_use_pg_dump_for_postgres(tmp_path: Path) -> None:
+    result = run_bot(["backup", str(tmp_path / "copy.sqlite3")], tmp_path, "postgresql://magister@/magister")
+    assert result.returncode == 2 and "pg_dump" in result.stderr
+    assert not (tmp_path / "copy.sqlite3").exists()
