@@ -21,8 +21,10 @@ job fails, the group rolls back and each job is retried alone.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import json
+import logging
 import re
 import sqlite3
 import time
@@ -57,6 +59,8 @@ from bot.writer import MAX_BATCH, StaleCampaignError, TimerClaimedError, Transac
 T = TypeVar("T")
 Job = Callable[[Any], Any]
 MIGRATION_LOCK = -1  # advisory lock key for migrating; campaign keys are their (positive) ids
+
+log = logging.getLogger(__name__)
 
 # The same numbered migrations as bot.store.MIGRATIONS (number n here is MIGRATIONS[n - 1] there), in
 # PostgreSQL's dialect: identity keys, BIGINT for Discord ids, a plpgsql trigger. JSON stays TEXT, as on
@@ -642,12 +646,18 @@ class PgWriter:
         self._connection = self._transaction = None
         assert connection is not None
         try:
-            if commit:
-                await transaction.commit()
-                # after the commit, so whoever sees the number also sees what was committed
+            if not commit:
+                # a connection that broke has nothing to roll back; the error that brought us here matters
+                with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                    await transaction.rollback()
+                return
+            await transaction.commit()
+            try:  # after the commit, so whoever sees the number also sees what was committed
                 self.saw(int(await connection.fetchval("SELECT nextval('magister_writes')")), own=True)
-            else:
-                await transaction.rollback()
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                # committed all the same: never report a saved action as failed. Other processes learn of
+                # it at the next write's number, or when their own writes meet its version.
+                log.warning("could not count a committed write in magister_writes", exc_info=True)
         finally:
             await self._pool.release(connection)
 

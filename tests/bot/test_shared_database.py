@@ -74,6 +74,8 @@ async def test_two_processes_on_one_campaign_lose_nothing_and_fire_each_timer_on
     timers = await prepare(db, registry)
     processes = [hammer(db, 60), hammer(db, 60)]
     try:
+        for process in processes:
+            assert json.loads(process.stdout.readline()) == {"ready": True}  # type: ignore[union-attr]
         for process in processes:  # both are waiting on stdin: go at once
             process.stdin.write("go\n")  # type: ignore[union-attr]
             process.stdin.flush()  # type: ignore[union-attr]
@@ -101,6 +103,7 @@ async def test_a_process_killed_mid_write_loses_nothing_it_acknowledged(tmp_path
     process = hammer(db, 0)  # acts until killed
     acked: list[int] = []
     try:
+        assert json.loads(process.stdout.readline()) == {"ready": True}  # type: ignore[union-attr]
         process.stdin.write("go\n")  # type: ignore[union-attr]
         process.stdin.flush()  # type: ignore[union-attr]
         while len(acked) < 40:

@@ -1,10 +1,10 @@
-"""One Magister process acting on a shared campaign as fast as it can (tests/bot/test_postgres.py runs two).
+"""One Magister process acting on a shared campaign as fast as it can (tests/bot/test_shared_database.py).
 
 ``python -m tests.support.hammer DB ACTIONS`` opens the store ``DB`` (a SQLite file or a PostgreSQL URL),
-waits for a line on stdin (so two processes start together), then runs ACTIONS ``/tally add`` for Pip in
-the channel's campaign, a few at a time, and fires due timers after each round. It prints a JSON line
-``{"ack": event id}`` the moment each action is acknowledged (ACTIONS 0: forever, until killed), then one
-with every acknowledged event id, how many it refused, and the id of every timer it fired.
+prints ``{"ready": true}`` and waits for a line on stdin (so two processes start together), then runs
+ACTIONS ``/tally add`` for Pip in the channel's campaign, a few at a time, and fires due timers after each
+round. It prints ``{"ack": event id}`` the moment each action is acknowledged (ACTIONS 0: forever, until
+killed), then one line with every acknowledged event id, how many it refused, and every timer it fired.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ async def main(target: str, actions: int) -> None:
         print(json.dumps({"ack": reply.event_id}), flush=True)
 
     try:
+        print(json.dumps({"ready": True}), flush=True)
         await asyncio.to_thread(sys.stdin.readline)
         done = 0
         while actions == 0 or done < actions:
