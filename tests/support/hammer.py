@@ -4,7 +4,8 @@
 prints ``{"ready": true}`` and waits for a line on stdin (so two processes start together), then runs
 ACTIONS ``/tally add`` for Pip in the channel's campaign, a few at a time, and fires due timers after each
 round. It prints ``{"ack": event id}`` the moment each action is acknowledged (ACTIONS 0: forever, until
-killed), then one line with every acknowledged event id, how many it refused, and every timer it fired.
+killed), then one line with every acknowledged event id, how many it refused, every timer it fired, and
+when (wall clock) it began and finished acting.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import asyncio
 import json
 import random
 import sys
+import time
 
 from bot.database import open_store
 from bot.registry import Registry
@@ -46,15 +48,18 @@ async def main(target: str, actions: int) -> None:
     try:
         print(json.dumps({"ready": True}), flush=True)
         await asyncio.to_thread(sys.stdin.readline)
+        began = time.time()
         done = 0
         while actions == 0 or done < actions:
             batch = AT_ONCE if actions == 0 else min(AT_ONCE, actions - done)
             await asyncio.gather(*(add() for _ in range(batch)))
             done += batch
             fired += [message.data["reminder"] for message in await fire_due(service)]
+        finished = time.time()
     finally:
         await store.close()
-    print(json.dumps({"acked": acked, "refused": refused, "fired": fired}), flush=True)
+    summary = {"acked": acked, "refused": refused, "fired": fired, "began": began, "finished": finished}
+    print(json.dumps(summary), flush=True)
 
 
 if __name__ == "__main__":
