@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 
 import discord
 
-from bot import campaigns
+from bot import campaigns, turns
 from bot.errors import report_error, send_text
 from bot.render import to_embed
 from bot.service import Reply
@@ -322,6 +322,51 @@ def buttons_for(ruleset: str, reply: Reply, owner_id: int = 0) -> discord.ui.Vie
     return action_buttons(ruleset, offer(reply), owner_id) if offer else None
 
 
+# ---------------------------------------------------------------------- the /turn tracker
+
+
+class TurnButton(LastingButton, template=r"m:turn:(?P<campaign>\d+)"):
+    """End turn on a /turn prompt: runs ``/turn next`` for whoever presses (its player or a GM, as the command)."""
+
+    def __init__(self, campaign_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(label="End turn", style=discord.ButtonStyle.primary, custom_id=f"m:turn:{campaign_id}")
+        )
+        self.campaign_id = campaign_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> TurnButton:
+        return cls(int(match["campaign"]))
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        from bot.client import caller_of, place_of, send_reply, service_of
+
+        service, place = service_of(interaction), place_of(interaction)
+        campaign = await service.campaign(place)
+        if campaign is None or campaign.row.id != self.campaign_id:
+            raise RuleError("That campaign has ended here, so this turn can no longer be ended.")
+        reply = await turns.turn_next(service, place, caller_of(interaction))
+        await send_reply(interaction, reply, view=answer_view(reply))
+
+
+def answer_view(reply: Reply | None) -> discord.ui.View | None:
+    """The buttons of a message nobody asked for (a timer's): those a command's reply would carry now.
+
+    ``reply`` shows the table after the timer (what the deadline ran, or the table as it stands); the
+    buttons are anyone's to press, since the rules (or ``/turn next``) check who may answer.
+    """
+    if reply is None or reply.campaign is None:
+        return None
+    offer = REPLY_BUTTONS.get(reply.campaign.ruleset)
+    items: list[ReplyItem] = list(offer(reply)) if offer else []
+    labels = {entry[1] if isinstance(entry, tuple) else getattr(entry.item, "label", None) for entry in items}
+    if turns.tracker(reply.campaign) is not None and "End turn" not in labels:
+        items.append(TurnButton(reply.campaign.id))
+    return action_buttons(reply.campaign.ruleset, items)
+
+
 def release(view: discord.ui.View | None) -> None:
     """Once sent, a view of lasting buttons needs no live object: the dynamic-item registry answers them.
 
@@ -337,4 +382,5 @@ LASTING_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionButton,
     RespondButton,
     RespondSelect,
+    TurnButton,
 )

@@ -54,6 +54,11 @@ class _Gone:
     reason = "Not Found"
 
 
+def next_snowflake() -> int:
+    """A fresh id, as Discord gives each new message (the console's timer messages)."""
+    return next(_snowflakes)
+
+
 def snowflake_for(name: str) -> int:
     """A stable id for a console name, so the same name is the same user across runs."""
     digest = hashlib.sha256(name.casefold().encode()).digest()
