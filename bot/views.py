@@ -10,17 +10,20 @@ handler as a command's (``bot.errors``).
 
 from __future__ import annotations
 
+import asyncio
+import io
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 import discord
 
-from bot import campaigns, turns
+from bot import campaigns, charts, turns
+from bot.board import BOARD_VIEWER
 from bot.errors import report_error, send_text
 from bot.render import to_embed
 from bot.service import Reply
-from rules.base import Card, RuleError
+from rules.base import Card, Outcome, RuleError, Table
 
 NOT_YOURS = "These buttons belong to whoever ran the command. Run it yourself to get your own."
 
@@ -322,6 +325,54 @@ def buttons_for(ruleset: str, reply: Reply, owner_id: int = 0) -> discord.ui.Vie
     return action_buttons(ruleset, offer(reply), owner_id) if offer else None
 
 
+# ---------------------------------------------------------------------- the board as a picture
+
+# What a ruleset's picture shows, from the table as everyone may see it (registered by its cog)
+PICTURES: dict[str, Callable[[Table], charts.BattlePicture]] = {}
+PICTURE_FILE = "battle.png"
+
+
+class PictureButton(LastingButton, template=r"m:pic:(?P<ruleset>[a-z]+):(?P<campaign>\d+)"):
+    """Picture: the board drawn as a PNG (bars for life and energy), shown only to whoever asks.
+
+    It is drawn when pressed, from the table as it stands then and as any player may see it, in a worker
+    thread so the bot keeps answering meanwhile.
+    """
+
+    def __init__(self, ruleset: str, campaign_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Picture", style=discord.ButtonStyle.secondary, custom_id=f"m:pic:{ruleset}:{campaign_id}"
+            )
+        )
+        self.ruleset, self.campaign_id = ruleset, campaign_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> PictureButton:
+        return cls(match["ruleset"], int(match["campaign"]))
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        from bot.client import place_of, service_of
+
+        service = service_of(interaction)
+        campaign = await service.campaign(place_of(interaction))
+        draw = PICTURES.get(self.ruleset)
+        if campaign is None or campaign.row.id != self.campaign_id or draw is None:
+            raise RuleError("That campaign has ended here, so there is no board to draw.")
+        picture = draw(service.table_for(campaign, BOARD_VIEWER))  # a RuleError (no battle) is said plainly
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        png = await asyncio.to_thread(charts.render_battle, picture)
+        embed = to_embed(Card(title=picture.title, description=picture.subtitle))
+        embed.set_image(url=f"attachment://{PICTURE_FILE}")
+        file = discord.File(io.BytesIO(png), filename=PICTURE_FILE)
+        interaction.extras["outcome"] = Outcome(
+            card=Card(title=picture.title), summary="battle picture", data={"picture": PICTURE_FILE}, ephemeral=True
+        )
+        await interaction.followup.send(embed=embed, file=file, ephemeral=True)
+
+
 # ---------------------------------------------------------------------- the /turn tracker
 
 
@@ -360,7 +411,7 @@ def answer_view(reply: Reply | None) -> discord.ui.View | None:
     if reply is None or reply.campaign is None:
         return None
     offer = REPLY_BUTTONS.get(reply.campaign.ruleset)
-    items: list[ReplyItem] = list(offer(reply)) if offer else []
+    items = [item for item in (offer(reply) if offer else []) if not isinstance(item, PictureButton)]  # asked for
     labels = {entry[1] if isinstance(entry, tuple) else getattr(entry.item, "label", None) for entry in items}
     if turns.tracker(reply.campaign) is not None and "End turn" not in labels:
         items.append(TurnButton(reply.campaign.id))
@@ -383,4 +434,5 @@ LASTING_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     RespondButton,
     RespondSelect,
     TurnButton,
+    PictureButton,
 )
