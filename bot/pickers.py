@@ -1,4 +1,5 @@
-"""Pickers where a list beats typing: co-GMs, the GM channel, and a sheet from the character list.
+"""Pickers where a list beats typing: co-GMs, the GM channel, a sheet from the character list, and the known
+things (spells, targets) an action's option takes, on the replies where they help (``OptionSelect``).
 
 Each picker is a lasting ``DynamicItem`` whose ``custom_id`` names its owner and the
 campaign it was made for, so it still works after a restart and refuses plainly once
@@ -130,6 +131,74 @@ class SheetPicker(Owned, discord.ui.DynamicItem[discord.ui.Select], template=r"m
         await send_reply(interaction, reply)
 
 
+class OptionSelect(
+    Owned,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"m:opt:(?P<r>[a-z]+):(?P<owner>\d+):(?P<c>\d+):(?P<action>[a-z0-9.-]+):(?P<option>[a-z_]+)"
+    r"(?::(?P<key>[a-z_]+)=(?P<value>[^:]{1,30}))?",
+):
+    """A list of known things (spells, targets, characters) for one option of a ruleset action: picking one runs
+    that action with it, as the command would (``/runic cast spell:<picked> mage:<fixed>``), for its owner only.
+
+    The choices are in the message; the ``custom_id`` says which action and option, and at most one option that
+    stays fixed, so the pick works after a restart, and is refused plainly once the campaign has ended.
+    """
+
+    def __init__(
+        self,
+        ruleset: str,
+        owner_id: int,
+        campaign_id: int,
+        action: str,
+        option: str,
+        choices: list[str],
+        placeholder: str = "Pick…",
+        fixed: tuple[str, str] | None = None,
+    ) -> None:
+        custom_id = f"m:opt:{ruleset}:{owner_id}:{campaign_id}:{action.replace(' ', '.')}:{option}"
+        if fixed is not None:
+            custom_id += f":{fixed[0]}={fixed[1]}"
+        options = [discord.SelectOption(label=name[:100], value=name[:100]) for name in choices[:25]]
+        super().__init__(
+            discord.ui.Select(
+                placeholder=placeholder[:150],
+                custom_id=custom_id,
+                options=options or [discord.SelectOption(label="-", value="-")],
+            )
+        )
+        self.ruleset, self.owner_id, self.campaign_id = ruleset, owner_id, campaign_id
+        self.action, self.option, self.fixed = action, option, fixed
+
+    @staticmethod
+    def fits(ruleset: str, action: str, option: str, fixed: tuple[str, str] | None = None) -> bool:
+        """Whether a custom_id for these stays inside Discord's 100 characters with any owner (a name may not)."""
+        room = len(f"m:opt:{ruleset}:{'9' * 20}:{'9' * 8}:{action}:{option}")
+        if fixed is not None:
+            room += 2 + len(fixed[0]) + len(fixed[1])
+            if len(fixed[1]) > 30 or ":" in fixed[1]:
+                return False
+        return room <= 100
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> OptionSelect:
+        fixed = (match["key"], match["value"]) if match["key"] else None
+        action = match["action"].replace(".", " ")
+        return cls(match["r"], int(match["owner"]), int(match["c"]), action, match["option"], [], fixed=fixed)
+
+    async def choose(self, interaction: discord.Interaction) -> None:
+        from bot.client import caller_of, place_of, send_reply, service_of
+        from bot.views import buttons_for
+
+        await _same_campaign(interaction, self.campaign_id)
+        (value,) = self.item.values
+        options = {self.option: value, **dict([self.fixed] if self.fixed else [])}
+        service = service_of(interaction)
+        reply = await service.run(place_of(interaction), caller_of(interaction), self.ruleset, self.action, options)
+        await send_reply(interaction, reply, view=buttons_for(self.ruleset, reply, interaction.user.id))
+
+
 def sheet_picker(owner_id: int, campaign: Campaign) -> discord.ui.View | None:
     """A list of the campaign's characters (the first 25 by name), or None when there are none."""
     names = sorted((c.name for c in campaign.characters.values()), key=str.casefold)
@@ -158,4 +227,4 @@ def gm_card(campaign: Campaign) -> Reply:
     return Reply(Outcome(card=card, summary="viewed GMs", data=data, ephemeral=True), row)
 
 
-PICKER_ITEMS = (GMUserPicker, GMChannelPicker, SheetPicker)
+PICKER_ITEMS = (GMUserPicker, GMChannelPicker, SheetPicker, OptionSelect)

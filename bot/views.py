@@ -320,9 +320,17 @@ ReplyButtons = Callable[[Reply], list[ReplyItem]]
 REPLY_BUTTONS: dict[str, ReplyButtons] = {}
 
 
+# Which lasting selects a ruleset's reply carries for whoever ran it (a list of their spells...): owner-only
+ReplySelects = Callable[[Reply, int], list[discord.ui.Item[Any]]]
+REPLY_SELECTS: dict[str, ReplySelects] = {}
+
+
 def buttons_for(ruleset: str, reply: Reply, owner_id: int = 0) -> discord.ui.View | None:
-    offer = REPLY_BUTTONS.get(ruleset)
-    return action_buttons(ruleset, offer(reply), owner_id) if offer else None
+    offer, selects = REPLY_BUTTONS.get(ruleset), REPLY_SELECTS.get(ruleset)
+    items: list[ReplyItem] = list(offer(reply)) if offer else []
+    if selects is not None and owner_id:
+        items.extend(selects(reply, owner_id)[:4])  # a view holds 5 rows; a select fills one
+    return action_buttons(ruleset, items, owner_id)
 
 
 # ---------------------------------------------------------------------- the board as a picture
