@@ -13,6 +13,7 @@ from typing import Any
 
 from bot.charts import BattlePicture, Combatant
 from bot.client import MagisterBot
+from bot.pickers import OfferButton
 from bot.service import Reply
 from bot.views import PICTURES, ActionButton, PictureButton, ReplyItem, RespondButton
 from cogs._ruleset import build_group
@@ -72,7 +73,8 @@ def battle_picture(table: Table) -> BattlePicture:
 
 
 def serpent_buttons(reply: Reply) -> list[ReplyItem]:
-    """A response window: Respond (your own Responses, shown only to you) and Pass; a Magi's turn: End turn.
+    """A response window: Respond (your own Responses, shown only to you) and Pass; a Magi's turn: Cast (your own
+    prepared spells, then the target, each a list shown only to you) and End turn.
     The board asked for (``/serpent battle board``) adds Picture: the battle drawn as a PNG.
 
     Anyone may press them: the rules then act for the presser's own Magi, and refuse whoever has no part
@@ -97,7 +99,8 @@ def _wait_buttons(battle: dict[str, Any], campaign_id: int) -> list[ReplyItem]:
     turn = battle.get("turn")
     being = (battle.get("beings") or {}).get(turn) if turn else None
     if battle.get("phase") == "actions" and being and being.get("kind") in ("magi", "koishaka"):
-        return [ActionButton(RULESET.id, "end-turn", "End turn")]
+        cast = OfferButton(RULESET.id, campaign_id, "cast", "spell", "Cast", then="target")
+        return [cast, ActionButton(RULESET.id, "end-turn", "End turn")]
     return []
 
 

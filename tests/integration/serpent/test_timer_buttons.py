@@ -63,7 +63,7 @@ async def test_the_reminder_of_a_window_carries_respond_and_pass_and_pass_works(
         await run(table, "@as Bert")
         passed = await run(table, "@press Pass")
         assert passed.data["action"] == "pass" and passed.data["battle"]["window"] is None
-        assert passed.extra["buttons"] == ["End turn"]  # Black's turn
+        assert passed.extra["buttons"] == ["Cast", "End turn"]  # Black's turn
     finally:
         await table.close()
 
@@ -91,10 +91,10 @@ async def test_a_deadline_that_hands_the_turn_on_carries_end_turn(db: Path, regi
     await run(table, "@wait 30m", "@wait 30m")
     _nudge, deadline = table.timer_results()
     assert deadline.data["ran"] == "battle close-window" and deadline.data["battle"]["window"] is None
-    assert deadline.extra["buttons"] == ["End turn"] and deadline.extra["pings"] == ["Bert"]  # Black's turn
+    assert deadline.extra["buttons"] == ["Cast", "End turn"] and deadline.extra["pings"] == ["Bert"]  # Black's turn
     message = table.last_with_buttons
     await table.close()
-    assert message is not None and [b["label"] for b in message.buttons()] == ["End turn"]
+    assert message is not None and [b["label"] for b in message.buttons()] == ["Cast", "End turn"]
 
     refused = await press(db, registry, message, "End turn", "Wanda")  # not White's turn
     assert not refused.ok
