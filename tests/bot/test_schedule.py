@@ -244,3 +244,22 @@ async def test_a_resume_undone_by_number_keeps_a_later_wait_s_own_timers(clocked
     now = await _due_times(clocked)
     assert now[: len(shifted)] == [(kind, due - 86400, fired) for kind, due, fired in shifted]  # put back
     assert now[len(shifted) :] == later  # Ozzy's own timers: untouched
+
+
+async def test_undoing_a_resume_saved_without_its_record_is_refused(clocked: Console) -> None:
+    """A resume logged by an older version kept only how long the pause lasted: its undo cannot be exact."""
+    await clocked.ok("/tally ask names:Pip")
+    await clocked.ok("/campaign pause")
+    await clocked.ok("@wait 1d")
+    await clocked.ok("/campaign resume")
+    timers = await _due_times(clocked)
+    store = clocked.table.bot.service.store
+    await store.write(  # as an older version logged it
+        lambda tx: tx._db.execute(
+            "UPDATE events SET result = ? WHERE command = 'campaign resume'", ('{"held_seconds": 86400}',)
+        )
+    )
+    refused = await clocked.fails("/campaign undo")
+    assert "cannot put the timers back exactly" in refused["text"] and "/campaign pause" in refused["text"]
+    assert await _due_times(clocked) == timers
+    assert not (await clocked.ok("/campaign waiting"))["data"]["paused"]
