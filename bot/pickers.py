@@ -10,6 +10,7 @@ as ``/campaign gm add`` and ``/campaign gmchannel``: the same checks, log and un
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import discord
 
@@ -284,6 +285,39 @@ class OfferButton(
     async def press(self, interaction: discord.Interaction) -> None:
         await _same_campaign(interaction, self.campaign_id)
         await offer(interaction, self.ruleset, self.action, self.option, then=self.then)
+
+
+CHARACTER_OPTIONS = ("character", "mage", "magi")
+
+
+async def character_choice(
+    interaction: discord.Interaction, ruleset: str, action: str, options: dict[str, Any]
+) -> tuple[str, discord.ui.View] | None:
+    """A command that needed a character and was given none (nor anything else): the characters the actor may
+    act with (a GM: every one), one pick away from running the same command with it: the words and the list, or
+    None when it does not fit.
+    """
+    from bot.client import caller_of, place_of, service_of
+
+    service = service_of(interaction)
+    entry = service.registry.get(ruleset).ruleset
+    fields = entry.actions[action].options.model_fields
+    option = next((name for name in CHARACTER_OPTIONS if name in fields), None)
+    if option is None or any(value is not None for value in options.values()):
+        return None  # other options typed: re-running with only a character would drop them
+    campaign = await service.campaign(place_of(interaction))
+    if campaign is None or not OptionSelect.fits(ruleset, action, option):
+        return None
+    table = service.table_for(campaign, caller_of(interaction))
+    names = entry.suggest(table, action, option, "") or (
+        sorted(c.name for c in campaign.characters.values()) if table.actor.is_gm else []
+    )
+    if not names:
+        return None
+    view = discord.ui.View(timeout=None)
+    label = f"Pick the {option}…" + (f" (the first 25 of {len(names)})" if len(names) > 25 else "")
+    view.add_item(OptionSelect(ruleset, interaction.user.id, campaign.row.id, action, option, names, label))
+    return f"Or pick the {option} to act with below.", view
 
 
 def sheet_picker(owner_id: int, campaign: Campaign) -> discord.ui.View | None:

@@ -103,3 +103,26 @@ async def test_the_pick_works_after_a_restart_and_not_after_the_campaign_ends(db
         assert not late.ok and "campaign has ended" in late.text
     finally:
         await fresh.close()
+
+
+async def test_a_gm_naming_no_mage_gets_the_list_of_mages(db: Path, registry: Registry) -> None:
+    table = await ConsoleTable.open(db, seed=3, registry=registry)
+    try:
+        await run(table, *SETUP)
+        before = await events(table)
+        await run(table, "@as Gwen")
+        asked = await table.execute("/runic mage show")  # the GM has no mage of her own: which one?
+        assert asked is not None and not asked.ok and asked.ephemeral
+        assert "Or pick the mage to act with below" in asked.text
+        assert table.last_with_select is not None and choices(table.last_with_select) == ["Merlin", "Nimue"]
+        await run(table, "@as Oz")
+        refused = await table.execute("@pick Merlin")  # Gwen's list
+        assert refused is not None and not refused.ok and "belongs to whoever ran the command" in refused.text
+        await run(table, "@as Gwen")
+        shown = await run(table, "@pick Nimue")
+        assert shown.data["mage"] == "Nimue" and await events(table) == before
+        typed = await table.execute("/runic cast spell:Sleep")  # more was typed: a pick would drop it, so no list
+        assert typed is not None and not typed.ok and "[select:" not in typed.text
+        assert "no character in this campaign" in typed.text
+    finally:
+        await table.close()
