@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import campaigns
+from bot import campaigns, importer
 from bot.board import post_board
 from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
 from bot.forms import settings_view
@@ -17,6 +17,7 @@ from bot.pickers import gm_card, gm_pickers
 from bot.service import Reply
 from bot.views import confirm, page_renderer, pager
 from cogs._common import gm_only, matching
+from rules.base import RuleError
 
 
 def upload_limit(interaction: discord.Interaction) -> int:
@@ -206,6 +207,20 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
                 await interaction.followup.send(
                     f"Export, message {number} of {len(batches)}", files=files, ephemeral=True
                 )
+
+    @app_commands.command(name="import", description="Start a campaign here from a /campaign export file (its GM)")
+    @app_commands.describe(file="The .json or .json.gz that /campaign export made")
+    async def import_campaign(self, interaction: discord.Interaction, file: discord.Attachment):
+        if file.size > importer.MAX_IMPORT_BYTES:
+            raise RuleError(importer.too_large(file.size))
+        try:
+            body = await file.read()
+        except discord.HTTPException:
+            raise RuleError(f"Could not download {file.filename} from Discord; attach it again.") from None
+        service, place, caller = service_of(interaction), place_of(interaction), caller_of(interaction)
+        export = await importer.prepare(service, place, caller, body)  # every refusal comes before the deferral
+        await interaction.response.defer(thinking=True)  # writing a long log takes more than Discord's 3 seconds
+        await send_reply(interaction, await importer.import_campaign(service, place, caller, export))
 
     @app_commands.command(name="undo", description="Revert the latest change, or a chosen one nothing depends on (GM)")
     @app_commands.describe(event="The change to revert, by its # in the log (default: the latest)")
