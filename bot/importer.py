@@ -4,8 +4,8 @@ The file is read whole (bounded by ``MAX_IMPORT_BYTES``, gzip or plain JSON), va
 ruleset's own models, then written in one transaction: the campaign, its characters (owners kept) and its log
 (numbers, times, actors, results and undo snapshots kept), so undo keeps working as it did; an undone change
 to the campaign itself puts back its GMs and play-by-post settings, but never the old server's GM channel.
-Waits, timers, reminders and the board are not carried: the imported table waits on no one until someone acts.
-Anything wrong with the file is a clear error and nothing is written.
+Waits, timers, reminders, a /turn order, a pause and the board are not carried: the imported table waits on no
+one until someone acts. Anything wrong with the file is a clear error and nothing is written.
 """
 
 from __future__ import annotations
@@ -15,10 +15,12 @@ import io
 import json
 import sqlite3
 import zlib
-from typing import Any, Literal
+from datetime import datetime
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from bot.pbp import PbpSettings
 from bot.service import Caller, Place, Reply, TableService, _problems
 from bot.store import CampaignRow, WriteTx
 from rules.base import Card, Outcome, RuleError
@@ -27,29 +29,42 @@ MAX_IMPORT_BYTES = 10 * 1024 * 1024  # the attachment, and the JSON once ungzipp
 FORMATS = ("magister-campaign/1", "magister-campaign/2")
 
 
-class _Strict(BaseModel):
+class _Exported(BaseModel):
+    """Keys a later Magister adds to its exports are ignored: what this one needs is checked."""
+
     model_config = ConfigDict(extra="ignore")
 
 
-class ExportedCampaign(_Strict):
+def _iso(text: str) -> str:
+    try:
+        datetime.fromisoformat(text)
+    except ValueError:
+        raise ValueError(f"{text[:40]!r} is not a date and time") from None
+    return text
+
+
+Stamp = Annotated[str, AfterValidator(_iso)]
+
+
+class ExportedCampaign(_Exported):
     name: str = Field(min_length=1, max_length=100)
     ruleset: str
     gm_ids: list[int] = Field(min_length=1)
     settings: dict[str, Any]
     state: dict[str, Any]
-    created_at: str
+    created_at: Stamp
     pbp: dict[str, Any] = Field(default_factory=dict)
 
 
-class ExportedCharacter(_Strict):
+class ExportedCharacter(_Exported):
     name: str = Field(min_length=1, max_length=100)
     owner_id: int
     sheet: dict[str, Any]
 
 
-class ExportedEvent(_Strict):
+class ExportedEvent(_Exported):
     seq: int = Field(ge=1)
-    at: str = Field(min_length=1)
+    at: Stamp
     actor_id: int
     actor: str
     command: str = Field(min_length=1)
@@ -59,7 +74,7 @@ class ExportedEvent(_Strict):
     snapshot: dict[str, Any] | None = None
 
 
-class ExportFile(_Strict):
+class ExportFile(_Exported):
     format: Literal["magister-campaign/2"]
     campaign: ExportedCampaign
     characters: list[ExportedCharacter]
@@ -142,12 +157,15 @@ def _checked(service: TableService, export: ExportFile) -> None:
         (ruleset.settings_model, export.campaign.settings, "its house rules"),
         (ruleset.state_model, export.campaign.state, "its state"),
     ]
+    checks.append((PbpSettings, export.campaign.pbp.get("settings", {}), "its play-by-post settings"))
     checks += [(ruleset.sheet_model, c.sheet, f"the sheet of {c.name}") for c in export.characters]
     for model, value, what in checks:
         try:
             model.model_validate(value)
         except ValidationError as exc:
             raise RuleError(f"That export is damaged, so nothing was imported: {what}: {_problems(exc)}.") from None
+        except RuleError as exc:  # a model's own check that already speaks plainly
+            raise RuleError(f"That export is damaged, so nothing was imported: {what}: {exc}") from None
 
 
 def _here(snapshot: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -182,7 +200,7 @@ async def import_campaign(service: TableService, place: Place, caller: Caller, e
     """Create this channel's campaign from a prepared export (see :func:`prepare`), in one transaction."""
     source = export.campaign
     gm_ids = list(dict.fromkeys([*source.gm_ids, caller.user_id]))
-    pbp = {key: value for key, value in source.pbp.items() if key != "paused_at"}
+    pbp = {"settings": source.pbp["settings"]} if "settings" in source.pbp else {}  # not a pause, nor a turn order
 
     async def work() -> Reply:
         await _channel_is_free(service, place)  # again, under the lock
@@ -243,7 +261,7 @@ async def import_campaign(service: TableService, place: Place, caller: Caller, e
             description=(
                 f"Ruleset **{source.ruleset}**, {len(export.characters)} characters and {len(export.events)} events, "
                 "numbered as before. GMs: " + ", ".join(f"<@{gm}>" for gm in gm_ids) + ".\n"
-                "Not carried: who the table was waiting on, deadlines and reminders, the GM channel "
+                "Not carried: who the table was waiting on, deadlines and reminders, a `/turn` order, the GM channel "
                 "(set it with `/campaign gmchannel`). `/campaign undo` works as it did there."
             ),
             tone="success",

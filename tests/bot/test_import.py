@@ -97,6 +97,7 @@ async def test_bad_files_are_refused_plainly_and_change_nothing(console: Console
         return target
 
     shuffled = {**document, "events": list(reversed(document["events"]))}
+    slow = {"settings": {"response_window": "forever"}}
     bad_sheet = {**document, "characters": [{**document["characters"][0], "sheet": {"count": "many"}}]}
     cases = {
         variant("notes.txt", "my campaign notes"): "not JSON",
@@ -110,6 +111,12 @@ async def test_bad_files_are_refused_plainly_and_change_nothing(console: Console
             "does not run"
         ),
         variant("huge.json", b" " * (10 * 1024 * 1024 + 1)): "at most 10 MB",
+        variant("date.json", json.dumps({**document, "events": [{**document["events"][0], "at": "yesterday"}]})): (
+            "not a date and time"
+        ),
+        variant("pbp.json", json.dumps({**document, "campaign": {**document["campaign"], "pbp": slow}})): (
+            "play-by-post settings"
+        ),
     }
     await console.ok(OTHER)
     for bad, says in cases.items():

@@ -61,3 +61,20 @@ async def test_bad_filters_are_refused_plainly(console: Console) -> None:
     assert nothing["data"]["events"] == [] and "No event matches" in nothing["text"]
     too_long = await console("/campaign log text:" + "x" * 31)
     assert not too_long["ok"]
+
+
+def test_the_longest_filters_fit_a_page_buttons_custom_id_and_read_back() -> None:
+    """Discord allows 100 characters in a custom_id: the widest owner, page and filters still fit and parse."""
+    from bot.campaigns import LOG_TEXT_MAX, LogFilter
+    from bot.views import PageButton
+
+    widest = LogFilter(
+        player_id=2**64 - 1, command="serpent battle encounter-add", secrets=True, text="~: ü" * (LOG_TEXT_MAX // 4)
+    )
+    button = PageButton("log", 2**64 - 1, 100_000, "n", widest.arg())
+    custom_id = button.item.custom_id
+    assert custom_id is not None and len(custom_id) <= 100
+    match = PageButton.__discord_ui_compiled_template__.fullmatch(custom_id)
+    assert match is not None and match["arg"] == widest.arg()
+    player, secrets, command_key, text = match["arg"].split("~", 3)
+    assert int(player, 36) == widest.player_id and secrets == "s" and text == widest.text
