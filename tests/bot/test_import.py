@@ -150,3 +150,21 @@ async def test_a_format_1_export_imports_numbered_in_order(console: Console, tmp
     undo = log[1]
     assert undo["command"] == "campaign undo" and undo["undoes"] == undo["id"] - 1
     assert [e["id"] for e in log] == list(range(len(document["events"]) + 1, 0, -1))  # 9 events: one page
+
+
+async def test_through_discord_a_refusal_answers_alone_and_a_success_defers_then_posts(console: Console) -> None:
+    """The attachment arrives as Discord sends it (resolved, fetched from the CDN). Every refusal is the first,
+    ephemeral answer, so it never lands in a public "thinking…" message; a good file defers, then posts publicly."""
+    path = await _played(console)
+    adapter = console.table.virtual.adapter
+    before = len(adapter.sent)
+    await console.fails(f"/campaign import file:{path}")  # this channel runs Crows
+    refused = adapter.sent[before:]
+    assert [(s.kind, s.ephemeral) for s in refused] == [("message", True)]
+    await console.ok(OTHER)
+    before = len(adapter.sent)
+    await console.ok(f"/campaign import file:{path}")
+    sent = adapter.sent[before:]
+    assert sent[0].kind == "defer" and not sent[0].ephemeral
+    assert sent[1].kind in ("followup", "edit") and not sent[1].ephemeral
+    assert sent[1].embeds[0]["title"] == "Campaign imported: Crows"
