@@ -68,7 +68,7 @@ class LastingButton(discord.ui.DynamicItem[discord.ui.Button], template=r"m:neve
 
 class PageButton(
     LastingButton,
-    template=r"m:pg:(?P<kind>[a-z]+):(?P<owner>\d+):(?P<page>\d+):(?P<side>[pn]):(?P<arg>[^:]{0,40})",
+    template=r"m:pg:(?P<kind>[a-z]+):(?P<owner>\d+):(?P<page>\d+):(?P<side>[pn]):(?P<arg>[^\n]{0,62})",
 ):
     """Previous or Next: re-renders page ``page`` of ``kind`` in place."""
 

@@ -214,6 +214,10 @@ class WriteTx:
         )
         return int(cursor.lastrowid)  # type: ignore[arg-type]
 
+    def set_created_at(self, campaign_id: int, created_at: str) -> None:
+        """An imported campaign keeps the date it began (``/campaign import``)."""
+        self._db.execute("UPDATE campaigns SET created_at = ? WHERE id = ?", (created_at, campaign_id))
+
     def update_campaign(self, campaign: CampaignRow) -> None:
         """Write the campaign back; raises StaleCampaignError if another process wrote it first."""
         cursor = self._db.execute(
@@ -285,14 +289,20 @@ class WriteTx:
         snapshot: dict | None = None,
         undoes: int | None = None,
         thread_id: int | None = None,
+        *,
+        at: str | None = None,
     ) -> int:
+        """Log one event, numbered next in its campaign (one seek of the (campaign_id, seq) index); its row id."""
+        (seq,) = self._db.execute(
+            "SELECT coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = ?", (campaign_id,)
+        ).fetchone()
         cursor = self._db.execute(
             """INSERT INTO events
-                   (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes, thread_id)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                   (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes, thread_id, seq)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             (
                 campaign_id,
-                utcnow(),
+                at or utcnow(),
                 actor_id,
                 actor_name,
                 command,
@@ -301,6 +311,7 @@ class WriteTx:
                 dumps(snapshot) if snapshot is not None else None,
                 undoes,
                 thread_id,
+                seq,
             ),
         )
         return int(cursor.lastrowid)  # type: ignore[arg-type]
