@@ -25,9 +25,9 @@ from bot.pbp import (
     duration_text,
     epoch,
     is_paused,
-    iso_at,
     pbp_settings,
     set_pbp_setting,
+    shift_for_resume,
     wait_line,
     when,
 )
@@ -248,15 +248,9 @@ async def resume(service: TableService, place: Place, caller: Caller) -> Reply:
             raise RuleError("The timers are not paused. `/campaign pause` holds them for a holiday.")
         held = max(0, epoch(service.clock()) - epoch(paused_at))
         draft.row.pbp = {k: v for k, v in draft.row.pbp.items() if k != "paused_at"}
-        moved = {key: iso_at(epoch(w.deadline) + held) for key, w in draft.waits.items() if w.deadline}
-
-        def shift(wtx: Any) -> None:
-            wtx.shift_timers(draft.row.id, held)
-            for key, deadline in moved.items():
-                wtx.set_wait_deadline(draft.row.id, key, deadline)
-
-        await tx.run(shift)
-        for key, deadline in moved.items():
+        waits = dict(draft.waits)
+        shifted = await tx.run(lambda wtx: shift_for_resume(wtx, draft.row.id, held, waits))
+        for key, (_, deadline) in shifted["deadlines"].items():
             draft.waits[key] = dataclasses.replace(draft.waits[key], deadline=deadline)
         return Outcome(
             card=Card(
@@ -265,7 +259,7 @@ async def resume(service: TableService, place: Place, caller: Caller) -> Reply:
                 "every deadline and reminder moved on by as much.",
             ),
             summary=f"resumed the timers after {duration_text(held)}",
-            data={"held_seconds": held},
+            data={"held_seconds": held, "shifted": shifted},
         )
 
     return await service.change_campaign(place, caller, "campaign resume", change)

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from bot.delta import apply_delta, reverse_delta
-from bot.pbp import Ping, WaitPlan, apply_plan, pings_for, plan_waits, updated_waits
+from bot.pbp import Ping, WaitPlan, apply_plan, pings_for, plan_waits, unshift_for_undo, updated_waits
 from bot.registry import Registry
 from bot.store import (
     CampaignRow,
@@ -638,7 +638,11 @@ class TableService:
                 row.pbp = meta["pbp"]
         characters = dict(campaign.characters)
         summary = f"undid #{target.seq} ({target.command}: {target.summary})"
+        unshift = unshift_for_undo(target.command, target.result, row.id, campaign.waits)  # a resume's timers
+        waits = campaign.waits if unshift is None else unshift.waits
         async with self.store.transaction() as tx:
+            if unshift is not None:
+                await tx.run(unshift.write)
             await tx.update_campaign(row)
             for entry in snapshot["characters"]:
                 await _restore_character(tx, row.id, characters, entry["name"], entry["before"])
@@ -652,11 +656,11 @@ class TableService:
                 undoes=target.id,
                 thread_id=place.thread_id,
             )
-            restored = Campaign(row, characters, campaign.waits)
+            restored = Campaign(row, characters, waits)
             table = self.table_for(restored, caller)
-            plan = plan_waits(row, campaign.waits, self.waits_of(row, table), table.now)
+            plan = plan_waits(row, waits, self.waits_of(row, table), table.now)
             await tx.run(lambda wtx: apply_plan(wtx, row, plan))
-        self._remember(place, Campaign(row, characters, updated_waits(campaign.waits, plan)))
+        self._remember(place, Campaign(row, characters, updated_waits(waits, plan)))
         outcome = Outcome(
             card=Card(title="Undone", description=f"Reverted #{target.seq} `/{target.command}`: {target.summary}"),
             summary=summary,

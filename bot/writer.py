@@ -390,11 +390,26 @@ class WriteTx:
             parameters += list(channel)
         return self._db.execute(sql, parameters).rowcount == 1
 
-    def shift_timers(self, campaign_id: int, seconds: int) -> None:
-        """A holiday's length added to every timer of the campaign still to fire."""
-        self._db.execute(
-            "UPDATE timers SET due = due + ? WHERE campaign_id = ? AND fired_at IS NULL", (seconds, campaign_id)
+    def shift_timers(self, campaign_id: int, seconds: int) -> list[tuple[int, int]]:
+        """A holiday's length added to every timer of the campaign still to fire; (id, new due) of each."""
+        cursor = self._db.execute(
+            "UPDATE timers SET due = due + ? WHERE campaign_id = ? AND fired_at IS NULL RETURNING id, due",
+            (seconds, campaign_id),
         )
+        return sorted((int(row[0]), int(row[1])) for row in cursor.fetchall())
+
+    def put_back_timers(self, timers: Sequence[tuple[int, int]]) -> list[int]:
+        """Each (id, due) back to that due time, unless one of them has fired: then nothing moves, and the
+        fired ones' ids are returned. A timer since deleted (its wait ended) is skipped."""
+        fired = [
+            timer_id
+            for timer_id, _ in timers
+            if self._db.execute("SELECT 1 FROM timers WHERE id = ? AND fired_at IS NOT NULL", (timer_id,)).fetchone()
+        ]
+        if fired:
+            return fired
+        self._db.executemany("UPDATE timers SET due = ? WHERE id = ? AND fired_at IS NULL", [(d, i) for i, d in timers])
+        return []
 
     def set_wait_deadline(self, campaign_id: int, key: str, deadline: str | None) -> None:
         self._db.execute(
