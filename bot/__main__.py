@@ -5,8 +5,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import signal
 import sqlite3
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn
@@ -17,6 +19,8 @@ import discord
 from bot.config import Settings, configure_logging, fail, load_settings
 
 if TYPE_CHECKING:
+    from aiohttp import web
+
     from bot.client import MagisterBot
     from bot.service import TableService
 
@@ -196,28 +200,26 @@ RETRY_FIRST, RETRY_MOST = 2.0, 300.0  # seconds between attempts to reach Discor
 
 async def serve(settings: Settings, plan: ShardPlan = ShardPlan()) -> int:
     """Connect and stay connected. Unreachable Discord is retried with backoff, one line each time;
-    a refused token ends the process (exit 2), since retrying cannot fix it."""
-    from bot.health import Health, start_health
-
+    a refused token ends the process (exit 2), since retrying cannot fix it. SIGTERM (``docker stop``,
+    systemd, Kubernetes) leaves Discord and closes the database, then exits 0, as Ctrl-C does."""
     configure_logging(settings.magister_log_level)
     bot = await build_bot(settings, plan)
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    closing: list[asyncio.Task[None]] = []  # held, so the task is not collected while it runs
+
+    def stop() -> None:
+        stopping.set()
+        closing.append(loop.create_task(bot.close()))  # start() returns once the client is closed
+
     health = None
     wait = RETRY_FIRST
     try:
-        if settings.magister_health_port is not None:  # reads `bot` when asked, so a retry's new client is seen
-            where = f"{settings.magister_health_host}:{settings.magister_health_port}"
-            try:
-                health = await start_health(
-                    Health(lambda: bot, max_lag=settings.magister_health_max_lag),
-                    settings.magister_health_host,
-                    settings.magister_health_port,
-                )
-            except OSError as exc:
-                fail(
-                    f"cannot serve health checks on {where} ({_reason(exc)}): set MAGISTER_HEALTH_PORT to a free "
-                    "port, MAGISTER_HEALTH_HOST to an address of this machine, or leave the port empty to turn it off"
-                )
-        while True:
+        with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows: Ctrl-C still works
+            loop.add_signal_handler(signal.SIGTERM, stop)
+        if settings.magister_health_port is not None:
+            health = await _health(settings, lambda: bot)  # reads `bot` when asked, so a retry's new client is seen
+        while not stopping.is_set():
             try:
                 async with bot:
                     await bot.start(settings.token or "")
@@ -226,13 +228,31 @@ async def serve(settings: Settings, plan: ShardPlan = ShardPlan()) -> int:
                 fail("DISCORD_TOKEN was refused by Discord: copy a fresh token from the developer portal into .env")
             except (OSError, aiohttp.ClientError, discord.GatewayNotFound, discord.DiscordServerError) as exc:
                 print(f"magister: cannot reach Discord ({_reason(exc)}); retrying in {wait:.0f} s", file=sys.stderr)
-                await asyncio.sleep(wait)
+                with contextlib.suppress(TimeoutError):  # the backoff, cut short by SIGTERM
+                    await asyncio.wait_for(stopping.wait(), wait)
                 wait = min(wait * 2, RETRY_MOST)
                 bot = _client(bot.service, settings, plan)  # a closed client cannot log in again
+        return 0
     finally:
+        with contextlib.suppress(NotImplementedError):
+            loop.remove_signal_handler(signal.SIGTERM)
         if health is not None:
             await health.cleanup()
         await bot.service.store.close()
+
+
+async def _health(settings: Settings, current: Callable[[], MagisterBot]) -> web.AppRunner:
+    """The health checks' server, or exit 2 with one line if their address cannot be used."""
+    from bot.health import Health, start_health
+
+    host, port = settings.magister_health_host, settings.magister_health_port or 0
+    try:
+        return await start_health(Health(current, max_lag=settings.magister_health_max_lag), host, port)
+    except OSError as exc:
+        fail(
+            f"cannot serve health checks on {host}:{port} ({_reason(exc)}): set MAGISTER_HEALTH_PORT to a free "
+            "port, MAGISTER_HEALTH_HOST to an address of this machine, or leave the port empty to turn it off"
+        )
 
 
 def _reason(exc: BaseException) -> str:

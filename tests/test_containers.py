@@ -120,3 +120,14 @@ def test_the_healthcheck_asks_the_port_the_bots_serve() -> None:
     assert f"http://127.0.0.1:{port[1]}/readyz" in COMPOSE
     assert "pg_isready" in compose_services()["postgres"]
     assert "condition: service_healthy" in COMPOSE  # the bots wait for PostgreSQL to take connections
+
+
+def test_the_code_is_importable_and_a_relative_database_lands_in_the_volume() -> None:
+    stage = final_stage()
+    workdirs = [args for keyword, args in stage if keyword == "WORKDIR"]
+    environment = " ".join(args for keyword, args in stage if keyword == "ENV")
+    volume = re.search(r'VOLUME \["(/\w+)"\]', DOCKERFILE)
+    assert volume is not None
+    assert workdirs[-1] == volume[1]  # `python -m bot` runs in the volume: MAGISTER_DB=magister.sqlite3 lands there
+    assert f"MAGISTER_DB={volume[1]}/" in environment
+    assert f"PYTHONPATH={workdirs[-2]}" in environment  # where bot/ cogs/ rules/ data/ were copied

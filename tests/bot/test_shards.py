@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import re
+import signal
 from pathlib import Path
 
 import pytest
 from discord.ext import commands
 
-from bot.__main__ import ShardPlan, build_bot, shard_plan
+from bot.__main__ import ShardPlan, build_bot, serve, shard_plan
+from bot.client import MagisterBot
 from bot.config import Settings
+from bot.pbp import epoch
 from tests.bot.test_entry_points import run
 from tests.support.fake_discord import FakeDiscord, connected
 
@@ -120,6 +123,80 @@ async def test_two_processes_split_the_shards(tmp_path: Path, discord_here: Fake
         tasks = [await connected(bot) for bot in bots]
         assert sorted(discord_here.identified) == [(0, 4), (1, 4), (2, 4), (3, 4)]
         assert [sorted(bot.shards) for bot in bots] == [[0, 1], [2, 3]]
+        for bot, task in zip(bots, tasks, strict=True):
+            await bot.close()
+            await asyncio.wait_for(task, 10)
+    finally:
+        for bot in bots:
+            await bot.service.store.close()
+
+
+async def test_sigterm_leaves_discord_and_closes_the_database(tmp_path: Path, discord_here: FakeDiscord) -> None:
+    """What `docker stop` does to ``python -m bot --shards 0-1 --shard-count 2``: a clean exit 0."""
+    settings = Settings(_env_file=None, discord_token="fake.token.here", magister_db=tmp_path / "t.sqlite3")
+    running = asyncio.create_task(serve(settings, shard_plan("0-1", "2")))
+    while len(discord_here.sockets) < 2:  # both shards identified
+        assert not running.done(), running
+        await asyncio.sleep(0.05)
+    signal.raise_signal(signal.SIGTERM)  # to this process: serve's handler takes it
+    assert await asyncio.wait_for(running, 10) == 0
+    for _ in range(100):  # each shard's gateway socket closed (Discord's side notices a moment later)
+        if not discord_here.sockets:
+            break
+        await asyncio.sleep(0.05)
+    assert discord_here.sockets == {}
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # and the handler is gone with serve
+
+
+SHARD_3_OF_4 = 3 << 22  # a guild id on shard 3 of 4: (id >> 22) % 4
+CHANNEL = 555
+
+
+async def due_reminder(bot: MagisterBot) -> None:
+    """A /remind timer for a channel of a shard-3 guild, due a minute ago (as if set before a restart)."""
+    due = epoch(bot.service.clock()) - 60
+    body = {"text": "Pack the scrolls", "by": "Gwen", "user_ids": [], "target": ""}
+    await bot.service.store.write(lambda tx: tx.add_timer(None, SHARD_3_OF_4, CHANNEL, "remind", due, body))
+
+
+async def until_posted(discord_here: FakeDiscord) -> None:
+    for _ in range(200):
+        if discord_here.posted:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("nothing was posted within 10 s")
+
+
+async def test_a_process_fires_the_timers_of_shards_it_does_not_run(tmp_path: Path, discord_here: FakeDiscord) -> None:
+    """Shards 0-1 of 4 here; the reminder's guild is on shard 3, run elsewhere: posted over HTTP all the same."""
+    discord_here.guild_of[CHANNEL] = SHARD_3_OF_4
+    bot = await build_bot(Settings(_env_file=None, magister_db=tmp_path / "s.sqlite3"), shard_plan("0-1", "4"))
+    try:
+        await due_reminder(bot)
+        task = await connected(bot)  # the timer loop starts once connected, and looks at once
+        await until_posted(discord_here)
+        [(channel, message)] = discord_here.posted
+        assert channel == CHANNEL
+        assert message["embeds"][0]["title"] == "Reminder"
+        assert message["embeds"][0]["description"] == "Pack the scrolls"
+        await bot.close()
+        await asyncio.wait_for(task, 10)
+    finally:
+        await bot.service.store.close()
+
+
+async def test_two_processes_fire_a_due_timer_once(tmp_path: Path, discord_here: FakeDiscord) -> None:
+    """Both processes' timer loops see the same due reminder at start; whichever claims it first posts it."""
+    discord_here.guild_of[CHANNEL] = SHARD_3_OF_4
+    settings = Settings(_env_file=None, magister_db=tmp_path / "shared.sqlite3")
+    bots = [await build_bot(settings, shard_plan(ids, "4")) for ids in ("0-1", "2-3")]
+    try:
+        await due_reminder(bots[0])
+        tasks = await asyncio.gather(*(connected(bot) for bot in bots))  # both start, and look, at once
+        await until_posted(discord_here)
+        for bot in bots:  # another pass of each loop, as 20 s later: nothing is due any more
+            assert await bot.get_cog("Timers").tick() == []  # type: ignore[union-attr]
+        assert len(discord_here.posted) == 1
         for bot, task in zip(bots, tasks, strict=True):
             await bot.close()
             await asyncio.wait_for(task, 10)

@@ -41,6 +41,9 @@ class FakeDiscord:
         self.recommended_shards = recommended_shards  # what /gateway/bot recommends to a client given no count
         self.identified: list[tuple[int, int]] = []  # (shard id, shard count) of each IDENTIFY
         self.sockets: dict[int, web.WebSocketResponse] = {}  # shard id -> its open gateway socket
+        self.posted: list[tuple[int, dict[str, Any]]] = []  # (channel id, message body) of each message sent
+        self.guild_of: dict[int, int] = {}  # channel id -> its guild, for GET /channels/{id}
+        self._ids = itertools.count(10**17)
         self.port = 0
         self._runner: web.AppRunner | None = None
         self._sessions = itertools.count(1)
@@ -50,6 +53,8 @@ class FakeDiscord:
         app.router.add_get("/api/v10/users/@me", self._json(BOT_USER))
         app.router.add_get("/api/v10/oauth2/applications/@me", self._json(APPLICATION))
         app.router.add_get("/api/v10/gateway/bot", self._bot_gateway)
+        app.router.add_get("/api/v10/channels/{channel}", self._channel)
+        app.router.add_post("/api/v10/channels/{channel}/messages", self._message)
         app.router.add_get("/gateway", self._gateway)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
@@ -82,6 +87,35 @@ class FakeDiscord:
         limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
         body = {"url": self.gateway_url, "shards": self.recommended_shards, "session_start_limit": limit}
         return await self._json(body)(request)
+
+    async def _channel(self, request: web.Request) -> web.Response:
+        channel = int(request.match_info["channel"])
+        if channel not in self.guild_of:
+            return web.json_response({"message": "Unknown Channel", "code": 10003}, status=404)
+        body = {"id": str(channel), "type": 0, "guild_id": str(self.guild_of[channel]), "name": "table", "position": 0}
+        return await self._json(body)(request)
+
+    async def _message(self, request: web.Request) -> web.Response:
+        channel = int(request.match_info["channel"])
+        sent = await request.json()
+        self.posted.append((channel, sent))
+        message = {
+            "id": str(next(self._ids)),
+            "channel_id": str(channel),
+            "author": BOT_USER,
+            "content": sent.get("content") or "",
+            "timestamp": "2026-11-25T20:00:00+00:00",
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "embeds": sent.get("embeds") or [],
+            "pinned": False,
+            "type": 0,
+        }
+        return await self._json(message)(request)
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
         """HELLO, then READY for the shard the client identifies as, then heartbeat ACKs until it leaves."""
