@@ -25,7 +25,7 @@ from bot.health import Health, bound_port, start_health
 from tests.bot.test_database_gone import remove
 from tests.bot.test_entry_points import ROOT, run
 from tests.conftest import Console
-from tests.support.fake_discord import FakeDiscord
+from tests.support.fake_discord import FakeDiscord, connected
 
 
 def free_port() -> int:
@@ -217,3 +217,28 @@ def test_every_setting_is_in_the_env_example_and_the_health_ones_in_the_deploy_d
         assert f"\n{name.upper()}=" in example, name
         if name.startswith("magister_health"):
             assert f"`{name.upper()}`" in deploy, name
+
+
+async def test_a_shard_that_drops_makes_the_process_not_ready_until_it_is_back(
+    tmp_path: Path, discord_here: FakeDiscord
+) -> None:
+    bot = await build_bot(Settings(_env_file=None, magister_db=tmp_path / "d.sqlite3"), shard_plan("0-1", "2"))
+    runner = await start_health(Health(lambda: bot), "127.0.0.1", 0)
+    port = bound_port(runner)
+    try:
+        task = await connected(bot)
+        assert (await until_ready(port))["checks"]["gateway"]["shards"].keys() == {"0", "1"}
+        await bot.shards[1].disconnect()  # as when Discord drops one connection
+        status, body = await ask(port, "/readyz")
+        assert status == 503
+        assert body["checks"]["gateway"]["shards"]["0"]["state"] == "connected"
+        assert body["checks"]["gateway"]["shards"]["1"] == {"state": "disconnected"}
+        assert body["problems"] == ["shard 1 not connected"]
+        assert await ask(port, "/livez") == (200, {"live": True})  # it reconnects by itself: no restart
+        await bot.shards[1].reconnect()
+        assert (await until_ready(port))["ready"] is True
+        await bot.close()
+        await asyncio.wait_for(task, 10)
+    finally:
+        await runner.cleanup()
+        await bot.service.store.close()

@@ -1,8 +1,9 @@
-"""A stand-in for Discord on a loopback port: the REST calls a login makes and a gateway that says READY.
+"""A stand-in for Discord on a loopback port: the REST calls a login makes, a gateway that says READY, and a
+channel to post in.
 
-Enough of Discord's side for discord.py's real client (and its real shards) to log in, identify each shard, heartbeat
-and become ready, so sharding and health checks are tested against the library as it runs, with no network.
-Each shard's IDENTIFY is recorded, so a test sees which shards of how many a process asked for.
+Enough of Discord's side for discord.py's real client (and its real shards) to log in, identify each shard, heartbeat,
+become ready and send a message, so sharding, timers and health checks are tested against the library as it runs,
+with no network. Each shard's IDENTIFY and each message sent are recorded.
 """
 
 from __future__ import annotations
