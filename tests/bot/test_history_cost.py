@@ -16,6 +16,7 @@ from bot.service import TableService
 from bot.store import Store
 from tests.conftest import GM, HERE
 
+NEXT_SEQ = "(SELECT coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = ?)"  # as WriteTx.append_event
 STEP = 100  # the progress handler fires every STEP VM instructions
 
 
@@ -24,26 +25,27 @@ def bulk_history(path: Path, campaign_id: int, events: int, *, undone_on_top: in
     db = sqlite3.connect(path)
     with db:
         db.executemany(
-            "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes)"
-            " VALUES (?, '2026-01-01T00:00:00+00:00', 11, 'Gwen', ?, 'x', '{}', ?, NULL)",
+            "INSERT INTO events"
+            " (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes, seq)"
+            f" VALUES (?, '2026-01-01T00:00:00+00:00', 11, 'Gwen', ?, 'x', '{{}}', ?, NULL, {NEXT_SEQ})",
             (
-                (campaign_id, "tally add", '{"state_delta":[],"settings_delta":[],"characters":[]}')
+                (campaign_id, "tally add", '{"state_delta":[],"settings_delta":[],"characters":[]}', campaign_id)
                 if i % 10 == 0
-                else (campaign_id, "roll", None)
+                else (campaign_id, "roll", None, campaign_id)
                 for i in range(events)
             ),
         )
         for _ in range(undone_on_top):
             cursor = db.execute(
-                "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot)"
+                "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, seq)"
                 " VALUES (?, 't', 11, 'Gwen', 'tally add', 'x', '{}',"
-                ' \'{"state_delta":[],"settings_delta":[],"characters":[]}\')',
-                (campaign_id,),
+                f' \'{{"state_delta":[],"settings_delta":[],"characters":[]}}\', {NEXT_SEQ})',
+                (campaign_id, campaign_id),
             )
             db.execute(
-                "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, undoes)"
-                " VALUES (?, 't', 11, 'Gwen', 'campaign undo', 'undid', '{}', ?)",
-                (campaign_id, cursor.lastrowid),
+                "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, undoes, seq)"
+                f" VALUES (?, 't', 11, 'Gwen', 'campaign undo', 'undid', '{{}}', ?, {NEXT_SEQ})",
+                (campaign_id, cursor.lastrowid, campaign_id),
             )
     db.close()
 
