@@ -243,7 +243,14 @@ class MagisterTree(app_commands.CommandTree):
         await report_error(interaction, getattr(error, "original", error))
 
 
-class MagisterBot(commands.Bot):
+class MagisterBot(commands.AutoShardedBot):
+    """Sharded from the start: one process may run every shard, or a range of them (``python -m bot --shards``).
+
+    ``shard_ids`` and ``shard_count`` None: Discord's recommended count, all in this process. Whichever process
+    holds a guild's shard gets its interactions; DMs come to shard 0; timers fire from any process (they post by
+    channel id over HTTP, which needs no shard).
+    """
+
     def __init__(
         self,
         service: TableService,
@@ -251,8 +258,12 @@ class MagisterBot(commands.Bot):
         courier: Courier | None = None,
         poster: Poster | None = None,
         dev_guild: int | None = None,
+        shard_ids: list[int] | None = None,
+        shard_count: int | None = None,
     ):
         super().__init__(
+            shard_ids=shard_ids,
+            shard_count=shard_count,
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             tree_cls=MagisterTree,
@@ -277,7 +288,10 @@ class MagisterBot(commands.Bot):
         set_where_commands_run(self.tree)
 
     async def on_ready(self) -> None:
-        log.info("connected as %s to %d guilds", self.user, len(self.guilds))
+        shards = ",".join(str(shard) for shard in sorted(self.shards))
+        log.info(
+            "connected as %s to %d guilds on shards %s of %s", self.user, len(self.guilds), shards, self.shard_count
+        )
 
 
 # ---------------------------------------------------------------------- helpers for cogs
