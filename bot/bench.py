@@ -292,10 +292,13 @@ def _bulk_history(path: Path, campaign_id: int, events: int) -> None:
     db = sqlite3.connect(path)
     with db:
         db.executemany(
-            "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot)"
-            " VALUES (?, '2026-01-01T00:00:00+00:00', 2, 'player', ?, 'x', '{}', ?)",
+            "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, seq)"
+            " VALUES (?, '2026-01-01T00:00:00+00:00', 2, 'player', ?, 'x', '{}', ?,"
+            " (SELECT coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = ?))",
             (
-                (campaign_id, "counter bump", UNDOABLE) if i % 10 == 0 else (campaign_id, "roll", None)
+                (campaign_id, "counter bump", UNDOABLE, campaign_id)
+                if i % 10 == 0
+                else (campaign_id, "roll", None, campaign_id)
                 for i in range(events)
             ),
         )

@@ -45,6 +45,7 @@ from bot.store import (
     CampaignRow,
     CharacterRow,
     EventRow,
+    LogQuery,
     MacroRow,
     StoredWait,
     StoreOpenError,
@@ -178,6 +179,22 @@ PG_MIGRATIONS: dict[int, str] = {
         message_id  BIGINT NOT NULL
     );
     """,
+    # 7: events numbered per campaign (seq). Byte order for commands (COLLATE "C"), as SQLite compares them.
+    7: """
+    ALTER TABLE events ADD COLUMN seq BIGINT;
+    UPDATE events SET seq = numbered.n
+        FROM (SELECT id, row_number() OVER (PARTITION BY campaign_id ORDER BY id) AS n FROM events) AS numbered
+        WHERE numbered.id = events.id;
+    CREATE UNIQUE INDEX events_seq ON events (campaign_id, seq);
+    CREATE INDEX events_commands ON events (campaign_id, command COLLATE "C");
+    UPDATE events SET
+        summary = 'undid #' || (SELECT u.seq FROM events u WHERE u.id = events.undoes)
+            || substr(summary, strpos(summary, ' (')),
+        result = jsonb_set(
+            result::jsonb, '{undone}', to_jsonb((SELECT u.seq FROM events u WHERE u.id = events.undoes))
+        )::text
+        WHERE undoes IS NOT NULL AND summary LIKE 'undid #% (%';
+    """,
 }
 
 BOOKKEEPING = """
@@ -217,6 +234,14 @@ def redact(url: str) -> str:
 def _text(args: tuple[Any, ...]) -> tuple[Any, ...]:
     """PostgreSQL text cannot hold NUL (SQLite's can): a NUL someone typed is stored as U+FFFD instead."""
     return tuple(arg.replace("\x00", "\ufffd") if isinstance(arg, str) and "\x00" in arg else arg for arg in args)
+
+
+def _log_where(where: LogQuery) -> tuple[str, tuple]:
+    """The SQLite filter of :class:`LogQuery` in PostgreSQL's words: JSON paths, and LIKE as SQLite's
+    (case-insensitive for ASCII letters)."""
+    sql, parameters = where.sql()
+    sql = sql.replace("json_extract(result, '$.secret.summary')", "(result::json #>> '{secret,summary}')")
+    return sql.replace(" LIKE ", " ILIKE "), parameters
 
 
 def _count(status: str) -> int:
@@ -287,6 +312,9 @@ class Statements:
             dumps(state),
             utcnow(),
         )
+
+    async def set_created_at(self, campaign_id: int, created_at: str) -> None:
+        await self._execute("UPDATE campaigns SET created_at = $1 WHERE id = $2", created_at, campaign_id)
 
     async def update_campaign(self, campaign: CampaignRow) -> None:
         await self._lock(campaign.id)
@@ -367,14 +395,18 @@ class Statements:
         snapshot: dict | None = None,
         undoes: int | None = None,
         thread_id: int | None = None,
+        *,
+        at: str | None = None,
     ) -> int:
+        """Numbered next in its campaign: safe, since the campaign's advisory lock is held."""
         await self._lock(campaign_id)
         return await self._insert(
             """INSERT INTO events
-                   (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes, thread_id)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id""",
+                   (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes, thread_id, seq)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+                       (SELECT coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = $1)) RETURNING id""",
             campaign_id,
-            utcnow(),
+            at or utcnow(),
             actor_id,
             actor_name,
             command,
@@ -488,10 +520,23 @@ class Statements:
             )
         return _count(status) == 1
 
-    async def shift_timers(self, campaign_id: int, seconds: int) -> None:
-        await self._execute(
-            "UPDATE timers SET due = due + $1 WHERE campaign_id = $2 AND fired_at IS NULL", seconds, campaign_id
+    async def shift_timers(self, campaign_id: int, seconds: int) -> list[tuple[int, int]]:
+        rows = await self._db.fetch(
+            "UPDATE timers SET due = due + $1 WHERE campaign_id = $2 AND fired_at IS NULL RETURNING id, due",
+            seconds,
+            campaign_id,
         )
+        return sorted((int(row[0]), int(row[1])) for row in rows)
+
+    async def put_back_timers(self, timers: Sequence[tuple[int, int]]) -> list[int]:
+        ids = [timer_id for timer_id, _ in timers]
+        fired = await self._db.fetch("SELECT id FROM timers WHERE id = ANY($1::bigint[]) AND fired_at IS NOT NULL", ids)
+        if fired:
+            found = {int(row[0]) for row in fired}
+            return [timer_id for timer_id in ids if timer_id in found]
+        for timer_id, due in timers:
+            await self._execute("UPDATE timers SET due = $1 WHERE id = $2 AND fired_at IS NULL", due, timer_id)
+        return []
 
     async def set_wait_deadline(self, campaign_id: int, key: str, deadline: str | None) -> None:
         await self._execute(
@@ -899,6 +944,47 @@ class PgStore:
             offset,
         )
         return [_event(row) for row in rows]
+
+    async def events_matching(
+        self, campaign_id: int, where: LogQuery, *, limit: int, offset: int = 0
+    ) -> list[EventRow]:
+        sql, parameters = _log_where(where)
+        rows = await self._fetch(
+            _placeholders(f"SELECT * FROM events WHERE campaign_id = ?{sql} ORDER BY id DESC LIMIT ? OFFSET ?"),
+            campaign_id,
+            *parameters,
+            limit,
+            offset,
+        )
+        return [_event(row) for row in rows]
+
+    async def count_matching(self, campaign_id: int, where: LogQuery) -> int:
+        sql, parameters = _log_where(where)
+        found = await self._fetchval(
+            _placeholders(f"SELECT count(*) FROM events WHERE campaign_id = ?{sql}"), campaign_id, *parameters
+        )
+        return int(found)
+
+    async def commands_seen(self, campaign_id: int, *, limit: int = 200) -> list[str]:
+        rows = await self._fetch(
+            """
+            WITH RECURSIVE seen (command) AS (
+                SELECT min(command COLLATE "C") FROM events WHERE campaign_id = $1
+                UNION ALL
+                SELECT (SELECT min(command COLLATE "C") FROM events
+                        WHERE campaign_id = $1 AND command COLLATE "C" > seen.command)
+                FROM seen WHERE seen.command IS NOT NULL
+            )
+            SELECT command FROM seen WHERE command IS NOT NULL LIMIT $2
+            """,
+            campaign_id,
+            limit,
+        )
+        return [row[0] for row in rows]
+
+    async def event_id_of(self, campaign_id: int, seq: int) -> int | None:
+        found = await self._fetchval("SELECT id FROM events WHERE campaign_id = $1 AND seq = $2", campaign_id, seq)
+        return int(found) if found is not None else None
 
     async def events_since_last_by(
         self, campaign_id: int, actor_id: int, *, limit: int, look_back: int = RECAP_COUNT_CAP

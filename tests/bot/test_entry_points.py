@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -211,6 +212,34 @@ def test_unreachable_discord_is_one_line_and_a_retry_not_a_traceback(tmp_path: P
         assert first.startswith("magister: cannot reach Discord (") and "retrying in 2 s" in first, first
         second = process.stderr.readline()  # type: ignore[union-attr]
         assert "retrying in 4 s" in second and "Traceback" not in first + second
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+
+
+def test_sigterm_during_the_backoff_exits_0_at_once(tmp_path: Path) -> None:
+    """`docker stop` sends SIGTERM: the process ends cleanly, not after its backoff and not by a kill."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
+    environment |= {"MAGISTER_DB": str(tmp_path / "term.sqlite3"), "DISCORD_TOKEN": "abc.def.ghi"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**environment, "PYTHONPATH": str(ROOT)},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = process.stderr.readline()  # type: ignore[union-attr]
+        if "refused" in first:
+            return  # Discord reachable after all: the fake token is refused, and the process ended
+        assert "retrying in 2 s" in first, first
+        second = process.stderr.readline()  # type: ignore[union-attr]
+        assert "retrying in 4 s" in second, second  # now in a 4 s backoff
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=3) == 0  # well inside the backoff
+        assert "Traceback" not in process.stderr.read()  # type: ignore[union-attr]
     finally:
         process.kill()
         process.wait(timeout=10)

@@ -27,9 +27,10 @@ async def bulk_events(store: object, campaign_id: int, count: int, *, result: di
     body = json.dumps(result or {"dice": [3, 4, 5], "total": 12, "text": "x" * 400})
     await insert_many(
         store,
-        "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result)"
-        " VALUES (?, '2026-01-01T00:00:00+00:00', 22, 'Pat', 'roll', ?, ?)",
-        ((campaign_id, f"rolled 3d6 = {i % 16 + 3}", body) for i in range(count)),
+        "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, seq)"
+        " VALUES (?, '2026-01-01T00:00:00+00:00', 22, 'Pat', 'roll', ?, ?,"
+        " (SELECT coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = ?))",
+        ((campaign_id, f"rolled 3d6 = {i % 16 + 3}", body, campaign_id) for i in range(count)),
     )
 
 
@@ -75,9 +76,11 @@ async def test_small_exports_stay_plain_files(tally: TableService, tmp_path: Pat
     assert [[p.name for p in batch] for batch in batches] == [["counting-crows.json", "counting-crows-log.md"]]
     assert reply.outcome.data["compressed"] is False and reply.outcome.data["parts"] == 2
     document = json.loads(batches[0][0].read_text())
-    assert document["format"] == "magister-campaign/1"
-    assert [e["command"] for e in document["events"]] == ["campaign start", "tally create"]
-    assert "tally create" in batches[0][1].read_text()
+    assert document["format"] == "magister-campaign/2"
+    assert [(e["seq"], e["command"]) for e in document["events"]] == [(1, "campaign start"), (2, "tally create")]
+    markdown = batches[0][1].read_text()
+    assert "`#2`" in markdown and "tally create" in markdown
+    assert markdown.endswith("\n") and not markdown.endswith("\n\n")  # one final newline, as a text file ends
 
 
 async def test_the_command_defers_then_sends_compressed_parts(console: Console, tmp_path: Path, monkeypatch) -> None:

@@ -17,6 +17,7 @@ from bot.store import Store
 from tests.conftest import GM, HERE
 from tests.support.db import fetch, insert_many
 
+NEXT_SEQ = "(SELECT coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = ?)"  # as WriteTx.append_event
 STEP = 100  # the progress handler fires every STEP VM instructions
 
 
@@ -24,29 +25,30 @@ async def bulk_history(store: Store, campaign_id: int, events: int, *, undone_on
     """Append ``events`` log rows (a mix of rolls and changes), then ``undone_on_top`` changes each undone."""
     await insert_many(
         store,
-        "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes)"
-        " VALUES (?, '2026-01-01T00:00:00+00:00', 11, 'Gwen', ?, 'x', '{}', ?, NULL)",
+        "INSERT INTO events"
+        " (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes, seq)"
+        f" VALUES (?, '2026-01-01T00:00:00+00:00', 11, 'Gwen', ?, 'x', '{{}}', ?, NULL, {NEXT_SEQ})",
         (
-            (campaign_id, "tally add", '{"state_delta":[],"settings_delta":[],"characters":[]}')
+            (campaign_id, "tally add", '{"state_delta":[],"settings_delta":[],"characters":[]}', campaign_id)
             if i % 10 == 0
-            else (campaign_id, "roll", None)
+            else (campaign_id, "roll", None, campaign_id)
             for i in range(events)
         ),
     )
     for _ in range(undone_on_top):
         await insert_many(
             store,
-            "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot)"
+            "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, seq)"
             " VALUES (?, 't', 11, 'Gwen', 'tally add', 'x', '{}',"
-            ' \'{"state_delta":[],"settings_delta":[],"characters":[]}\')',
-            [(campaign_id,)],
+            f' \'{{"state_delta":[],"settings_delta":[],"characters":[]}}\', {NEXT_SEQ})',
+            [(campaign_id, campaign_id)],
         )
         await insert_many(  # undoes the change just inserted: the campaign's newest event
             store,
-            "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, undoes)"
-            " VALUES (?, 't', 11, 'Gwen', 'campaign undo', 'undid', '{}',"
-            " (SELECT max(id) FROM events WHERE campaign_id = ?))",
-            [(campaign_id, campaign_id)],
+            "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, undoes, seq)"
+            f" VALUES (?, 't', 11, 'Gwen', 'campaign undo', 'undid', '{{}}',"
+            f" (SELECT max(id) FROM events WHERE campaign_id = ?), {NEXT_SEQ})",
+            [(campaign_id, campaign_id, campaign_id)],
         )
 
 

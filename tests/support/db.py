@@ -95,3 +95,13 @@ async def insert_many(store: object, sql: str, rows: Iterable[Sequence[object]])
         db.close()
 
     await asyncio.to_thread(insert)
+
+
+async def execute(store: object, sql: str, *parameters: object) -> None:
+    """A test's own write (``?`` placeholders), committed, on either backend: to stage what an older version wrote."""
+    from bot.postgres import PgStore, _placeholders
+
+    if isinstance(store, PgStore):
+        await store._pool.execute(_placeholders(sql), *parameters)
+        return
+    await store.write(lambda tx: tx._db.execute(sql, parameters))  # type: ignore[attr-defined]
