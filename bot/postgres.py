@@ -60,6 +60,7 @@ from bot.writer import MAX_BATCH, StaleCampaignError, TimerClaimedError, Transac
 T = TypeVar("T")
 Job = Callable[[Any], Any]
 MIGRATION_LOCK = -1  # advisory lock key for migrating; campaign keys are their (positive) ids
+CLOSE_TIMEOUT = 10.0  # seconds a closing store waits for its connections
 
 log = logging.getLogger(__name__)
 
@@ -827,7 +828,11 @@ class PgStore:
 
     async def close(self) -> None:
         await self._writer.close()
-        await self._pool.close()
+        try:  # graceful: waits for connections in use; one the server dropped mid-use may never come back
+            await asyncio.wait_for(self._pool.close(), CLOSE_TIMEOUT)
+        except TimeoutError:
+            log.warning("closing the PostgreSQL pool took over %s s: its connections were terminated", CLOSE_TIMEOUT)
+            self._pool.terminate()
 
     async def schema_version(self) -> int:
         return int(await self._fetchval("SELECT version FROM magister_schema"))
