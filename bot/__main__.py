@@ -165,6 +165,8 @@ def _main(argv: list[str] | None) -> int:
 
 def backup(source: str | Path, target: str | Path) -> int:
     """SQLite's online backup: pages copied under a read transaction, so writers never see a half-copied file."""
+    if str(source).startswith(("postgresql://", "postgres://")):
+        fail("backup copies a SQLite file; MAGISTER_DB is a PostgreSQL database: use pg_dump (docs/deploy.md)")
     source, target = Path(source), Path(target)
     if not source.exists():
         fail(f"there is no database at {source}: set MAGISTER_DB to the file to back up")
@@ -183,11 +185,11 @@ def backup(source: str | Path, target: str | Path) -> int:
 
 
 async def build_bot(settings: Settings, plan: ShardPlan = ShardPlan()) -> MagisterBot:
+    from bot.database import open_store
     from bot.registry import Registry
     from bot.service import TableService
-    from bot.store import Store
 
-    store = await Store.open(settings.magister_db, synchronous=settings.magister_synchronous)
+    store = await open_store(settings.magister_db, synchronous=settings.magister_synchronous)
     try:
         return _client(TableService(store, Registry.discover()), settings, plan)
     except BaseException:

@@ -520,7 +520,7 @@ async def export(
         row = await ended_campaign(service, place, caller, archived, "Exporting")
     slug = "".join(ch if ch.isalnum() else "-" for ch in row.name.lower()).strip("-") or "campaign"
     gm_line = functools.partial(event_line, reveal=True)  # the export is the GM's: secret sides included
-    written = await asyncio.to_thread(write_export, service.store.path, row.id, folder, slug, limit, gm_line)
+    written = await asyncio.to_thread(write_export, service.store, row.id, folder, slug, limit, gm_line)
     names = [path.name for batch in written.batches for path in batch]
     description = f"{written.events} events, {written.characters} characters."
     if written.compressed:

@@ -21,7 +21,10 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
 
     discord_token: SecretStr | None = Field(default=None, description="Bot token from the Discord developer portal")
-    magister_db: Path = Field(default=Path("magister.sqlite3"), description="SQLite file holding every campaign")
+    magister_db: str = Field(
+        default="magister.sqlite3",
+        description="The database: a SQLite file (path or sqlite:///path) or postgresql://user:password@host/name",
+    )
     magister_dev_guild: int | None = Field(default=None, description="Guild that gets instant command sync")
     magister_log_level: str = Field(default="INFO", description="DEBUG, INFO, WARNING or ERROR")
     magister_synchronous: Literal["FULL", "NORMAL"] = Field(
@@ -41,6 +44,11 @@ class Settings(BaseSettings):
     @classmethod
     def _blank_token_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
+
+    @field_validator("magister_db", mode="before")
+    @classmethod
+    def _path_as_text(cls, value: object) -> object:
+        return str(value) if isinstance(value, Path) else value
 
     @field_validator("magister_dev_guild", "magister_health_port", mode="before")
     @classmethod

@@ -23,7 +23,7 @@ from typing import Any, TextIO
 import discord
 from discord import app_commands
 
-from bot import shell
+from bot import database, shell
 from bot.client import MagisterBot, RecordingCourier, RecordingPoster, post_fired
 from bot.config import configure_logging, load_settings
 from bot.pbp import epoch, iso_at, parse_duration, ping_content, pinged_users
@@ -31,7 +31,7 @@ from bot.registry import Registry
 from bot.render import to_text
 from bot.schedule import Fired, fire_due
 from bot.service import Place, TableService
-from bot.store import Store, utcnow
+from bot.store import utcnow
 from bot.virtual import (
     Sent,
     VirtualDiscord,
@@ -109,7 +109,7 @@ class ConsoleTable:
     @classmethod
     async def open(
         cls,
-        db: Path,
+        db: Path | str,
         *,
         guild: int = DEFAULT_GUILD,
         channel: int = DEFAULT_CHANNEL,
@@ -120,7 +120,7 @@ class ConsoleTable:
         synchronous: str = "FULL",
         clock: str | None = None,
     ) -> ConsoleTable:
-        store = await Store.open(db, synchronous=synchronous)
+        store = await database.open_store(db, synchronous=synchronous)
         try:
             service = TableService(store, registry or Registry.discover(), random.Random(seed))
             courier = RecordingCourier()
@@ -623,7 +623,7 @@ def card_text(card: Any) -> str:
 
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m bot console", description="Play Magister from the terminal.")
-    p.add_argument("--db", type=Path, help="SQLite file (default: MAGISTER_DB or magister.sqlite3)")
+    p.add_argument("--db", help="SQLite file or postgresql:// URL (default: MAGISTER_DB or magister.sqlite3)")
     p.add_argument("--guild", type=int, default=DEFAULT_GUILD, help="guild id (0 for a DM)")
     p.add_argument("--channel", type=int, default=DEFAULT_CHANNEL, help="channel id")
     p.add_argument("--user", default=DEFAULT_USER, help="who is acting at first")

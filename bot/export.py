@@ -13,12 +13,14 @@ from __future__ import annotations
 import gzip
 import json
 import shutil
-import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from bot.store import EventRow, utcnow
+from bot.store import EventRow, Store, utcnow
+
+Read = Callable[[str, Sequence[Any]], list[tuple]]  # a store's snapshot(): rows of a query, ? placeholders
 
 PAGE = 500  # events per read: bounded memory, few round trips
 FILES_PER_MESSAGE = 10  # Discord's attachment limit per message
@@ -36,17 +38,13 @@ class ExportFiles:
 
 
 def write_export(
-    db_path: Path, campaign_id: int, folder: Path, slug: str, limit: int, line: Callable[[EventRow], str]
+    store: Store, campaign_id: int, folder: Path, slug: str, limit: int, line: Callable[[EventRow], str]
 ) -> ExportFiles:
     """Write ``slug.json`` and ``slug-log.md`` into ``folder``, then fit them to ``limit`` bytes per message."""
     folder.mkdir(parents=True, exist_ok=True)
     json_path, markdown_path = folder / f"{slug}.json", folder / f"{slug}-log.md"
-    connection = sqlite3.connect(f"{db_path.resolve().as_uri()}?mode=ro", uri=True)
-    try:
-        connection.execute("BEGIN")  # one snapshot: the campaign, its characters and its log agree
-        events, characters = _write(connection, campaign_id, json_path, markdown_path, line)
-    finally:
-        connection.close()
+    with store.snapshot() as read:  # one snapshot: the campaign, its characters and its log agree
+        events, characters = _write(read, campaign_id, json_path, markdown_path, line)
     files = [json_path, markdown_path]
     compressed = sum(path.stat().st_size for path in files) > limit
     if compressed:
@@ -56,21 +54,21 @@ def write_export(
 
 
 def _write(
-    connection: sqlite3.Connection,
+    read: Read,
     campaign_id: int,
     json_path: Path,
     markdown_path: Path,
     line: Callable[[EventRow], str],
 ) -> tuple[int, int]:
-    campaign = connection.execute(
+    (campaign,) = read(
         "SELECT name, ruleset, guild_id, channel_id, gm_ids, gm_channel_id, settings, state, created_at, pbp"
         " FROM campaigns WHERE id = ?",
         (campaign_id,),
-    ).fetchone()
+    )
     name, ruleset, guild_id, channel_id, gm_ids, gm_channel_id, settings, state, created_at, pbp = campaign
     characters = [
         {"name": n, "owner_id": owner, "sheet": json.loads(sheet)}
-        for n, owner, sheet in connection.execute(
+        for n, owner, sheet in read(
             "SELECT name, owner_id, sheet FROM characters WHERE campaign_id = ? ORDER BY id", (campaign_id,)
         )
     ]
@@ -94,7 +92,7 @@ def _write(
         out.write(f'  "characters": {_dumps(characters)},\n  "events": [')
         markdown.write(f"# {name}\n\nRuleset: {ruleset}. Started {created_at}.\n\n## Log\n\n")
         for event_id, seq, at, actor_id, actor, command, summary, result, snapshot, undoes, thread_id in _events(
-            connection, campaign_id
+            read, campaign_id
         ):
             fields = {"seq": seq, "at": at, "actor_id": actor_id, "actor": actor, "command": command}
             fields |= {"summary": summary, "undoes": undoes, "thread_id": thread_id}
@@ -112,17 +110,17 @@ def _write(
     return count, len(characters)
 
 
-def _events(connection: sqlite3.Connection, campaign_id: int) -> Iterator[tuple]:
+def _events(read: Read, campaign_id: int) -> Iterator[tuple]:
     """Oldest first, a page at a time by id (no OFFSET: each page is an index seek); ``undoes`` as the
     undone event's number in the campaign, as users see it."""
     after = 0
     while True:
-        page = connection.execute(
+        page = read(
             "SELECT e.id, e.seq, e.at, e.actor_id, e.actor_name, e.command, e.summary, e.result, e.snapshot,"
             " u.seq, e.thread_id FROM events e LEFT JOIN events u ON u.id = e.undoes"
             " WHERE e.campaign_id = ? AND e.id > ? ORDER BY e.id LIMIT ?",
             (campaign_id, after, PAGE),
-        ).fetchall()
+        )
         if not page:
             return
         yield from page

@@ -12,8 +12,8 @@ import asyncio
 import json
 import sqlite3
 import time
-from collections.abc import Callable
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
@@ -384,6 +384,16 @@ class Store:
     @property
     def checked_at(self) -> float:
         return self._writer.checked_at
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Callable[[str, Sequence[Any]], list[tuple]]]:
+        """From a worker thread: one read-only snapshot (the export's); yields ``read(sql, parameters)``."""
+        connection = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            connection.execute("BEGIN")  # one snapshot: everything read through it agrees
+            yield lambda sql, parameters=(): connection.execute(sql, parameters).fetchall()
+        finally:
+            connection.close()
 
     # ------------------------------------------------------------------ reads
 

@@ -1,4 +1,5 @@
-"""Shared fixtures: a real SQLite file per test, the tally ruleset, a console table."""
+"""Shared fixtures: a real SQLite file per test (or, on the PostgreSQL pass, a real PostgreSQL database
+per test: see tests/support/db.py), the tally ruleset, a console table."""
 
 from __future__ import annotations
 
@@ -8,10 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from bot import database
 from bot.console import ConsoleTable, Result
 from bot.registry import Registry, discover_rulesets
 from bot.service import Caller, Place, TableService
 from bot.store import Store
+from tests.support import db as test_db
 from tests.support.tally import TallyCog, TallyRuleset
 
 HERE = Place(1001, 2002)
@@ -26,9 +29,46 @@ def registry() -> Registry:
     return Registry.build([*discover_rulesets(), TallyRuleset()])
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "sqlite_only(reason): about SQLite files themselves; skipped on the PostgreSQL pass, with the reason"
+    )
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not test_db.ON_POSTGRES:
+        return
+    for item in items:
+        marker = item.get_closest_marker("sqlite_only")
+        if marker is not None:
+            reason = marker.kwargs.get("reason") or (marker.args[0] if marker.args else "SQLite only")
+            item.add_marker(pytest.mark.skip(reason=f"SQLite only: {reason}"))
+
+
+@pytest.fixture(autouse=True)
+def database_per_test(monkeypatch: pytest.MonkeyPatch):
+    """On the PostgreSQL pass, every store a test opens by a file path opens a fresh PostgreSQL database."""
+    if not test_db.ON_POSTGRES:
+        yield
+        return
+    real = database.open_store
+
+    async def open_store(target, **kwargs):
+        return await real(test_db.target(target), **kwargs)
+
+    monkeypatch.setattr(database, "open_store", open_store)
+    yield
+    test_db.drop_made()
+
+
+async def open_store(path: Path | str, **kwargs) -> Store:
+    """The test's store at ``path``: that SQLite file, or its PostgreSQL database on the PostgreSQL pass."""
+    return await database.open_store(path, **kwargs)
+
+
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    db = await Store.open(tmp_path / "magister.sqlite3")
+    db = await open_store(tmp_path / "magister.sqlite3")
     yield db
     await db.close()
 

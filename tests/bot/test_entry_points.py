@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings, load_settings
+from tests.support.db import target
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -21,7 +22,7 @@ def run(
     args: list[str], tmp_path: Path, stdin: str | None = None, timeout: float = 60, **env: str
 ) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
-    environment.update({"MAGISTER_DB": str(tmp_path / "cli.sqlite3"), **env})
+    environment.update({"MAGISTER_DB": str(target(tmp_path / "cli.sqlite3")), **env})
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
         cwd=tmp_path,  # no .env here
@@ -132,7 +133,7 @@ def test_the_first_console_reply_does_not_wait_for_the_dice_parser(tmp_path: Pat
     """d20 builds its grammar at import, matplotlib and dateparser take longer still: a reply that rolls, charts
     and reminds nothing must not pay for them."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
-    environment.update(MAGISTER_DB=str(tmp_path / "cli.sqlite3"), PYTHONPATH=str(ROOT))
+    environment.update(MAGISTER_DB=str(target(tmp_path / "cli.sqlite3")), PYTHONPATH=str(ROOT))
     result = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "bot", "console", "--json"],
         cwd=tmp_path,
@@ -174,16 +175,17 @@ def test_every_help_exits_0_with_usage(tmp_path: Path, args: list[str]) -> None:
     assert "usage: python -m bot" in result.stdout
 
 
+@pytest.mark.sqlite_only(reason="SQLite's online backup of a file (PostgreSQL: pg_dump, test_postgres.py)")
 def test_backup_copies_a_live_database_and_never_overwrites(tmp_path: Path) -> None:
     made = run(["console", "--json"], tmp_path, stdin="/campaign start ruleset:runic name:Camelot\n")
     assert made.returncode == 0, made.stderr
-    target = tmp_path / "backup.sqlite3"
-    copied = run(["backup", str(target)], tmp_path)
+    copy = tmp_path / "backup.sqlite3"
+    copied = run(["backup", str(copy)], tmp_path)
     assert copied.returncode == 0, copied.stderr
     assert "integrity ok" in copied.stdout
-    with sqlite3.connect(target) as db:
+    with sqlite3.connect(copy) as db:
         assert db.execute("SELECT name FROM campaigns").fetchall() == [("Camelot",)]
-    again = run(["backup", str(target)], tmp_path)
+    again = run(["backup", str(copy)], tmp_path)
     assert again.returncode == 2 and "exists already" in again.stderr
     missing = run(["backup", str(tmp_path / "b2.sqlite3")], tmp_path, MAGISTER_DB=str(tmp_path / "none.sqlite3"))
     assert missing.returncode == 2 and "no database" in missing.stderr

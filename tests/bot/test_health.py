@@ -63,6 +63,7 @@ async def served(tmp_path: Path) -> AsyncIterator[tuple[MagisterBot, int]]:
     await bot.service.store.close()
 
 
+@pytest.mark.sqlite_only(reason="a SQLite file deleted under the running process")
 async def test_a_connected_process_is_live_and_ready_until_its_database_is_gone(
     tmp_path: Path, discord_here: FakeDiscord
 ) -> None:

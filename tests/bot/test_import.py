@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import gzip
 import json
-import sqlite3
 from pathlib import Path
 
 from tests.conftest import Console
+from tests.support.db import fetch
 
 OTHER = "@channel 2003"
 
@@ -29,25 +29,22 @@ async def _played(console: Console) -> Path:
     return next(Path(p) for p in exported["files"] if p.endswith(".json"))
 
 
-def _content(db: Path, channel: int) -> dict:
+async def _content(db: object, channel: int) -> dict:
     """What a campaign holds, as the store has it, without its database ids."""
-    connection = sqlite3.connect(db)
-    try:
-        campaign_id, state, settings, pbp, name, created = connection.execute(
-            "SELECT id, state, settings, pbp, name, created_at FROM campaigns"
-            " WHERE channel_id = ? AND archived_at IS NULL",
-            (channel,),
-        ).fetchone()
-        characters = connection.execute(
-            "SELECT name, owner_id, sheet FROM characters WHERE campaign_id = ? ORDER BY name", (campaign_id,)
-        ).fetchall()
-        events = connection.execute(
-            "SELECT e.seq, e.at, e.actor_id, e.actor_name, e.command, e.summary, e.result, e.snapshot, u.seq"
-            " FROM events e LEFT JOIN events u ON u.id = e.undoes WHERE e.campaign_id = ? ORDER BY e.seq",
-            (campaign_id,),
-        ).fetchall()
-    finally:
-        connection.close()
+    ((campaign_id, state, settings, pbp, name, created),) = await fetch(
+        db,
+        "SELECT id, state, settings, pbp, name, created_at FROM campaigns WHERE channel_id = ? AND archived_at IS NULL",
+        channel,
+    )
+    characters = await fetch(
+        db, "SELECT name, owner_id, sheet FROM characters WHERE campaign_id = ? ORDER BY name", campaign_id
+    )
+    events = await fetch(
+        db,
+        "SELECT e.seq, e.at, e.actor_id, e.actor_name, e.command, e.summary, e.result, e.snapshot, u.seq"
+        " FROM events e LEFT JOIN events u ON u.id = e.undoes WHERE e.campaign_id = ? ORDER BY e.seq",
+        campaign_id,
+    )
     return {
         "campaign": (name, json.loads(state), json.loads(settings), json.loads(pbp), created),
         "characters": [(n, owner, json.loads(sheet)) for n, owner, sheet in characters],
@@ -57,12 +54,12 @@ def _content(db: Path, channel: int) -> dict:
 
 async def test_export_then_import_elsewhere_round_trips_the_campaign(console: Console) -> None:
     path = await _played(console)
-    db = console.table.bot.service.store.path
-    before = _content(db, 2002)
+    db = console.table.bot.service.store
+    before = await _content(db, 2002)
     await console.ok(OTHER)
     imported = await console.ok(f"/campaign import file:{path}")
     assert not imported["ephemeral"] and imported["data"]["events"] == len(before["events"])
-    after = _content(db, 2003)
+    after = await _content(db, 2003)
     assert after["campaign"] == before["campaign"]
     assert after["characters"] == before["characters"]  # owners kept
     assert after["events"][:-1] == before["events"]  # numbers, times, actors, results, snapshots, undo links
@@ -75,7 +72,7 @@ async def test_export_then_import_elsewhere_round_trips_the_campaign(console: Co
     undone = await console.ok(f"/campaign undo event:{pip_plus}")
     assert undone["data"]["undone_event"] == pip_plus
     # the source campaign is untouched
-    assert _content(db, 2002) == before
+    assert await _content(db, 2002) == before
 
 
 async def test_a_gzipped_export_imports_too(console: Console, tmp_path: Path) -> None:
@@ -89,7 +86,7 @@ async def test_a_gzipped_export_imports_too(console: Console, tmp_path: Path) ->
 async def test_bad_files_are_refused_plainly_and_change_nothing(console: Console, tmp_path: Path) -> None:
     path = await _played(console)
     document = json.loads(path.read_text())
-    db = console.table.bot.service.store.path
+    db = console.table.bot.service.store
 
     def variant(name: str, content: bytes | str) -> Path:
         target = tmp_path / name
@@ -129,9 +126,9 @@ async def test_bad_files_are_refused_plainly_and_change_nothing(console: Console
     # a channel with a live campaign: refused, and that campaign is as it was
     await console.ok("@channel 2002")
     await console.ok("@gm")
-    before = _content(db, 2002)
+    before = await _content(db, 2002)
     assert "This channel runs 'Crows'" in (await console.fails(f"/campaign import file:{path}"))["text"]
-    assert _content(db, 2002) == before
+    assert await _content(db, 2002) == before
 
 
 async def test_a_format_1_export_imports_numbered_in_order(console: Console, tmp_path: Path) -> None:

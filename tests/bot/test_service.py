@@ -9,6 +9,7 @@ import pytest
 from bot.service import Caller, Place, TableService
 from rules.base import NeedsGMError, RuleError
 from tests.conftest import GM, HERE, OTHER, PLAYER
+from tests.support.db import write_tx_class
 
 
 async def snapshot(service: TableService, place: Place = HERE) -> tuple:
@@ -43,12 +44,11 @@ async def test_failing_action_leaves_state_and_log_untouched(tally: TableService
 async def test_failure_inside_the_write_rolls_back(tally: TableService, monkeypatch) -> None:
     """A crash after the UPDATE but before COMMIT leaves nothing behind."""
     before = await snapshot(tally)
-    from bot import store as store_module
 
     def broken_append(self, *args, **kwargs):
         raise OSError("disk went away")
 
-    monkeypatch.setattr(store_module.WriteTx, "append_event", broken_append)
+    monkeypatch.setattr(write_tx_class(tally.store), "append_event", broken_append)
     with pytest.raises(OSError):
         await tally.run(HERE, PLAYER, "tally", "add", {"name": "Pip"})
     monkeypatch.undo()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bot.shell import complete, completions, with_names
 from tests.conftest import Console
+from tests.support.db import target
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -35,7 +36,7 @@ def test_a_terminal_session_edits_cancels_helps_and_quits(tmp_path: Path) -> Non
     """Under a real pseudo-terminal: a command, Ctrl-C cancelling a line, @help, @quit, history written."""
     history = tmp_path / "history"
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
-    environment |= {"MAGISTER_DB": str(tmp_path / "t.sqlite3"), "MAGISTER_HISTORY": str(history)}
+    environment |= {"MAGISTER_DB": str(target(tmp_path / "t.sqlite3")), "MAGISTER_HISTORY": str(history)}
     environment |= {"PYTHONPATH": str(ROOT), "TERM": "dumb"}
     pid, leader = pty.fork()  # the child gets the terminal as its controlling one, so Ctrl-C is a real SIGINT
     if pid == 0:

@@ -10,18 +10,20 @@ import pytest
 
 from bot.config import load_settings
 from bot.store import MIGRATIONS, StaleCampaignError, Store
+from tests.conftest import open_store
 
 
 async def test_migrations_set_user_version_and_are_idempotent(tmp_path: Path) -> None:
     path = tmp_path / "m.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     assert await store.schema_version() == len(MIGRATIONS)
     await store.close()
-    again = await Store.open(path)  # reopening runs nothing twice
+    again = await open_store(path)  # reopening runs nothing twice
     assert await again.schema_version() == len(MIGRATIONS)
     await again.close()
 
 
+@pytest.mark.sqlite_only(reason="the file's journal mode and PRAGMA synchronous (PostgreSQL: test_postgres.py)")
 async def test_wal_and_synchronous_full_by_default(store: Store) -> None:
     """FULL: a commit a player saw survives power loss, not only a killed process."""
     connection = sqlite3.connect(store.path)
@@ -30,11 +32,12 @@ async def test_wal_and_synchronous_full_by_default(store: Store) -> None:
     assert await store._writer.pragma("synchronous") == 2  # FULL
 
 
+@pytest.mark.sqlite_only(reason="PRAGMA synchronous (PostgreSQL's synchronous_commit: test_postgres.py)")
 async def test_synchronous_normal_is_a_setting(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("MAGISTER_SYNCHRONOUS", "normal")
     settings = load_settings()
     assert settings.magister_synchronous == "NORMAL"
-    store = await Store.open(tmp_path / "n.sqlite3", synchronous=settings.magister_synchronous)
+    store = await open_store(tmp_path / "n.sqlite3", synchronous=settings.magister_synchronous)
     assert await store._writer.pragma("synchronous") == 1  # NORMAL
     await store.close()
     monkeypatch.setenv("MAGISTER_SYNCHRONOUS", "OFF")
@@ -44,12 +47,12 @@ async def test_synchronous_normal_is_a_setting(tmp_path: Path, monkeypatch: pyte
 
 async def test_committed_data_survives_reopen(tmp_path: Path) -> None:
     path = tmp_path / "keep.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     async with store.transaction() as tx:
         campaign_id = await tx.insert_campaign(1, 2, "tally", "Kept", [9], {}, {"count": 3})
         await tx.append_event(campaign_id, 9, "Gwen", "x", "did x", {})
     await store.close()
-    reopened = await Store.open(path)
+    reopened = await open_store(path)
     row = await reopened.campaign(1, 2)
     assert row is not None and row.state == {"count": 3} and row.gm_ids == [9]
     assert [e.summary for e in await reopened.events(row.id, limit=5)] == ["did x"]
@@ -95,7 +98,7 @@ async def test_stale_version_is_detected(store: Store) -> None:
 async def test_group_commit_isolates_a_failing_write(tmp_path: Path) -> None:
     """Writes that arrive together share a transaction; one failure rolls back only itself."""
     path = tmp_path / "group.sqlite3"
-    store = await Store.open(path)
+    store = await open_store(path)
     async with store.transaction() as tx:
         campaign_id = await tx.insert_campaign(1, 2, "tally", "C", [9], {}, {})
 
@@ -113,7 +116,7 @@ async def test_group_commit_isolates_a_failing_write(tmp_path: Path) -> None:
     assert [str(f) for f in failures] == ["unlucky"]
     assert len({r for r in results if isinstance(r, int)}) == 29
     await store.close()
-    reopened = await Store.open(path)  # what each write returned is durable
+    reopened = await open_store(path)  # what each write returned is durable
     summaries = {e.summary for e in await reopened.events(campaign_id, limit=100)}
     assert summaries == {f"event {n}" for n in range(30) if n != 13}
     await reopened.close()
@@ -137,6 +140,7 @@ async def test_group_commit_uses_fewer_transactions_than_writes(store: Store) ->
     assert 1 <= commits < 50
 
 
+@pytest.mark.sqlite_only(reason="hand-offs to the SQLite writer thread; on PostgreSQL each statement is a round trip")
 async def test_a_group_commit_is_one_hand_off_to_the_writer_thread(store: Store) -> None:
     """Not one per statement: every thread hop costs the event loop a wake-up (counted, not timed)."""
     async with store.transaction() as tx:

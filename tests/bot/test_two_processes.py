@@ -21,9 +21,10 @@ import pytest
 from bot import campaigns
 from bot.registry import Registry
 from bot.service import ConcurrentChangeError, TableService
-from bot.store import Store
+from bot.store import StaleCampaignError
 from rules.base import Card, Outcome, RuleError
-from tests.conftest import GM, HERE
+from tests.conftest import GM, HERE, open_store
+from tests.support.db import target, write_tx_class
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,7 +33,7 @@ ROOT = Path(__file__).resolve().parents[2]
 async def pair(tmp_path: Path, registry: Registry) -> AsyncIterator[tuple[TableService, TableService]]:
     """Process A and process B; A started a runic campaign with Merlin, and both have loaded it."""
     path = tmp_path / "shared.sqlite3"
-    stores = [await Store.open(path), await Store.open(path)]
+    stores = [await open_store(path), await open_store(path)]
     a, b = (TableService(store, registry, random.Random(i)) for i, store in enumerate(stores))
     await a.start_campaign(HERE, GM, "runic", "Shared")
     await a.run(HERE, GM, "runic", "mage create", {"name": "Merlin", "magery": 2, "iq": 12, "thaumatology": 12})
@@ -85,7 +86,7 @@ async def test_nobody_writes_into_a_campaign_the_other_process_ended(pair) -> No
 class ConsoleProcess:
     """A real ``python -m bot console --json`` driven one line at a time."""
 
-    def __init__(self, db: Path, cwd: Path) -> None:
+    def __init__(self, db: Path | str, cwd: Path) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
         env.update(MAGISTER_DB=str(db), PYTHONPATH=str(ROOT))
         self.process = subprocess.Popen(
@@ -114,8 +115,8 @@ class ConsoleProcess:
                 self.process.kill()
 
 
-def test_two_real_console_processes_lose_nothing(tmp_path: Path) -> None:
-    db = tmp_path / "magister.sqlite3"
+async def test_two_real_console_processes_lose_nothing(tmp_path: Path) -> None:
+    db = target(tmp_path / "magister.sqlite3")  # a file, or a PostgreSQL database on the PostgreSQL pass
     a = ConsoleProcess(db, tmp_path)
     b = ConsoleProcess(db, tmp_path)
     try:
@@ -133,12 +134,11 @@ def test_two_real_console_processes_lose_nothing(tmp_path: Path) -> None:
     finally:
         a.close()
         b.close()
-    import sqlite3
-
-    connection = sqlite3.connect(db)
-    sheets = {name: json.loads(body) for name, body in connection.execute("SELECT name, sheet FROM characters")}
-    commands = [c for (c,) in connection.execute("SELECT command FROM events ORDER BY id")]
-    connection.close()
+    store = await open_store(db)
+    (row,) = await store.archived_campaigns(HERE.guild_id, HERE.channel_id)
+    sheets = {character.name: character.sheet for character in await store.characters(row.id)}
+    commands = [event.command for event in reversed(await store.events(row.id, limit=100))]
+    await store.close()
     assert (sheets["Merlin"]["age"], sheets["Merlin"]["iq"], sheets["Merlin"]["ht"]) == (70, 16, 10)
     assert sheets["Nimue"]["iq"] == 14
     assert commands[-1] == "campaign end"
@@ -146,15 +146,13 @@ def test_two_real_console_processes_lose_nothing(tmp_path: Path) -> None:
 
 async def test_a_writer_stale_twice_is_told_clearly(pair, monkeypatch) -> None:
     """Another process winning both the write and its retry: a clear refusal, nothing half-saved."""
-    from bot import writer
-
     a, _ = pair
     before = await sheet(a, "Merlin")
 
     def always_stale(self, campaign) -> None:
-        raise writer.StaleCampaignError(campaign.id)
+        raise StaleCampaignError(campaign.id)
 
-    monkeypatch.setattr(writer.WriteTx, "touch_campaign", always_stale)
+    monkeypatch.setattr(write_tx_class(a.store), "touch_campaign", always_stale)
     with pytest.raises(ConcurrentChangeError, match="try again"):
         await a.run(HERE, GM, "runic", "mage set", {"field": "age", "value": 70, "mage": "Merlin"})
     assert await sheet(a, "Merlin") == before
@@ -162,7 +160,7 @@ async def test_a_writer_stale_twice_is_told_clearly(pair, monkeypatch) -> None:
 
 async def test_both_processes_starting_a_campaign_in_one_channel(tmp_path: Path, registry: Registry) -> None:
     path = tmp_path / "race.sqlite3"
-    stores = [await Store.open(path), await Store.open(path)]
+    stores = [await open_store(path), await open_store(path)]
     a, b = (TableService(store, registry, random.Random(i)) for i, store in enumerate(stores))
     results = await asyncio.gather(
         a.start_campaign(HERE, GM, "runic", "First"),
