@@ -45,7 +45,7 @@ async def _admin(*statements: str) -> None:
 def target(path: Path | str) -> Path | str:
     """What to open for ``path``: the path itself on SQLite, a PostgreSQL URL on the PostgreSQL pass."""
     text = str(path)
-    if not ON_POSTGRES or text.startswith(("postgresql://", "postgres://")):
+    if not ON_POSTGRES or text.startswith(("postgresql://", "postgres://", "sqlite:///")):  # named outright
         return path
     name = "t_" + hashlib.sha1(str(Path(text).resolve()).encode()).hexdigest()[:20]
     if name not in _made:
