@@ -19,7 +19,7 @@ from bot.registry import Registry
 from tests.support import db as test_db
 from tests.support.scenario import ROOT, SCENARIO_CLOCK, SCENARIOS, run_console
 
-ONE_MAGE = "@gm\n/campaign start ruleset:runic name:One\n/runic mage create name:Pip magery:2 iq:14 ht:12 age:30\n"
+ONE_MAGE = "@gm\n/campaign start ruleset:runic name:One\n/runic mage create name:Pip magery:2 iq:14 thaumatology:14\n"
 
 
 def _middle(tmp_path: Path) -> str:
