@@ -5,15 +5,24 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import signal
 import sqlite3
 import sys
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import aiohttp
 import discord
 
 from bot.config import Settings, configure_logging, fail, load_settings
+
+if TYPE_CHECKING:
+    from aiohttp import web
+
+    from bot.client import MagisterBot
+    from bot.service import TableService
 
 BANNER = (
     "Magister console table. No DISCORD_TOKEN is set, so this is a local table: type /roll expression:3d6, "
@@ -33,6 +42,9 @@ def main(argv: list[str] | None = None) -> int:
 
 USAGE = """commands:
   (none)              connect to Discord with DISCORD_TOKEN, or open the console table when none is set
+      --shards 0-3 --shard-count 8
+                      run only these shards (ranges and numbers, comma-separated) of the whole bot's 8,
+                      so several processes split a large bot; --shard-count alone runs all its shards here
   console [--help]    play at the console table, no token needed
   sync [--guild ID]   register the slash commands with Discord (global, or one guild at once)
   backup PATH         copy the database to PATH, safely, even while Magister runs
@@ -56,13 +68,71 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     top.add_argument("command", nargs="?", choices=["console", "sync", "backup", "port"], help=argparse.SUPPRESS)
+    top.add_argument("--shards", help=argparse.SUPPRESS)
+    top.add_argument("--shard-count", help=argparse.SUPPRESS)
     top.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     return top
+
+
+@dataclass(frozen=True)
+class ShardPlan:
+    """Which gateway shards this process runs: ``ids`` of ``count`` (None: Discord's recommended count, all here)."""
+
+    ids: tuple[int, ...] | None = None
+    count: int | None = None
+
+
+def shard_plan(shards: str | None, count: str | None) -> ShardPlan:
+    """``--shards`` and ``--shard-count`` as a plan, or ValueError saying what would work."""
+    total: int | None = None
+    if count is not None:
+        if not _whole(count) or int(count) < 1:
+            raise ValueError(f"--shard-count {count!r} is not a whole number of shards (1 or more), e.g. 8")
+        total = int(count)
+    if shards is None:
+        return ShardPlan(None, total)
+    if total is None:
+        raise ValueError(
+            f"--shards {shards} needs --shard-count, the number of shards across every process, e.g. "
+            f"`--shards {shards} --shard-count 8`"
+        )
+    ids: list[int] = []
+    for part in shards.split(","):
+        first, dash, last = part.strip().partition("-")
+        if not _whole(first) or (dash and not _whole(last)):
+            raise ValueError(f"--shards {shards!r}: {part.strip()!r} is not a shard number or a range like 0-3")
+        low, high = int(first), int(last) if dash else int(first)
+        if low > high:
+            raise ValueError(f"--shards {shards!r}: the range {part.strip()} runs backwards; write {high}-{low}")
+        if high >= total:
+            raise ValueError(
+                f"--shards {shards!r}: shard {high} does not exist with --shard-count {total} "
+                f"(shards are numbered 0 to {total - 1})"
+            )
+        ids.extend(range(low, high + 1))
+    if len(set(ids)) != len(ids):
+        raise ValueError(f"--shards {shards!r} names a shard twice; give each shard once, e.g. 0-1,4")
+    return ShardPlan(tuple(sorted(ids)), total)
+
+
+def _whole(text: str) -> bool:
+    """Plain digits 0-9 (``isdigit`` alone lets "²" through)."""
+    text = text.strip()
+    return text.isascii() and text.isdigit()
 
 
 def _main(argv: list[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     args = parser().parse_args(argv)  # --help prints the commands and exits 0; an unknown one exits 2
+    if args.command is not None and (args.shards is not None or args.shard_count is not None):
+        fail(
+            f"--shards and --shard-count are for running the bot (`python -m bot --shards 0-3 --shard-count 8`), "
+            f"not for `{args.command}`"
+        )
+    try:
+        plan = shard_plan(args.shards, args.shard_count)
+    except ValueError as error:
+        fail(str(error))
     if args.command == "console":
         from bot import console
 
@@ -93,7 +163,7 @@ def _main(argv: list[str] | None) -> int:
 
             return asyncio.run(console.run([]))
         fail("DISCORD_TOKEN is not set: put it in .env to connect to Discord, or run `python -m bot console`")
-    return asyncio.run(serve(settings))
+    return asyncio.run(serve(settings, plan))
 
 
 def backup(source: str | Path, target: str | Path) -> int:
@@ -144,15 +214,14 @@ def run_port(argv: list[str]) -> int:
     return 0
 
 
-async def build_bot(settings: Settings):
-    from bot.client import MagisterBot
+async def build_bot(settings: Settings, plan: ShardPlan = ShardPlan()) -> MagisterBot:
     from bot.database import open_store
     from bot.registry import Registry
     from bot.service import TableService
 
     store = await open_store(settings.magister_db, synchronous=settings.magister_synchronous)
     try:
-        return MagisterBot(TableService(store, Registry.discover()), dev_guild=settings.magister_dev_guild)
+        return _client(TableService(store, Registry.discover()), settings, plan)
     except BaseException:
         await store.close()  # its connection threads would keep the process from exiting
         raise
@@ -161,14 +230,28 @@ async def build_bot(settings: Settings):
 RETRY_FIRST, RETRY_MOST = 2.0, 300.0  # seconds between attempts to reach Discord: doubling, at most five minutes
 
 
-async def serve(settings: Settings) -> int:
+async def serve(settings: Settings, plan: ShardPlan = ShardPlan()) -> int:
     """Connect and stay connected. Unreachable Discord is retried with backoff, one line each time;
-    a refused token ends the process (exit 2), since retrying cannot fix it."""
+    a refused token ends the process (exit 2), since retrying cannot fix it. SIGTERM (``docker stop``,
+    systemd, Kubernetes) leaves Discord and closes the database, then exits 0, as Ctrl-C does."""
     configure_logging(settings.magister_log_level)
-    bot = await build_bot(settings)
+    bot = await build_bot(settings, plan)
+    loop = asyncio.get_running_loop()
+    stopping = asyncio.Event()
+    closing: list[asyncio.Task[None]] = []  # held, so the task is not collected while it runs
+
+    def stop() -> None:
+        stopping.set()
+        closing.append(loop.create_task(bot.close()))  # start() returns once the client is closed
+
+    health = None
     wait = RETRY_FIRST
     try:
-        while True:
+        with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows: Ctrl-C still works
+            loop.add_signal_handler(signal.SIGTERM, stop)
+        if settings.magister_health_port is not None:
+            health = await _health(settings, lambda: bot)  # reads `bot` when asked, so a retry's new client is seen
+        while not stopping.is_set():
             try:
                 async with bot:
                     await bot.start(settings.token or "")
@@ -177,11 +260,31 @@ async def serve(settings: Settings) -> int:
                 fail("DISCORD_TOKEN was refused by Discord: copy a fresh token from the developer portal into .env")
             except (OSError, aiohttp.ClientError, discord.GatewayNotFound, discord.DiscordServerError) as exc:
                 print(f"magister: cannot reach Discord ({_reason(exc)}); retrying in {wait:.0f} s", file=sys.stderr)
-                await asyncio.sleep(wait)
+                with contextlib.suppress(TimeoutError):  # the backoff, cut short by SIGTERM
+                    await asyncio.wait_for(stopping.wait(), wait)
                 wait = min(wait * 2, RETRY_MOST)
-                bot = await _fresh(bot, settings)
+                bot = _client(bot.service, settings, plan)  # a closed client cannot log in again
+        return 0
     finally:
+        with contextlib.suppress(NotImplementedError):
+            loop.remove_signal_handler(signal.SIGTERM)
+        if health is not None:
+            await health.cleanup()
         await bot.service.store.close()
+
+
+async def _health(settings: Settings, current: Callable[[], MagisterBot]) -> web.AppRunner:
+    """The health checks' server, or exit 2 with one line if their address cannot be used."""
+    from bot.health import Health, start_health
+
+    host, port = settings.magister_health_host, settings.magister_health_port or 0
+    try:
+        return await start_health(Health(current, max_lag=settings.magister_health_max_lag), host, port)
+    except OSError as exc:
+        fail(
+            f"cannot serve health checks on {host}:{port} ({_reason(exc)}): set MAGISTER_HEALTH_PORT to a free "
+            "port, MAGISTER_HEALTH_HOST to an address of this machine, or leave the port empty to turn it off"
+        )
 
 
 def _reason(exc: BaseException) -> str:
@@ -189,11 +292,16 @@ def _reason(exc: BaseException) -> str:
     return text[:160]
 
 
-async def _fresh(old, settings: Settings):
-    """A closed client cannot log in again: build a new one on the same store."""
+def _client(service: TableService, settings: Settings, plan: ShardPlan) -> MagisterBot:
+    """The Discord client for this process's shards, on ``service``."""
     from bot.client import MagisterBot
 
-    return MagisterBot(old.service, dev_guild=settings.magister_dev_guild)
+    return MagisterBot(
+        service,
+        dev_guild=settings.magister_dev_guild,
+        shard_ids=list(plan.ids) if plan.ids is not None else None,
+        shard_count=plan.count,
+    )
 
 
 async def sync(settings: Settings, guild_id: int | None) -> int:

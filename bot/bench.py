@@ -424,11 +424,19 @@ async def measure_rulesets(runs: int, db: str | None = None) -> dict:
 UNDOABLE = '{"state_delta":[],"settings_delta":[],"characters":[]}'
 
 
-def _history_rows(campaign_id: int, events: int):
-    """Nine rolls to each undoable change, like a real table."""
+def _history_rows(campaign_id: int, events: int, first: int):
+    """Nine rolls to each undoable change, like a real table, numbered on from the campaign's last event."""
     return (
-        (campaign_id, "counter bump", UNDOABLE) if i % 10 == 0 else (campaign_id, "roll", None) for i in range(events)
+        (campaign_id, "counter bump", UNDOABLE, first + i) if i % 10 == 0 else (campaign_id, "roll", None, first + i)
+        for i in range(events)
     )
+
+
+BULK_INSERT = (
+    "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, seq)"
+    " VALUES ({0}, '2026-01-01T00:00:00+00:00', 2, 'player', {1}, 'x', '{{}}', {2}, {3})"
+)
+NEXT_SEQ = "SELECT coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = {0}"
 
 
 async def _bulk_history(target: str | Path, campaign_id: int, events: int) -> None:
@@ -436,21 +444,17 @@ async def _bulk_history(target: str | Path, campaign_id: int, events: int) -> No
     if is_url(target):
         db = await asyncpg.connect(str(target))
         try:
+            first = await db.fetchval(NEXT_SEQ.format("$1"), campaign_id)
             await db.executemany(
-                "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot)"
-                " VALUES ($1, '2026-01-01T00:00:00+00:00', 2, 'player', $2, 'x', '{}', $3)",
-                list(_history_rows(campaign_id, events)),
+                BULK_INSERT.format("$1", "$2", "$3", "$4"), list(_history_rows(campaign_id, events, first))
             )
         finally:
             await db.close()
         return
     db = sqlite3.connect(target)
     with db:
-        db.executemany(
-            "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot)"
-            " VALUES (?, '2026-01-01T00:00:00+00:00', 2, 'player', ?, 'x', '{}', ?)",
-            _history_rows(campaign_id, events),
-        )
+        (first,) = db.execute(NEXT_SEQ.format("?"), (campaign_id,)).fetchone()
+        db.executemany(BULK_INSERT.format("?", "?", "?", "?"), _history_rows(campaign_id, events, first))
     db.close()
 
 

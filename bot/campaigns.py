@@ -9,8 +9,10 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import functools
+import hashlib
 import json
 import math
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,14 +25,14 @@ from bot.pbp import (
     duration_text,
     epoch,
     is_paused,
-    iso_at,
     pbp_settings,
     set_pbp_setting,
+    shift_for_resume,
     wait_line,
     when,
 )
 from bot.service import Caller, Campaign, Place, Reply, TableService
-from bot.store import RECAP_COUNT_CAP, EventRow, Transaction, utcnow
+from bot.store import RECAP_COUNT_CAP, EventRow, LogQuery, Transaction, utcnow
 from rules.base import Card, Outcome, RuleError, Table
 
 LOG_PAGE_SIZE = 10
@@ -246,15 +248,9 @@ async def resume(service: TableService, place: Place, caller: Caller) -> Reply:
             raise RuleError("The timers are not paused. `/campaign pause` holds them for a holiday.")
         held = max(0, epoch(service.clock()) - epoch(paused_at))
         draft.row.pbp = {k: v for k, v in draft.row.pbp.items() if k != "paused_at"}
-        moved = {key: iso_at(epoch(w.deadline) + held) for key, w in draft.waits.items() if w.deadline}
-
-        def shift(wtx: Any) -> None:
-            wtx.shift_timers(draft.row.id, held)
-            for key, deadline in moved.items():
-                wtx.set_wait_deadline(draft.row.id, key, deadline)
-
-        await tx.run(shift)
-        for key, deadline in moved.items():
+        waits = dict(draft.waits)
+        shifted = await tx.run(lambda wtx: shift_for_resume(wtx, draft.row.id, held, waits))
+        for key, (_, deadline) in shifted["deadlines"].items():
             draft.waits[key] = dataclasses.replace(draft.waits[key], deadline=deadline)
         return Outcome(
             card=Card(
@@ -263,7 +259,7 @@ async def resume(service: TableService, place: Place, caller: Caller) -> Reply:
                 "every deadline and reminder moved on by as much.",
             ),
             summary=f"resumed the timers after {duration_text(held)}",
-            data={"held_seconds": held},
+            data={"held_seconds": held, "shifted": shifted},
         )
 
     return await service.change_campaign(place, caller, "campaign resume", change)
@@ -320,23 +316,125 @@ async def gm_channel(service: TableService, place: Place, caller: Caller, channe
 # ---------------------------------------------------------------------- the log
 
 
-async def log_page(service: TableService, place: Place, page: int, caller: Caller) -> tuple[Reply, int]:
-    """One page of the log, newest first. Only a GM reads the secret side of an entry."""
+@dataclass(frozen=True)
+class LogFilter:
+    """The log's filters, as a member gave them: a player's events, a command's, the GM's secret ones, a text."""
+
+    player_id: int | None = None
+    player_name: str | None = None
+    command: str | None = None
+    secrets: bool = False
+    text: str | None = None
+
+    def __bool__(self) -> bool:
+        return self.player_id is not None or self.command is not None or self.secrets or bool(self.text)
+
+    def described(self) -> str:
+        parts = [f"by {self.player_name or f'<@{self.player_id}>'}"] if self.player_id is not None else []
+        parts += [f"/{self.command}"] if self.command else []
+        parts += ["🔒 secret events"] if self.secrets else []
+        parts += [f"“{self.text}”"] if self.text else []
+        return ", ".join(parts)
+
+    def arg(self) -> str:
+        """The filters in a page button's custom_id (Discord allows 100 characters in all): the player's id in
+        base 36, ``s`` for secrets, the command's short hash (names can be long), then the text, whole."""
+        player = _base36(self.player_id) if self.player_id is not None else ""
+        command = _command_key(self.command) if self.command else ""
+        return f"{player}~{'s' if self.secrets else ''}~{command}~{self.text or ''}"
+
+
+LOG_TEXT_MAX = 30  # a search text, kept whole in the page buttons
+
+
+def _base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, rest = divmod(number, 36)
+        out = digits[rest] + out
+        if not number:
+            return out
+
+
+def _command_key(command: str) -> str:
+    return hashlib.sha1(command.encode()).hexdigest()[:8]
+
+
+async def filter_from_arg(service: TableService, place: Place, arg: str) -> LogFilter:
+    """A page button's filters back (see :meth:`LogFilter.arg`); an empty arg is the whole log."""
+    if not arg:
+        return LogFilter()
+    player, secrets, command_key, text = ([*arg.split("~", 3), "", "", "", ""])[:4]
+    command = None
+    if command_key:
+        campaign = await service.require_campaign(place)
+        seen = await service.store.commands_seen(campaign.row.id)
+        command = next((c for c in seen if _command_key(c) == command_key), "(a command no longer in this log)")
+    return LogFilter(
+        player_id=int(player, 36) if player else None, command=command, secrets=secrets == "s", text=text or None
+    )
+
+
+def clean_filter(
+    player_id: int | None, player_name: str | None, command: str | None, secrets: bool, text: str | None
+) -> LogFilter:
+    """The log's options as typed, checked: a leading / dropped, a search of at most LOG_TEXT_MAX characters."""
+    command = " ".join((command or "").strip().lstrip("/").split()) or None
+    text = (text or "").strip() or None
+    if text is not None and len(text) > LOG_TEXT_MAX:
+        raise RuleError(f"A log search takes at most {LOG_TEXT_MAX} characters; try a shorter word from the summary.")
+    return LogFilter(player_id, player_name, command, secrets, text)
+
+
+async def log_page(
+    service: TableService, place: Place, page: int, caller: Caller, filters: LogFilter | None = None
+) -> tuple[Reply, int]:
+    """One page of the log, newest first, maybe filtered. Only a GM reads the secret side of an entry,
+    lists the secret events, or finds an entry by the words of its secret side."""
     campaign = await service.require_campaign(place)
     reveal = campaign.is_gm(caller)
-    total = await service.store.count_events(campaign.row.id)
+    filters = filters or LogFilter()
+    if filters.secrets and not reveal:
+        raise RuleError(
+            "Only a GM can list the secret events: their results are the GM's. "
+            "`/campaign log` without `secrets:` shows every event as you may see it."
+        )
+    query = LogQuery(filters.player_id, filters.command, filters.secrets, filters.text, reveal)
+    if filters:
+        total = await service.store.count_matching(campaign.row.id, query)
+    else:
+        total = await service.store.count_events(campaign.row.id)
     pages = max(1, math.ceil(total / LOG_PAGE_SIZE))
     if page < 1:
         raise RuleError(f"Pages start at 1; this log has {pages}.")
     page = min(page, pages)
-    events = await service.store.events(campaign.row.id, limit=LOG_PAGE_SIZE, offset=(page - 1) * LOG_PAGE_SIZE)
+    offset = (page - 1) * LOG_PAGE_SIZE
+    if filters:
+        events = await service.store.events_matching(campaign.row.id, query, limit=LOG_PAGE_SIZE, offset=offset)
+    else:
+        events = await service.store.events(campaign.row.id, limit=LOG_PAGE_SIZE, offset=offset)
+    if filters.player_id is not None and filters.player_name is None:  # a page button carries the id alone
+        name = events[0].actor_name if events else "that member"
+        filters = dataclasses.replace(filters, player_name=name)
     lines = [event_line(event, reveal=reveal) for event in events]
+    empty = f"No event matches ({filters.described()})." if filters else "Nothing has happened yet."
+    shown_filter = f" · {filters.described()}" if filters else ""
     card = Card(
         title=f"Log: {campaign.row.name}",
-        description="\n".join(lines) or "Nothing has happened yet.",
-        footer=f"Page {page} of {pages} · newest first · {total} events" + (" · 🔒 GM only" if reveal else ""),
+        description="\n".join(lines) or empty,
+        footer=f"Page {page} of {pages} · newest first · {total} events{shown_filter}"
+        + (" · 🔒 GM only" if reveal else ""),
     )
-    data = {"page": page, "pages": pages, "events": [event_data(e, reveal=reveal) for e in events]}
+    data: dict[str, Any] = {"page": page, "pages": pages, "events": [event_data(e, reveal=reveal) for e in events]}
+    if filters:
+        data["filters"] = {
+            "player_id": filters.player_id,
+            "command": filters.command,
+            "secrets": filters.secrets,
+            "text": filters.text,
+            "matches": total,
+        }
     return Reply(Outcome(card=card, summary="viewed log", data=data, ephemeral=True), campaign.row), pages
 
 
@@ -370,12 +468,12 @@ def secret_summary(event: EventRow) -> str | None:
 
 def event_data(event: EventRow, *, reveal: bool = False) -> dict:
     data = {
-        "id": event.id,
+        "id": event.seq,
         "at": event.at,
         "actor": event.actor_name,
         "command": event.command,
         "summary": event.summary,
-        "undoes": event.undoes,
+        "undoes": undone_number(event),
     }
     if event.thread_id is not None:
         data["thread_id"] = event.thread_id
@@ -385,12 +483,20 @@ def event_data(event: EventRow, *, reveal: bool = False) -> dict:
     return data
 
 
+def undone_number(event: EventRow) -> int | None:
+    """The # (in this campaign) of the change an undo entry reverted; the row's ``undoes`` is the global id."""
+    if event.undoes is None:
+        return None
+    number = event.result.get("undone")
+    return number if isinstance(number, int) else None
+
+
 def event_line(event: EventRow, *, reveal: bool = False) -> str:
     """One line of the log; with ``reveal`` (GMs only), a secret entry shows its result after 🔒."""
     hidden = secret_summary(event) if reveal else None
     summary = f"{event.summary} 🔒 {hidden}" if hidden else event.summary
     where = f" in <#{event.thread_id}>" if event.thread_id is not None else ""
-    line = f"`#{event.id}` {event.at[5:16].replace('T', ' ')}{where} **{event.actor_name}** /{event.command}: {summary}"
+    line = f"`#{event.seq}` {event.at[:16].replace('T', ' ')}{where} **{event.actor_name}** /{event.command}: {summary}"
     return line[:380]
 
 

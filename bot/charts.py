@@ -1,4 +1,4 @@
-"""Bar charts of chances, as PNG: legible on a phone, in Discord's dark and light themes alike.
+"""Bar charts of chances, and a battle board, as PNG: legible on a phone, in Discord's dark and light themes alike.
 
 matplotlib is imported on the first chart, not at start-up (it takes half a second), and
 charts are drawn in a worker thread (``asyncio.to_thread``) so the event loop never waits.
@@ -8,6 +8,7 @@ The chart carries its own dark card-coloured background, which reads the same in
 from __future__ import annotations
 
 import io
+from dataclasses import dataclass, field
 
 from rules.base import Chart
 
@@ -63,3 +64,122 @@ def render(chart: Chart) -> bytes:
     out = io.BytesIO()
     figure.savefig(out, format="png", facecolor=BACKGROUND)
     return out.getvalue()
+
+
+# ---------------------------------------------------------------------- a battle, as a picture
+
+
+@dataclass
+class Combatant:
+    """One side's being as everyone at the table may see it: no card a player holds is named."""
+
+    name: str
+    team: str
+    essence: int  # life
+    max_essence: int
+    resonance: int  # energy
+    hand: int | None  # prepared spells: how many, never which (None: not a Magus)
+    actions: str = ""  # "1/2 Full Actions"
+    extra: str = ""  # Will, Voice, Harmony...
+    status: str = ""  # "TURN", "passed", "down"
+
+
+@dataclass
+class BattlePicture:
+    title: str
+    subtitle: str = ""
+    beings: list[Combatant] = field(default_factory=list)
+    in_play: list[str] = field(default_factory=list)
+    manifesting: list[str] = field(default_factory=list)
+
+
+BATTLE_WIDTH = 720  # px: a phone shows it full width, text at a readable size
+PANEL = "#383a40"
+MUTED = "#b5bac1"
+LIFE = "#23a55a"
+ENERGY = "#5865f2"
+TURN = "#f0b232"
+TEAMS = ("#5865f2", "#ed4245", "#23a55a", "#f0b232", "#eb459e", "#00a8fc")
+MAX_LINES = 12  # spells in play listed; the rest are counted
+MAX_BEINGS = 16
+
+
+def battle_height(picture: BattlePicture) -> int:
+    beings = min(len(picture.beings), MAX_BEINGS)
+    lines = min(len(picture.in_play), MAX_LINES + 1)
+    return (
+        118
+        + beings * 138
+        + (56 + lines * 30 if picture.in_play else 0)
+        + (56 + len(picture.manifesting[:4]) * 30 if picture.manifesting else 0)
+        + 20
+    )
+
+
+def render_battle(picture: BattlePicture) -> bytes:
+    """The battle as PNG bytes: one panel per being (life and energy bars, hand size, actions), then the
+    spells in play and what is manifesting. Its own dark background reads the same in Discord's dark
+    and light themes; sizes are in pixels of a ``BATTLE_WIDTH``-wide image."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+    from matplotlib.patches import FancyBboxPatch, Rectangle
+
+    width, height = BATTLE_WIDTH, battle_height(picture)
+    figure = Figure(figsize=(width / DPI, height / DPI), dpi=DPI, facecolor=BACKGROUND)
+    axes = figure.add_axes((0, 0, 1, 1))
+    axes.set_xlim(0, width)
+    axes.set_ylim(height, 0)
+    axes.axis("off")
+
+    def text(x: float, y: float, words: str, size: int, color: str = TEXT, **kw: object) -> None:
+        axes.text(x, y, words, fontsize=size, color=color, va="center", **kw)  # type: ignore[arg-type]
+
+    text(24, 40, _clip(picture.title, 44), 22, weight="bold")
+    if picture.subtitle:
+        text(24, 82, _clip(picture.subtitle, 62), 15, MUTED)
+    y = 118
+    teams = {team: TEAMS[i % len(TEAMS)] for i, team in enumerate(dict.fromkeys(b.team for b in picture.beings))}
+    for being in picture.beings[:MAX_BEINGS]:
+        edge = TURN if being.status == "TURN" else teams[being.team]
+        axes.add_patch(
+            FancyBboxPatch((16, y), width - 32, 126, boxstyle="round,pad=0,rounding_size=10", fc=PANEL, ec=edge, lw=3)
+        )
+        axes.add_patch(Rectangle((16, y + 6), 8, 114, color=teams[being.team]))
+        text(38, y + 24, _clip(being.name, 22), 19, weight="bold")
+        text(width - 36, y + 24, _clip(f"team {being.team}", 18), 14, teams[being.team], ha="right")
+        if being.status:
+            color = TURN if being.status == "TURN" else MUTED
+            text(width - 36, y + 56, "▶ their turn" if being.status == "TURN" else being.status, 14, color, ha="right")
+        share = max(0.0, min(1.0, being.essence / being.max_essence)) if being.max_essence else 0.0
+        axes.add_patch(Rectangle((38, y + 46), 300, 20, color=GRID))
+        axes.add_patch(Rectangle((38, y + 46), 300 * share, 20, color=LIFE if share > 0.34 else WARNING))
+        text(348, y + 56, f"Essence {being.essence}/{being.max_essence}", 15)
+        axes.add_patch(Rectangle((38, y + 76), min(300, 20 * max(0, being.resonance)), 16, color=ENERGY))
+        text(348, y + 84, f"Resonance {being.resonance}", 15)
+        details = [f"hand: {being.hand} prepared" if being.hand is not None else "", being.actions, being.extra]
+        text(38, y + 110, _clip(" · ".join(d for d in details if d), 60), 14, MUTED)
+        y += 138
+    if picture.in_play:
+        text(24, y + 26, "In play", 17, weight="bold")
+        y += 56
+        shown = picture.in_play[:MAX_LINES]
+        if len(picture.in_play) > MAX_LINES:
+            shown.append(f"… and {len(picture.in_play) - MAX_LINES} more (/serpent battle board)")
+        for line in shown:
+            text(32, y + 2, _clip(line, 64), 14)
+            y += 30
+    if picture.manifesting:
+        text(24, y + 26, "Manifesting", 17, WARNING, weight="bold")
+        y += 56
+        for line in picture.manifesting[:4]:
+            text(32, y + 2, _clip(line, 64), 14)
+            y += 30
+    out = io.BytesIO()
+    figure.savefig(out, format="png", facecolor=BACKGROUND)
+    return out.getvalue()
+
+
+def _clip(words: str, limit: int) -> str:
+    return words if len(words) <= limit else words[: limit - 1] + "…"

@@ -27,9 +27,10 @@ from bot.forms import FORM_ITEMS
 from bot.pbp import Ping, ping_content, pinged_roles, pinged_users
 from bot.pickers import PICKER_ITEMS
 from bot.render import to_embed
+from bot.schedule import Fired
 from bot.service import Caller, Place, Reply, TableService
 from bot.store import CampaignRow
-from bot.views import LASTING_ITEMS, release
+from bot.views import LASTING_ITEMS, answer_view, release
 from rules.base import Card
 
 log = logging.getLogger("magister")
@@ -110,7 +111,17 @@ def mentions(pings: list[Ping]) -> discord.AllowedMentions:
 class Poster(Protocol):
     """Posts what nobody asked for in a channel: what a timer did (pinging exactly ``pings``), and the live board."""
 
-    async def post(self, bot: MagisterBot, place: Place, card: Card | None, pings: list[Ping]) -> bool: ...
+    async def post(
+        self,
+        bot: MagisterBot,
+        place: Place,
+        card: Card | None,
+        pings: list[Ping],
+        *,
+        view: discord.ui.View | None = None,
+    ) -> bool:
+        """Post in the place's channel; ``view`` holds the lasting buttons that answer the message."""
+        ...
 
     async def board(self, bot: MagisterBot, channel_id: int, message_id: int | None, card: Card) -> int | None:
         """Edit the board message, or post (and pin) a new one if there is none or it was deleted; its id."""
@@ -120,18 +131,30 @@ class Poster(Protocol):
 
 
 class DiscordPoster:
-    async def post(self, bot: MagisterBot, place: Place, card: Card | None, pings: list[Ping]) -> bool:
+    async def post(
+        self,
+        bot: MagisterBot,
+        place: Place,
+        card: Card | None,
+        pings: list[Ping],
+        *,
+        view: discord.ui.View | None = None,
+    ) -> bool:
+        kwargs: dict[str, Any] = {"view": view} if view is not None else {}
         try:
             channel = bot.get_channel(place.channel_id) or await bot.fetch_channel(place.channel_id)
             await channel.send(  # type: ignore[union-attr]
                 content=ping_content(pings) or None,
                 embed=to_embed(card) if card is not None else None,
                 allowed_mentions=mentions(pings),
+                **kwargs,
             )
             return True
         except discord.HTTPException:
             log.warning("could not post a timer's message to channel %s", place.channel_id, exc_info=True)
             return False
+        finally:
+            release(view)
 
     async def board(self, bot: MagisterBot, channel_id: int, message_id: int | None, card: Card) -> int | None:
         try:
@@ -163,6 +186,7 @@ class Posted:
     place: Place
     card: Card | None
     pings: list[Ping]
+    view: discord.ui.View | None = None
 
 
 @dataclass
@@ -174,8 +198,17 @@ class RecordingPoster:
     board_log: list[tuple[str, int]] = field(default_factory=list)  # ("post" | "edit" | "delete", message id)
     _next_id: int = 900_000_000_000_000_000
 
-    async def post(self, bot: MagisterBot, place: Place, card: Card | None, pings: list[Ping]) -> bool:
-        self.posted.append(Posted(place, card, pings))
+    async def post(
+        self,
+        bot: MagisterBot,
+        place: Place,
+        card: Card | None,
+        pings: list[Ping],
+        *,
+        view: discord.ui.View | None = None,
+    ) -> bool:
+        self.posted.append(Posted(place, card, pings, view))
+        release(view)
         return True
 
     async def board(self, bot: MagisterBot, channel_id: int, message_id: int | None, card: Card) -> int | None:
@@ -193,6 +226,15 @@ class RecordingPoster:
             self.board_log.append(("delete", message_id))
 
 
+async def post_fired(bot: MagisterBot, fired: Fired) -> discord.ui.View | None:
+    """Post what a timer did, with the buttons a command's reply would carry there now; the view it sent."""
+    view = answer_view(fired.answers)
+    await bot.poster.post(bot, fired.place, fired.card, fired.pings, view=view)
+    if fired.campaign_id is not None:  # a deadline may have changed the game: its board catches up
+        bot.boards.touch(fired.campaign_id, fired.place)
+    return view
+
+
 # ---------------------------------------------------------------------- the bot
 
 
@@ -201,7 +243,14 @@ class MagisterTree(app_commands.CommandTree):
         await report_error(interaction, getattr(error, "original", error))
 
 
-class MagisterBot(commands.Bot):
+class MagisterBot(commands.AutoShardedBot):
+    """Sharded from the start: one process may run every shard, or a range of them (``python -m bot --shards``).
+
+    ``shard_ids`` and ``shard_count`` None: Discord's recommended count, all in this process. Whichever process
+    holds a guild's shard gets its interactions; DMs come to shard 0; timers fire from any process (they post by
+    channel id over HTTP, which needs no shard).
+    """
+
     def __init__(
         self,
         service: TableService,
@@ -209,8 +258,12 @@ class MagisterBot(commands.Bot):
         courier: Courier | None = None,
         poster: Poster | None = None,
         dev_guild: int | None = None,
+        shard_ids: list[int] | None = None,
+        shard_count: int | None = None,
     ):
         super().__init__(
+            shard_ids=shard_ids,
+            shard_count=shard_count,
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             tree_cls=MagisterTree,
@@ -235,7 +288,10 @@ class MagisterBot(commands.Bot):
         set_where_commands_run(self.tree)
 
     async def on_ready(self) -> None:
-        log.info("connected as %s to %d guilds", self.user, len(self.guilds))
+        shards = ",".join(str(shard) for shard in sorted(self.shards))
+        log.info(
+            "connected as %s to %d guilds on shards %s of %s", self.user, len(self.guilds), shards, self.shard_count
+        )
 
 
 # ---------------------------------------------------------------------- helpers for cogs

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from pathlib import Path
 from typing import Literal, NoReturn
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
@@ -31,13 +32,25 @@ class Settings(BaseSettings):
         description="FULL: every reply survives power loss. NORMAL: faster, survives a crash of the bot "
         "but an OS crash or power cut can lose the last moments",
     )
+    magister_health_port: int | None = Field(
+        default=None, ge=1, le=65535, description="Serve /livez and /readyz on this port (docs/deploy.md); unset: off"
+    )
+    magister_health_host: str = Field(default="127.0.0.1", description="Address the health checks listen on")
+    magister_health_max_lag: int = Field(
+        default=120, ge=1, description="Seconds the oldest due timer may wait before /readyz says not ready"
+    )
 
     @field_validator("discord_token", mode="before")
     @classmethod
     def _blank_token_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
 
-    @field_validator("magister_dev_guild", mode="before")
+    @field_validator("magister_db", mode="before")
+    @classmethod
+    def _path_as_text(cls, value: object) -> object:
+        return str(value) if isinstance(value, Path) else value
+
+    @field_validator("magister_dev_guild", "magister_health_port", mode="before")
     @classmethod
     def _blank_guild_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value

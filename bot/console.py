@@ -24,7 +24,7 @@ import discord
 from discord import app_commands
 
 from bot import database, shell
-from bot.client import MagisterBot, RecordingCourier, RecordingPoster
+from bot.client import MagisterBot, RecordingCourier, RecordingPoster, post_fired
 from bot.config import configure_logging, load_settings
 from bot.pbp import epoch, iso_at, parse_duration, ping_content, pinged_users
 from bot.registry import Registry
@@ -40,6 +40,7 @@ from bot.virtual import (
     command_data,
     find_command,
     member_payload,
+    next_snowflake,
     snowflake_for,
 )
 from rules.base import RuleError
@@ -89,7 +90,7 @@ class ConsoleTable:
     ) -> None:
         self.bot = bot
         self.poster = poster or RecordingPoster()
-        self._fired: list[Fired] = []
+        self._fired: list[tuple[Fired, Sent]] = []  # what timers posted, as the message Discord would show
         bot.boards.delay = 0  # the console refreshes boards itself, after each line
         self.names: dict[int, str] = {}
         self.now = epoch(clock or utcnow())  # the virtual clock: it moves only with @wait
@@ -246,10 +247,13 @@ class ConsoleTable:
         if fired:
             await self.learn_names()
         for item in fired:
-            await self.bot.poster.post(self.bot, item.place, item.card, item.pings)
-            if item.campaign_id is not None:
-                self.bot.boards.touch(item.campaign_id, item.place)
-        self._fired.extend(fired)
+            view = await post_fired(self.bot, item)
+            message = Sent("message", next_snowflake(), components=view.to_components() if view is not None else [])
+            if message.buttons():  # `@press` answers a timer's message as it answers a command's reply
+                self.last_with_buttons = message
+            if message.selects():
+                self.last_with_select = message
+            self._fired.append((item, message))
         await self.bot.boards.flush()
         return len(fired)
 
@@ -257,10 +261,14 @@ class ConsoleTable:
         """What timers posted since the last call, one result each (``"trigger": "timer"``)."""
         posted, self._fired, self.poster.posted = self._fired, [], []
         results = []
-        for item in posted:
+        for item, message in posted:
             content = ping_content(item.pings)
-            text = "\n".join(part for part in (content, to_text(item.card) if item.card else "") if part)
+            buttons = [b.get("label") for b in message.buttons() if not b.get("disabled")]
+            shown = "[buttons: " + " | ".join(buttons) + "]" if buttons else ""
+            text = "\n".join(part for part in (content, to_text(item.card) if item.card else "", shown) if part)
             extra: dict[str, Any] = {"trigger": "timer", "channel_id": item.place.channel_id}
+            if buttons:
+                extra["buttons"] = buttons
             names = self.ping_names([{"users": [str(u) for u in pinged_users(item.pings)]}])
             if names:
                 extra["pings"] = names

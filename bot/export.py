@@ -25,6 +25,7 @@ Read = Callable[[str, Sequence[Any]], list[tuple]]  # a store's snapshot(): rows
 PAGE = 500  # events per read: bounded memory, few round trips
 FILES_PER_MESSAGE = 10  # Discord's attachment limit per message
 CHUNK = 1 << 20
+FORMAT = "magister-campaign/2"  # 2: events carry their number in the campaign (seq) and their undo snapshot
 
 
 @dataclass
@@ -60,11 +61,11 @@ def _write(
     line: Callable[[EventRow], str],
 ) -> tuple[int, int]:
     (campaign,) = read(
-        "SELECT name, ruleset, guild_id, channel_id, gm_ids, gm_channel_id, settings, state, created_at"
+        "SELECT name, ruleset, guild_id, channel_id, gm_ids, gm_channel_id, settings, state, created_at, pbp"
         " FROM campaigns WHERE id = ?",
         (campaign_id,),
     )
-    name, ruleset, guild_id, channel_id, gm_ids, gm_channel_id, settings, state, created_at = campaign
+    name, ruleset, guild_id, channel_id, gm_ids, gm_channel_id, settings, state, created_at, pbp = campaign
     characters = [
         {"name": n, "owner_id": owner, "sheet": json.loads(sheet)}
         for n, owner, sheet in read(
@@ -81,22 +82,28 @@ def _write(
         "settings": json.loads(settings),
         "state": json.loads(state),
         "created_at": created_at,
+        "pbp": json.loads(pbp),
     }
     count = 0
     with json_path.open("w", encoding="utf-8") as out, markdown_path.open("w", encoding="utf-8") as markdown:
-        out.write('{\n  "format": "magister-campaign/1",\n')
+        out.write(f'{{\n  "format": "{FORMAT}",\n')
         out.write(f'  "exported_at": {json.dumps(utcnow())},\n')
         out.write(f'  "campaign": {_dumps(header)},\n')
         out.write(f'  "characters": {_dumps(characters)},\n  "events": [')
         markdown.write(f"# {name}\n\nRuleset: {ruleset}. Started {created_at}.\n\n## Log\n\n")
-        for event_id, at, actor_id, actor, command, summary, result, undoes in _events(read, campaign_id):
-            fields = {"id": event_id, "at": at, "actor_id": actor_id, "actor": actor, "command": command}
-            fields |= {"summary": summary, "undoes": undoes}
-            # the stored result is JSON already: copied whole (GM-only, secrets included), never re-parsed
-            out.write(("\n    " if count == 0 else ",\n    ") + _dumps(fields)[:-1] + f',"result":{result}}}')
+        for event_id, seq, at, actor_id, actor, command, summary, result, snapshot, undoes, thread_id in _events(
+            read, campaign_id
+        ):
+            fields = {"seq": seq, "at": at, "actor_id": actor_id, "actor": actor, "command": command}
+            fields |= {"summary": summary, "undoes": undoes, "thread_id": thread_id}
+            # stored results and snapshots are JSON already: copied whole (GM-only, secrets included), never re-parsed
+            tail = f',"result":{result},"snapshot":{snapshot or "null"}}}'
+            out.write(("\n    " if count == 0 else ",\n    ") + _dumps(fields)[:-1] + tail)
             # the Markdown line may show an entry's secret side (GM export): parse only results that have one
             parsed = json.loads(result) if '"secret"' in result else {}
-            row = EventRow(event_id, campaign_id, at, actor_id, actor, command, summary, parsed, None, undoes)
+            row = EventRow(
+                event_id, campaign_id, at, actor_id, actor, command, summary, parsed, None, None, thread_id, seq
+            )
             markdown.write(f"- {line(row)}\n")
             count += 1
         out.write("\n  ]\n}\n")
@@ -104,12 +111,14 @@ def _write(
 
 
 def _events(read: Read, campaign_id: int) -> Iterator[tuple]:
-    """Oldest first, a page at a time by id (no OFFSET: each page is an index seek)."""
+    """Oldest first, a page at a time by id (no OFFSET: each page is an index seek); ``undoes`` as the
+    undone event's number in the campaign, as users see it."""
     after = 0
     while True:
         page = read(
-            "SELECT id, at, actor_id, actor_name, command, summary, result, undoes FROM events"
-            " WHERE campaign_id = ? AND id > ? ORDER BY id LIMIT ?",
+            "SELECT e.id, e.seq, e.at, e.actor_id, e.actor_name, e.command, e.summary, e.result, e.snapshot,"
+            " u.seq, e.thread_id FROM events e LEFT JOIN events u ON u.id = e.undoes"
+            " WHERE e.campaign_id = ? AND e.id > ? ORDER BY e.id LIMIT ?",
             (campaign_id, after, PAGE),
         )
         if not page:

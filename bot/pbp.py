@@ -266,3 +266,74 @@ def pinged_users(pings: list[Ping]) -> list[int]:
 
 def pinged_roles(pings: list[Ping]) -> list[int]:
     return list(dict.fromkeys(role for ping in pings for role in ping.role_ids))
+
+
+# ---------------------------------------------------------------------- a holiday, and taking back its end
+
+
+def shift_for_resume(tx: Any, campaign_id: int, held: int, waits: dict[str, StoredWait]) -> dict[str, Any]:
+    """Move every unfired timer and every wait's deadline on by ``held`` seconds, on the writer thread.
+
+    Returns what moved, exactly (``{"timers": [[id, due before], ...], "deadlines": {key: [before, after]}}``),
+    kept in the resume's log entry so that undoing the resume can put back those and nothing else.
+    """
+    moved = tx.shift_timers(campaign_id, held)
+    deadlines = {}
+    for key, wait in waits.items():
+        if wait.deadline:
+            after = iso_at(epoch(wait.deadline) + held)
+            tx.set_wait_deadline(campaign_id, key, after)
+            deadlines[key] = [wait.deadline, after]
+    return {"timers": [[timer_id, due - held] for timer_id, due in moved], "deadlines": deadlines}
+
+
+@dataclass
+class Unshift:
+    """Undoing a resume: the writes that put its timers back, and the waits as they then stand."""
+
+    write: Any  # (WriteTx) -> None
+    waits: dict[str, StoredWait]
+
+
+def unshift_for_undo(
+    command: str, result: dict[str, Any], campaign_id: int, waits: dict[str, StoredWait]
+) -> Unshift | None:
+    """What undoing ``command`` does to the timers besides the campaign row; None when nothing.
+
+    Undoing a resume pauses again from the original moment, so the time the resume added must come off
+    again, or the next resume would add it twice: each timer the resume moved and that is still to fire
+    goes back to its old due time, and each wait whose deadline is still the moved one gets its old
+    deadline. A timer it moved that has fired since (a reminder was posted, a deadline acted) cannot be
+    taken back, so the undo is refused and nothing changes. Undoing a pause needs nothing: no timer moved,
+    and those that came due during it fire at the next look, as if there had been no pause.
+    """
+    if command != "campaign resume":
+        return None
+    shifted = result.get("shifted")
+    if not isinstance(shifted, dict):
+        raise RuleError(
+            "This resume was saved before resumes kept what they moved, so undoing it cannot put the timers "
+            "back exactly. Nothing was changed; `/campaign pause` holds the timers again from now."
+        )
+    timers = [(int(timer_id), int(due)) for timer_id, due in shifted.get("timers", [])]
+    deadlines = {key: (before, after) for key, (before, after) in shifted.get("deadlines", {}).items()}
+    restored = dict(waits)
+    back = {}  # the waits that still have the deadline the resume gave them (not a new wait under the same key)
+    for key, (before, after) in deadlines.items():
+        wait = restored.get(key)
+        if wait is not None and wait.deadline == after:
+            restored[key] = StoredWait(wait.campaign_id, key, wait.user_id, wait.body, wait.since, before)
+            back[key] = before
+
+    def write(tx: Any) -> None:
+        fired = tx.put_back_timers(timers)
+        if fired:
+            raise RuleError(
+                f"Since the resume, {len(fired)} of the timers it moved already fired (a reminder was posted or a "
+                "deadline acted); undoing the resume cannot take that back. Nothing was changed; "
+                "`/campaign pause` holds the timers again from now."
+            )
+        for key, before in back.items():
+            tx.set_wait_deadline(campaign_id, key, before)
+
+    return Unshift(write, restored)

@@ -21,11 +21,12 @@ job fails, the group rolls back and each job is retried alone.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import json
+import logging
 import re
 import sqlite3
-import threading
 import time
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -44,6 +45,7 @@ from bot.store import (
     CampaignRow,
     CharacterRow,
     EventRow,
+    LogQuery,
     MacroRow,
     StoredWait,
     StoreOpenError,
@@ -58,7 +60,8 @@ from bot.writer import MAX_BATCH, StaleCampaignError, TimerClaimedError, Transac
 T = TypeVar("T")
 Job = Callable[[Any], Any]
 MIGRATION_LOCK = -1  # advisory lock key for migrating; campaign keys are their (positive) ids
-URL_SCHEMES = ("postgresql://", "postgres://")
+
+log = logging.getLogger(__name__)
 
 # The same numbered migrations as bot.store.MIGRATIONS (number n here is MIGRATIONS[n - 1] there), in
 # PostgreSQL's dialect: identity keys, BIGINT for Discord ids, a plpgsql trigger. JSON stays TEXT, as on
@@ -176,6 +179,22 @@ PG_MIGRATIONS: dict[int, str] = {
         message_id  BIGINT NOT NULL
     );
     """,
+    # 7: events numbered per campaign (seq). Byte order for commands (COLLATE "C"), as SQLite compares them.
+    7: """
+    ALTER TABLE events ADD COLUMN seq BIGINT;
+    UPDATE events SET seq = numbered.n
+        FROM (SELECT id, row_number() OVER (PARTITION BY campaign_id ORDER BY id) AS n FROM events) AS numbered
+        WHERE numbered.id = events.id;
+    CREATE UNIQUE INDEX events_seq ON events (campaign_id, seq);
+    CREATE INDEX events_commands ON events (campaign_id, command COLLATE "C");
+    UPDATE events SET
+        summary = 'undid #' || (SELECT u.seq FROM events u WHERE u.id = events.undoes)
+            || substr(summary, strpos(summary, ' (')),
+        result = jsonb_set(
+            result::jsonb, '{undone}', to_jsonb((SELECT u.seq FROM events u WHERE u.id = events.undoes))
+        )::text
+        WHERE undoes IS NOT NULL AND summary LIKE 'undid #% (%';
+    """,
 }
 
 BOOKKEEPING = """
@@ -202,17 +221,27 @@ class PgStoreOpenError(StoreOpenError):
         )
 
 
-def is_url(target: object) -> bool:
-    return isinstance(target, str) and target.startswith(URL_SCHEMES)
-
-
 def redact(url: str) -> str:
     """The URL with any password replaced, for messages and logs."""
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return urlunsplit(parts._replace(netloc=netloc))
+    query = re.sub(r"(?i)(^|&)(password=)[^&]*", r"\1\2***", parts.query)
+    netloc = parts.netloc
+    if parts.password is not None:
+        netloc = netloc.replace(f":{parts.password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc, query=query))
+
+
+def _text(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """PostgreSQL text cannot hold NUL (SQLite's can): a NUL someone typed is stored as U+FFFD instead."""
+    return tuple(arg.replace("\x00", "\ufffd") if isinstance(arg, str) and "\x00" in arg else arg for arg in args)
+
+
+def _log_where(where: LogQuery) -> tuple[str, tuple]:
+    """The SQLite filter of :class:`LogQuery` in PostgreSQL's words: JSON paths, and LIKE as SQLite's
+    (case-insensitive for ASCII letters)."""
+    sql, parameters = where.sql()
+    sql = sql.replace("json_extract(result, '$.secret.summary')", "(result::json #>> '{secret,summary}')")
+    return sql.replace(" LIKE ", " ILIKE "), parameters
 
 
 def _count(status: str) -> int:
@@ -243,15 +272,21 @@ class Statements:
             raise RuntimeError("no write transaction is open")
         return connection
 
+    async def _execute(self, sql: str, *args: Any) -> str:
+        return await self._db.execute(sql, *_text(args))
+
+    async def _fetchval(self, sql: str, *args: Any) -> Any:
+        return await self._db.fetchval(sql, *_text(args))
+
     async def _lock(self, campaign_id: int) -> None:
         """Serialize this campaign's actions across processes until the transaction ends (once per transaction)."""
         if campaign_id not in self._writer._locked:
-            await self._db.execute("SELECT pg_advisory_xact_lock($1)", campaign_id)
+            await self._execute("SELECT pg_advisory_xact_lock($1)", campaign_id)
             self._writer._locked.add(campaign_id)
 
     async def _insert(self, sql: str, *args: Any) -> int:
         try:
-            return int(await self._db.fetchval(sql, *args))
+            return int(await self._fetchval(sql, *args))
         except asyncpg.IntegrityConstraintViolationError as error:
             raise IntegrityError(str(error)) from None
 
@@ -278,9 +313,12 @@ class Statements:
             utcnow(),
         )
 
+    async def set_created_at(self, campaign_id: int, created_at: str) -> None:
+        await self._execute("UPDATE campaigns SET created_at = $1 WHERE id = $2", created_at, campaign_id)
+
     async def update_campaign(self, campaign: CampaignRow) -> None:
         await self._lock(campaign.id)
-        status = await self._db.execute(
+        status = await self._execute(
             """UPDATE campaigns SET name = $1, gm_ids = $2, gm_channel_id = $3, settings = $4, state = $5,
                       version = version + 1, archived_at = $6, pbp = $7
                WHERE id = $8 AND version = $9""",
@@ -300,7 +338,7 @@ class Statements:
 
     async def touch_campaign(self, campaign: CampaignRow) -> None:
         await self._lock(campaign.id)
-        status = await self._db.execute(
+        status = await self._execute(
             "UPDATE campaigns SET version = version + 1 WHERE id = $1 AND version = $2 AND archived_at IS NULL",
             campaign.id,
             campaign.version,
@@ -311,7 +349,7 @@ class Statements:
 
     async def check_campaign(self, campaign: CampaignRow) -> None:
         await self._lock(campaign.id)
-        found = await self._db.fetchval(
+        found = await self._fetchval(
             "SELECT 1 FROM campaigns WHERE id = $1 AND version = $2 AND archived_at IS NULL",
             campaign.id,
             campaign.version,
@@ -335,7 +373,7 @@ class Statements:
         )
 
     async def update_character(self, character_id: int, owner_id: int, sheet: dict) -> None:
-        await self._db.execute(
+        await self._execute(
             "UPDATE characters SET owner_id = $1, sheet = $2, updated_at = $3 WHERE id = $4",
             owner_id,
             dumps(sheet),
@@ -344,7 +382,7 @@ class Statements:
         )
 
     async def delete_character(self, character_id: int) -> None:
-        await self._db.execute("DELETE FROM characters WHERE id = $1", character_id)
+        await self._execute("DELETE FROM characters WHERE id = $1", character_id)
 
     async def append_event(
         self,
@@ -357,14 +395,18 @@ class Statements:
         snapshot: dict | None = None,
         undoes: int | None = None,
         thread_id: int | None = None,
+        *,
+        at: str | None = None,
     ) -> int:
+        """Numbered next in its campaign: safe, since the campaign's advisory lock is held."""
         await self._lock(campaign_id)
         return await self._insert(
             """INSERT INTO events
-                   (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes, thread_id)
-               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id""",
+                   (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes, thread_id, seq)
+               VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+                       (SELECT coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = $1)) RETURNING id""",
             campaign_id,
-            utcnow(),
+            at or utcnow(),
             actor_id,
             actor_name,
             command,
@@ -378,11 +420,11 @@ class Statements:
     async def save_macro(self, owner_id: int, campaign_id: int | None, name: str, expression: str) -> bool:
         key = name.casefold()
         if campaign_id is None:
-            status = await self._db.execute(
+            status = await self._execute(
                 "DELETE FROM macros WHERE owner_id = $1 AND campaign_id IS NULL AND name_key = $2", owner_id, key
             )
         else:
-            status = await self._db.execute(
+            status = await self._execute(
                 "DELETE FROM macros WHERE campaign_id = $1 AND name_key = $2", campaign_id, key
             )
         await self._insert(
@@ -398,12 +440,12 @@ class Statements:
         return _count(status) > 0
 
     async def delete_macro(self, macro_id: int) -> None:
-        await self._db.execute("DELETE FROM macros WHERE id = $1", macro_id)
+        await self._execute("DELETE FROM macros WHERE id = $1", macro_id)
 
     async def put_wait(
         self, campaign_id: int, key: str, user_id: int | None, body: dict, since: str, deadline: str | None
     ) -> None:
-        await self._db.execute(
+        await self._execute(
             """INSERT INTO waits (campaign_id, key, user_id, body, since, deadline) VALUES ($1, $2, $3, $4, $5, $6)
                ON CONFLICT (campaign_id, key) DO UPDATE SET user_id = EXCLUDED.user_id, body = EXCLUDED.body,
                    since = EXCLUDED.since, deadline = EXCLUDED.deadline""",
@@ -416,8 +458,8 @@ class Statements:
         )
 
     async def drop_wait(self, campaign_id: int, key: str) -> None:
-        await self._db.execute("DELETE FROM waits WHERE campaign_id = $1 AND key = $2", campaign_id, key)
-        await self._db.execute(
+        await self._execute("DELETE FROM waits WHERE campaign_id = $1 AND key = $2", campaign_id, key)
+        await self._execute(
             "DELETE FROM timers WHERE campaign_id = $1 AND wait_key = $2 AND fired_at IS NULL", campaign_id, key
         )
 
@@ -448,7 +490,7 @@ class Statements:
 
     async def claim_timer(self, timer_id: int, at: str) -> None:
         """Fired exactly once: a timer another transaction is claiming is skipped, not waited for."""
-        status = await self._db.execute(
+        status = await self._execute(
             """UPDATE timers SET fired_at = $1 WHERE id = (
                    SELECT id FROM timers WHERE id = $2 AND fired_at IS NULL FOR UPDATE SKIP LOCKED)""",
             at,
@@ -459,7 +501,7 @@ class Statements:
 
     async def pending_reminders(self, guild_id: int, channel_id: int) -> int:
         return int(
-            await self._db.fetchval(
+            await self._fetchval(
                 "SELECT count(*) FROM timers"
                 " WHERE guild_id = $1 AND channel_id = $2 AND kind = 'remind' AND fired_at IS NULL",
                 guild_id,
@@ -469,27 +511,40 @@ class Statements:
 
     async def cancel_timer(self, timer_id: int, *, channel: tuple[int, int] | None = None) -> bool:
         if channel is None:
-            status = await self._db.execute("DELETE FROM timers WHERE id = $1 AND fired_at IS NULL", timer_id)
+            status = await self._execute("DELETE FROM timers WHERE id = $1 AND fired_at IS NULL", timer_id)
         else:
-            status = await self._db.execute(
+            status = await self._execute(
                 "DELETE FROM timers WHERE id = $1 AND fired_at IS NULL AND guild_id = $2 AND channel_id = $3",
                 timer_id,
                 *channel,
             )
         return _count(status) == 1
 
-    async def shift_timers(self, campaign_id: int, seconds: int) -> None:
-        await self._db.execute(
-            "UPDATE timers SET due = due + $1 WHERE campaign_id = $2 AND fired_at IS NULL", seconds, campaign_id
+    async def shift_timers(self, campaign_id: int, seconds: int) -> list[tuple[int, int]]:
+        rows = await self._db.fetch(
+            "UPDATE timers SET due = due + $1 WHERE campaign_id = $2 AND fired_at IS NULL RETURNING id, due",
+            seconds,
+            campaign_id,
         )
+        return sorted((int(row[0]), int(row[1])) for row in rows)
+
+    async def put_back_timers(self, timers: Sequence[tuple[int, int]]) -> list[int]:
+        ids = [timer_id for timer_id, _ in timers]
+        fired = await self._db.fetch("SELECT id FROM timers WHERE id = ANY($1::bigint[]) AND fired_at IS NOT NULL", ids)
+        if fired:
+            found = {int(row[0]) for row in fired}
+            return [timer_id for timer_id in ids if timer_id in found]
+        for timer_id, due in timers:
+            await self._execute("UPDATE timers SET due = $1 WHERE id = $2 AND fired_at IS NULL", due, timer_id)
+        return []
 
     async def set_wait_deadline(self, campaign_id: int, key: str, deadline: str | None) -> None:
-        await self._db.execute(
+        await self._execute(
             "UPDATE waits SET deadline = $1 WHERE campaign_id = $2 AND key = $3", deadline, campaign_id, key
         )
 
     async def set_board(self, campaign_id: int, channel_id: int, message_id: int) -> None:
-        await self._db.execute(
+        await self._execute(
             """INSERT INTO boards (campaign_id, channel_id, message_id) VALUES ($1, $2, $3)
                ON CONFLICT (campaign_id) DO UPDATE SET channel_id = EXCLUDED.channel_id,
                    message_id = EXCLUDED.message_id""",
@@ -499,7 +554,7 @@ class Statements:
         )
 
     async def set_member_timezone(self, user_id: int, timezone: str | None) -> None:
-        await self._db.execute(
+        await self._execute(
             "INSERT INTO members (user_id, timezone) VALUES ($1, $2)"
             " ON CONFLICT (user_id) DO UPDATE SET timezone = EXCLUDED.timezone",
             user_id,
@@ -589,7 +644,11 @@ class PgWriter:
 
     def wait(self, coroutine: Coroutine[Any, Any, T]) -> T:
         """From the worker thread: run ``coroutine`` on the event loop, wait, return its result."""
-        if threading.get_ident() == self._loop._thread_id:  # type: ignore[attr-defined]
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is self._loop:  # it would wait forever on the loop it blocks
             coroutine.close()
             raise RuntimeError("a PostgreSQL WriteTx method was called on the event loop: use store.write")
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
@@ -609,18 +668,22 @@ class PgWriter:
         return changed
 
     async def check_others(self) -> bool:
-        return self.saw(int(await self._pool.fetchval(WRITES_SEEN)))
+        return self.saw(int(await _again_if_dropped(lambda: self._pool.fetchval(WRITES_SEEN))))
 
     # ------------------------------------------------------------------ transactions
 
     async def _begin(self) -> None:
-        connection = await self._pool.acquire()
-        try:
-            transaction = connection.transaction()
-            await transaction.start()
-        except BaseException:
-            await self._pool.release(connection)
-            raise
+        async def begin() -> tuple[asyncpg.Connection, Any]:
+            connection = await self._pool.acquire()
+            try:
+                transaction = connection.transaction()
+                await transaction.start()
+            except BaseException:
+                await self._pool.release(connection)
+                raise
+            return connection, transaction
+
+        connection, transaction = await _again_if_dropped(begin)
         self._connection, self._transaction, self._locked = connection, transaction, set()
 
     async def _end(self, commit: bool) -> None:
@@ -628,12 +691,18 @@ class PgWriter:
         self._connection = self._transaction = None
         assert connection is not None
         try:
-            if commit:
-                await transaction.commit()
-                # after the commit, so whoever sees the number also sees what was committed
+            if not commit:
+                # a connection that broke has nothing to roll back; the error that brought us here matters
+                with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                    await transaction.rollback()
+                return
+            await transaction.commit()
+            try:  # after the commit, so whoever sees the number also sees what was committed
                 self.saw(int(await connection.fetchval("SELECT nextval('magister_writes')")), own=True)
-            else:
-                await transaction.rollback()
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                # committed all the same: never report a saved action as failed. Other processes learn of
+                # it at the next write's number, or when their own writes meet its version.
+                log.warning("could not count a committed write in magister_writes", exc_info=True)
         finally:
             await self._pool.release(connection)
 
@@ -695,6 +764,17 @@ class PgWriter:
 
 # ---------------------------------------------------------------------- the store
 
+DROPPED = (asyncpg.ConnectionDoesNotExistError, asyncpg.AdminShutdownError, asyncpg.CannotConnectNowError)
+
+
+async def _again_if_dropped(attempt: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """A read, or a BEGIN, that met a connection the server had dropped (a restart): once more, on a new one.
+    Safe because nothing was done yet; a dropped connection mid-write is not retried (the action fails)."""
+    try:
+        return await attempt()
+    except DROPPED:
+        return await attempt()
+
 
 async def _migrate(connection: asyncpg.Connection) -> None:
     """Each pending migration in its own transaction, under an advisory lock: two processes starting at
@@ -750,7 +830,16 @@ class PgStore:
         await self._pool.close()
 
     async def schema_version(self) -> int:
-        return int(await self._pool.fetchval("SELECT version FROM magister_schema"))
+        return int(await self._fetchval("SELECT version FROM magister_schema"))
+
+    async def _fetch(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+        return await _again_if_dropped(lambda: self._pool.fetch(sql, *args))
+
+    async def _fetchrow(self, sql: str, *args: Any) -> asyncpg.Record | None:
+        return await _again_if_dropped(lambda: self._pool.fetchrow(sql, *args))
+
+    async def _fetchval(self, sql: str, *args: Any) -> Any:
+        return await _again_if_dropped(lambda: self._pool.fetchval(sql, *args))
 
     # ------------------------------------------------------------------ writes
 
@@ -803,7 +892,7 @@ class PgStore:
     # ------------------------------------------------------------------ reads
 
     async def campaign(self, guild_id: int, channel_id: int) -> CampaignRow | None:
-        row = await self._pool.fetchrow(
+        row = await self._fetchrow(
             "SELECT * FROM campaigns WHERE guild_id = $1 AND channel_id = $2 AND archived_at IS NULL",
             guild_id,
             channel_id,
@@ -811,11 +900,11 @@ class PgStore:
         return _campaign(row) if row else None
 
     async def campaign_by_id(self, campaign_id: int) -> CampaignRow | None:
-        row = await self._pool.fetchrow("SELECT * FROM campaigns WHERE id = $1", campaign_id)
+        row = await self._fetchrow("SELECT * FROM campaigns WHERE id = $1", campaign_id)
         return _campaign(row) if row else None
 
     async def archived_campaigns(self, guild_id: int, channel_id: int, *, limit: int = 25) -> list[CampaignRow]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             "SELECT * FROM campaigns WHERE guild_id = $1 AND channel_id = $2 AND archived_at IS NOT NULL"
             ' ORDER BY archived_at COLLATE "C" DESC LIMIT $3',
             guild_id,
@@ -825,13 +914,13 @@ class PgStore:
         return [_campaign(row) for row in rows]
 
     async def live_campaigns(self, ruleset: str) -> list[CampaignRow]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             "SELECT * FROM campaigns WHERE ruleset = $1 AND archived_at IS NULL ORDER BY id", ruleset
         )
         return [_campaign(row) for row in rows]
 
     async def characters(self, campaign_id: int) -> list[CharacterRow]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             "SELECT id, campaign_id, owner_id, name, sheet FROM characters WHERE campaign_id = $1 ORDER BY id",
             campaign_id,
         )
@@ -841,14 +930,14 @@ class PgStore:
         if offset > FLIP_OFFSET:
             total = await self.count_events(campaign_id)
             if offset > total // 2:
-                rows = await self._pool.fetch(
+                rows = await self._fetch(
                     "SELECT * FROM events WHERE campaign_id = $1 ORDER BY id LIMIT $2 OFFSET $3",
                     campaign_id,
                     max(0, min(limit, total - offset)),
                     max(0, total - offset - limit),
                 )
                 return [_event(row) for row in reversed(rows)]
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             "SELECT * FROM events WHERE campaign_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3",
             campaign_id,
             limit,
@@ -856,10 +945,51 @@ class PgStore:
         )
         return [_event(row) for row in rows]
 
+    async def events_matching(
+        self, campaign_id: int, where: LogQuery, *, limit: int, offset: int = 0
+    ) -> list[EventRow]:
+        sql, parameters = _log_where(where)
+        rows = await self._fetch(
+            _placeholders(f"SELECT * FROM events WHERE campaign_id = ?{sql} ORDER BY id DESC LIMIT ? OFFSET ?"),
+            campaign_id,
+            *parameters,
+            limit,
+            offset,
+        )
+        return [_event(row) for row in rows]
+
+    async def count_matching(self, campaign_id: int, where: LogQuery) -> int:
+        sql, parameters = _log_where(where)
+        found = await self._fetchval(
+            _placeholders(f"SELECT count(*) FROM events WHERE campaign_id = ?{sql}"), campaign_id, *parameters
+        )
+        return int(found)
+
+    async def commands_seen(self, campaign_id: int, *, limit: int = 200) -> list[str]:
+        rows = await self._fetch(
+            """
+            WITH RECURSIVE seen (command) AS (
+                SELECT min(command COLLATE "C") FROM events WHERE campaign_id = $1
+                UNION ALL
+                SELECT (SELECT min(command COLLATE "C") FROM events
+                        WHERE campaign_id = $1 AND command COLLATE "C" > seen.command)
+                FROM seen WHERE seen.command IS NOT NULL
+            )
+            SELECT command FROM seen WHERE command IS NOT NULL LIMIT $2
+            """,
+            campaign_id,
+            limit,
+        )
+        return [row[0] for row in rows]
+
+    async def event_id_of(self, campaign_id: int, seq: int) -> int | None:
+        found = await self._fetchval("SELECT id FROM events WHERE campaign_id = $1 AND seq = $2", campaign_id, seq)
+        return int(found) if found is not None else None
+
     async def events_since_last_by(
         self, campaign_id: int, actor_id: int, *, limit: int, look_back: int = RECAP_COUNT_CAP
     ) -> tuple[list[EventRow], int]:
-        row = await self._pool.fetchrow(
+        row = await self._fetchrow(
             "SELECT count(*), coalesce(max(CASE WHEN actor_id = $1 THEN id END), 0) FROM "
             "(SELECT id, actor_id FROM events WHERE campaign_id = $2 ORDER BY id DESC LIMIT $3) AS recent",
             actor_id,
@@ -868,7 +998,7 @@ class PgStore:
         )
         seen, since = (int(row[0]), int(row[1])) if row else (0, 0)
         total = int(
-            await self._pool.fetchval(
+            await self._fetchval(
                 "SELECT count(*) FROM (SELECT 1 FROM events WHERE campaign_id = $1 AND id > $2"
                 " ORDER BY id DESC LIMIT $3) AS later",
                 campaign_id,
@@ -878,7 +1008,7 @@ class PgStore:
         )
         if since == 0 and seen >= look_back:
             total = look_back
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             "SELECT * FROM events WHERE campaign_id = $1 AND id > $2 ORDER BY id DESC LIMIT $3",
             campaign_id,
             since,
@@ -887,7 +1017,7 @@ class PgStore:
         return [_event(row) for row in rows], total
 
     async def macros(self, owner_id: int, campaign_id: int | None) -> list[MacroRow]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             "SELECT id, owner_id, campaign_id, name, expression FROM macros"
             " WHERE (owner_id = $1 AND campaign_id IS NULL) OR campaign_id = $2"
             ' ORDER BY campaign_id IS NOT NULL, name_key COLLATE "C"',
@@ -897,17 +1027,17 @@ class PgStore:
         return [MacroRow(*row) for row in rows]
 
     async def count_events(self, campaign_id: int) -> int:
-        found = await self._pool.fetchval("SELECT events FROM event_counts WHERE campaign_id = $1", campaign_id)
+        found = await self._fetchval("SELECT events FROM event_counts WHERE campaign_id = $1", campaign_id)
         return int(found) if found is not None else 0
 
     async def waits(self, campaign_id: int) -> list[StoredWait]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             'SELECT * FROM waits WHERE campaign_id = $1 ORDER BY since COLLATE "C", key COLLATE "C"', campaign_id
         )
         return [stored_wait(row) for row in rows]
 
     async def waits_on(self, guild_id: int, user_id: int) -> list[tuple[CampaignRow, StoredWait]]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             """
             SELECT c.*, w.campaign_id AS w_campaign, w.key AS w_key, w.user_id AS w_user, w.body AS w_body,
                    w.since AS w_since, w.deadline AS w_deadline
@@ -935,11 +1065,11 @@ class PgStore:
         ]
 
     async def due_timers(self, now: int, *, limit: int = 100) -> list[TimerRow]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             """
             SELECT t.* FROM timers t LEFT JOIN campaigns c ON c.id = t.campaign_id
             WHERE t.fired_at IS NULL AND t.due <= $1
-              AND (t.campaign_id IS NULL OR (c.pbp::jsonb ->> 'paused_at') IS NULL)
+              AND (t.campaign_id IS NULL OR (c.pbp::json ->> 'paused_at') IS NULL)
             ORDER BY t.due, t.id LIMIT $2
             """,
             now,
@@ -948,11 +1078,11 @@ class PgStore:
         return [timer_row(row) for row in rows]
 
     async def timer(self, timer_id: int) -> TimerRow | None:
-        row = await self._pool.fetchrow("SELECT * FROM timers WHERE id = $1", timer_id)
+        row = await self._fetchrow("SELECT * FROM timers WHERE id = $1", timer_id)
         return timer_row(row) if row else None
 
     async def reminders(self, guild_id: int, channel_id: int) -> list[TimerRow]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             "SELECT * FROM timers WHERE guild_id = $1 AND channel_id = $2 AND kind = 'remind' AND fired_at IS NULL "
             "ORDER BY due, id LIMIT 25",
             guild_id,
@@ -961,21 +1091,21 @@ class PgStore:
         return [timer_row(row) for row in rows]
 
     async def actor_names(self) -> dict[int, str]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             "SELECT actor_id, actor_name FROM events WHERE id IN "
             "(SELECT max(id) FROM events WHERE actor_name NOT LIKE '%(timer)' GROUP BY actor_id)"
         )
         return {int(row[0]): row[1] for row in rows}
 
     async def board(self, campaign_id: int) -> tuple[int, int] | None:
-        row = await self._pool.fetchrow("SELECT channel_id, message_id FROM boards WHERE campaign_id = $1", campaign_id)
+        row = await self._fetchrow("SELECT channel_id, message_id FROM boards WHERE campaign_id = $1", campaign_id)
         return (int(row[0]), int(row[1])) if row else None
 
     async def member_timezone(self, user_id: int) -> str | None:
-        return await self._pool.fetchval("SELECT timezone FROM members WHERE user_id = $1", user_id)
+        return await self._fetchval("SELECT timezone FROM members WHERE user_id = $1", user_id)
 
     async def undoable_since(self, campaign_id: int, event_id: int, *, limit: int) -> list[EventRow]:
-        rows = await self._pool.fetch(
+        rows = await self._fetch(
             """
             SELECT * FROM events e
             WHERE e.campaign_id = $1 AND e.id >= $2 AND e.snapshot IS NOT NULL AND e.undoes IS NULL
@@ -989,7 +1119,7 @@ class PgStore:
         return [_event(row) for row in rows]
 
     async def last_undoable(self, campaign_id: int) -> EventRow | None:
-        row = await self._pool.fetchrow(
+        row = await self._fetchrow(
             """
             SELECT * FROM events e
             WHERE e.campaign_id = $1 AND e.snapshot IS NOT NULL AND e.undoes IS NULL

@@ -16,6 +16,7 @@ from typing import Any
 import rules
 from bot.books import DATA_DIR, load_book
 from bot.lookup import LookupIndex
+from bot.rulings import ruling_entries
 from rules.base import LookupEntry, RuleError, Ruleset
 
 
@@ -43,7 +44,7 @@ class Registry:
         for ruleset in rulesets:
             book = load_book(ruleset.book_model, data_dir / ruleset.id) if ruleset.book_model else None
             loaded.append(LoadedRuleset(ruleset, book))
-        return cls(loaded)
+        return cls(loaded, ruling_entries())
 
     @classmethod
     def discover(cls, data_dir: Path = DATA_DIR) -> Registry:

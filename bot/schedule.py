@@ -14,12 +14,14 @@ never the effect, and the log keeps it.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.board import BOARD_ACTIONS, BOARD_VIEWER
 from bot.pbp import Ping, epoch, iso_at, pbp_settings, wait_line, wait_users, when
-from bot.service import Caller, Campaign, Place, TableService
+from bot.service import Caller, Campaign, Place, Reply, TableService
 from bot.store import StoredWait, TimerClaimedError, TimerRow, WriteTx
 from bot.turns import advance, tracker
 from rules.base import Card, Outcome, RuleError, Wait
@@ -40,6 +42,7 @@ class Fired:
     pings: list[Ping] = field(default_factory=list)
     data: dict[str, Any] = field(default_factory=dict)
     campaign_id: int | None = None
+    answers: Reply | None = None  # the table after the timer: the message carries the buttons its reply would
 
 
 async def fire_due(service: TableService, *, limit: int = 100) -> list[Fired]:
@@ -107,7 +110,8 @@ async def _nudge(
         tone="warning",
     )
     ping = Ping(wait_users(campaign.row, wait), "reminder: " + wait_line(wait))
-    return Fired(place, "nudge", card, [ping], {"wait": wait.key, "who": who, "deadline": wait.deadline})
+    data = {"wait": wait.key, "who": who, "deadline": wait.deadline}
+    return Fired(place, "nudge", card, [ping], data, answers=table_now(service, campaign))
 
 
 async def _deadline(
@@ -129,9 +133,8 @@ async def _deadline(
         why = body.on_deadline.says or f"the deadline passed, so `{body.on_deadline.action}` ran"
         card = reply.outcome.card.model_copy(deep=True)
         card.description = f"⏰ **Time is up for {body.who}** ({body.what}): {why}.\n{card.description}".strip()
-        return Fired(
-            place, "deadline", card, reply.pings, {**base, "ran": body.on_deadline.action, **reply.outcome.data}
-        )
+        data = {**base, "ran": body.on_deadline.action, **reply.outcome.data}
+        return Fired(place, "deadline", card, reply.pings, data, answers=reply)
     rule = pbp_settings(row).turn_timeout if body.kind == "turn" else "gm"
     if rule == "skip" and wait.key.startswith("turn ") and tracker(row) is not None:  # the /turn tracker moves on
         why = f"nobody posted by the deadline, so the campaign's rule `turn_timeout: skip` skipped {body.who}'s turn"
@@ -140,7 +143,10 @@ async def _deadline(
             return advance(draft.row, skipped=True, why=why)
 
         reply = await service.change_campaign(place, gm, "turn skip", skip, also=_claim(service, timer), locked=True)
-        return Fired(place, "deadline", reply.outcome.card, reply.pings, {**base, "rule": "skip", **reply.outcome.data})
+        after = await service.campaign(place)
+        data = {**base, "rule": "skip", **reply.outcome.data}
+        answers = table_now(service, after) if after is not None else None
+        return Fired(place, "deadline", reply.outcome.card, reply.pings, data, answers=answers)
     if rule == "skip":
         return await _expire(
             service,
@@ -192,7 +198,19 @@ async def _expire(
         description=f"The table was waiting on {who}: {what}. {why[0].upper()}{why[1:]}.",
         tone="warning",
     )
-    return Fired(place, "deadline", card, [], {"wait": wait.key, "who": who, "rule": rule, "deadline": wait.deadline})
+    data = {"wait": wait.key, "who": who, "rule": rule, "deadline": wait.deadline}
+    return Fired(place, "deadline", card, [], data, answers=table_now(service, campaign))
+
+
+def table_now(service: TableService, campaign: Campaign) -> Reply:
+    """The table as everyone may see it now (the board's read-only action), for the buttons that answer it."""
+    ruleset = service.registry.get(campaign.row.ruleset).ruleset
+    action = ruleset.actions.get(BOARD_ACTIONS.get(ruleset.id, ""))
+    outcome = Outcome(card=Card(title=campaign.row.name), summary="the table now")
+    if action is not None:
+        with contextlib.suppress(RuleError):  # nothing to show (no battle): nothing to answer either
+            outcome = action.run(service.table_for(campaign, BOARD_VIEWER), action.options())
+    return Reply(outcome, campaign.row)
 
 
 async def _remind(service: TableService, place: Place, timer: TimerRow) -> Fired:

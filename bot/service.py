@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from bot.delta import apply_delta, reverse_delta
-from bot.pbp import Ping, WaitPlan, apply_plan, pings_for, plan_waits, updated_waits
+from bot.pbp import Ping, WaitPlan, apply_plan, pings_for, plan_waits, unshift_for_undo, updated_waits
 from bot.registry import Registry
 from bot.store import (
     CampaignRow,
@@ -568,35 +568,40 @@ class TableService:
 
         return await work() if locked else await self.locked(place, work)
 
-    async def undo(self, place: Place, caller: Caller, event_id: int | None = None) -> tuple[Reply, str]:
-        """Revert the newest action that changed anything, or event ``event_id`` when nothing later depends on
-        what it changed; the log keeps both entries."""
+    async def undo(self, place: Place, caller: Caller, number: int | None = None) -> tuple[Reply, str]:
+        """Revert the newest action that changed anything, or the campaign's event ``number`` (its # in the
+        log) when nothing later depends on what it changed; the log keeps both entries."""
 
         async def work() -> tuple[Reply, str]:
             campaign = await self.require_campaign(place)
-            chosen = None if event_id is None else await self._chosen(campaign, event_id)
+            chosen = None if number is None else await self._chosen(campaign, number)
             return await self._undo(place, caller, campaign, target=chosen)
 
         return await self.locked(place, work)
 
-    async def _chosen(self, campaign: Campaign, event_id: int) -> EventRow:
-        """Event ``event_id``, if it can be undone alone: no later change still in force touched what it changed."""
-        events = await self.store.undoable_since(campaign.row.id, event_id, limit=UNDO_LOOK_AHEAD + 1)
+    async def _chosen(self, campaign: Campaign, number: int) -> EventRow:
+        """Event #``number``, if it can be undone alone: no later change still in force touched what it changed."""
+        event_id = await self.store.event_id_of(campaign.row.id, number)
+        events = (
+            []
+            if event_id is None
+            else await self.store.undoable_since(campaign.row.id, event_id, limit=UNDO_LOOK_AHEAD + 1)
+        )
         if not events or events[0].id != event_id:
             raise RuleError(
-                f"#{event_id} is not a change of this campaign that can be undone (a roll, a read, an undo, or "
+                f"#{number} is not a change of this campaign that can be undone (a roll, a read, an undo, or "
                 "already undone). `/campaign log` shows the numbers."
             )
         target, later = events[0], events[1:]
         if len(later) > UNDO_LOOK_AHEAD:
-            raise RuleError(f"#{event_id} is more than {UNDO_LOOK_AHEAD} changes back; undo later changes first.")
+            raise RuleError(f"#{number} is more than {UNDO_LOOK_AHEAD} changes back; undo later changes first.")
         mine = touched(target.snapshot)
         blocking = [event for event in later if overlaps(mine, touched(event.snapshot))]
         if blocking:
-            listed = ", ".join(f"#{e.id} `/{e.command}` ({e.summary[:60]})" for e in blocking[:8])
+            listed = ", ".join(f"#{e.seq} `/{e.command}` ({e.summary[:60]})" for e in blocking[:8])
             more = f" and {len(blocking) - 8} more" if len(blocking) > 8 else ""
             raise RuleError(
-                f"Later changes depend on what #{event_id} changed, so they must be undone first: {listed}{more}."
+                f"Later changes depend on what #{number} changed, so they must be undone first: {listed}{more}."
             )
         return target
 
@@ -632,8 +637,12 @@ class TableService:
             if "pbp" in meta:
                 row.pbp = meta["pbp"]
         characters = dict(campaign.characters)
-        summary = f"undid #{target.id} ({target.command}: {target.summary})"
+        summary = f"undid #{target.seq} ({target.command}: {target.summary})"
+        unshift = unshift_for_undo(target.command, target.result, row.id, campaign.waits)  # a resume's timers
+        waits = campaign.waits if unshift is None else unshift.waits
         async with self.store.transaction() as tx:
+            if unshift is not None:
+                await tx.run(unshift.write)
             await tx.update_campaign(row)
             for entry in snapshot["characters"]:
                 await _restore_character(tx, row.id, characters, entry["name"], entry["before"])
@@ -643,19 +652,19 @@ class TableService:
                 caller.name,
                 command,
                 summary,
-                {"undone": target.id},
+                {"undone": target.seq},
                 undoes=target.id,
                 thread_id=place.thread_id,
             )
-            restored = Campaign(row, characters, campaign.waits)
+            restored = Campaign(row, characters, waits)
             table = self.table_for(restored, caller)
-            plan = plan_waits(row, campaign.waits, self.waits_of(row, table), table.now)
+            plan = plan_waits(row, waits, self.waits_of(row, table), table.now)
             await tx.run(lambda wtx: apply_plan(wtx, row, plan))
-        self._remember(place, Campaign(row, characters, updated_waits(campaign.waits, plan)))
+        self._remember(place, Campaign(row, characters, updated_waits(waits, plan)))
         outcome = Outcome(
-            card=Card(title="Undone", description=f"Reverted #{target.id} `/{target.command}`: {target.summary}"),
+            card=Card(title="Undone", description=f"Reverted #{target.seq} `/{target.command}`: {target.summary}"),
             summary=summary,
-            data={"undone_event": target.id, "command": target.command, "summary": target.summary},
+            data={"undone_event": target.seq, "command": target.command, "summary": target.summary},
         )
         return Reply(outcome, row, event_id, pings_for(row, plan)), target.command
 

@@ -156,6 +156,22 @@ MIGRATIONS: tuple[str, ...] = (
         message_id  INTEGER NOT NULL
     );
     """,
+    # 7: each campaign numbers its events from 1 (seq); the log, undo and exports show that number, never the
+    # global id. Undo entries written before this named the global id: rewritten to the campaign's number.
+    # The log's command filter and its autocomplete seek (campaign_id, command).
+    """
+    ALTER TABLE events ADD COLUMN seq INTEGER;
+    UPDATE events SET seq = numbered.n
+        FROM (SELECT id, row_number() OVER (PARTITION BY campaign_id ORDER BY id) AS n FROM events) AS numbered
+        WHERE numbered.id = events.id;
+    CREATE UNIQUE INDEX events_seq ON events (campaign_id, seq);
+    CREATE INDEX events_commands ON events (campaign_id, command);
+    UPDATE events SET
+        summary = 'undid #' || (SELECT u.seq FROM events u WHERE u.id = events.undoes)
+            || substr(summary, instr(summary, ' (')),
+        result = json_set(result, '$.undone', (SELECT u.seq FROM events u WHERE u.id = events.undoes))
+        WHERE undoes IS NOT NULL AND summary LIKE 'undid #% (%';
+    """,
 )
 
 
@@ -236,6 +252,44 @@ class EventRow:
     snapshot: dict[str, Any] | None
     undoes: int | None
     thread_id: int | None = None  # the thread of the campaign's channel it came from, if any
+    seq: int = 0  # its number in the campaign, from 1: the number users see (``id`` is global and internal)
+
+
+@dataclass(frozen=True)
+class LogQuery:
+    """What a filtered log shows: one actor's events, one command's, only secret ones, a text in the summary.
+
+    ``reveal`` (a GM reads it) lets the text match the secret side of an entry too; a player's search never does.
+    """
+
+    actor_id: int | None = None
+    command: str | None = None
+    secret_only: bool = False
+    text: str | None = None
+    reveal: bool = False
+
+    def sql(self) -> tuple[str, tuple]:
+        """The WHERE clauses after ``campaign_id = ?``, and their parameters."""
+        clauses, parameters = [], []
+        if self.actor_id is not None:
+            clauses.append("actor_id = ?")
+            parameters.append(self.actor_id)
+        if self.command is not None:
+            clauses.append("command = ?")
+            parameters.append(self.command)
+        if self.secret_only:
+            clauses.append("json_extract(result, '$.secret.summary') IS NOT NULL")
+        if self.text:
+            pattern = "%" + self.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+            if self.reveal:
+                clauses.append(
+                    "(summary LIKE ? ESCAPE '\\' OR json_extract(result, '$.secret.summary') LIKE ? ESCAPE '\\')"
+                )
+                parameters += [pattern, pattern]
+            else:
+                clauses.append("summary LIKE ? ESCAPE '\\'")
+                parameters.append(pattern)
+        return "".join(f" AND {clause}" for clause in clauses), tuple(parameters)
 
 
 @dataclass
@@ -397,6 +451,39 @@ class Store:
         )
         return [_event(row) for row in rows]
 
+    async def events_matching(
+        self, campaign_id: int, where: LogQuery, *, limit: int, offset: int = 0
+    ) -> list[EventRow]:
+        """A filtered log page, newest first (the unfiltered log reads :meth:`events`)."""
+        sql, parameters = where.sql()
+        rows = await self._reader.execute_fetchall(
+            f"SELECT * FROM events WHERE campaign_id = ?{sql} ORDER BY id DESC LIMIT ? OFFSET ?",
+            (campaign_id, *parameters, limit, offset),
+        )
+        return [_event(row) for row in rows]
+
+    async def count_matching(self, campaign_id: int, where: LogQuery) -> int:
+        """How many events a filter matches: a scan of the campaign's log (filters are for finding, not paging fast)."""
+        sql, parameters = where.sql()
+        row = await self._one(f"SELECT count(*) FROM events WHERE campaign_id = ?{sql}", (campaign_id, *parameters))
+        return int(row[0]) if row else 0
+
+    async def commands_seen(self, campaign_id: int, *, limit: int = 200) -> list[str]:
+        """Every command the campaign's log holds, in order: a skip-scan of (campaign_id, command), one seek each."""
+        rows = await self._reader.execute_fetchall(
+            """
+            WITH RECURSIVE seen (command) AS (
+                SELECT min(command) FROM events WHERE campaign_id = ?
+                UNION ALL
+                SELECT (SELECT min(command) FROM events WHERE campaign_id = ? AND command > seen.command)
+                FROM seen WHERE seen.command IS NOT NULL
+            )
+            SELECT command FROM seen WHERE command IS NOT NULL LIMIT ?
+            """,
+            (campaign_id, campaign_id, limit),
+        )
+        return [row[0] for row in rows]
+
     async def events_since_last_by(
         self, campaign_id: int, actor_id: int, *, limit: int, look_back: int = RECAP_COUNT_CAP
     ) -> tuple[list[EventRow], int]:
@@ -518,6 +605,11 @@ class Store:
         row = await self._one("SELECT timezone FROM members WHERE user_id = ?", (user_id,))
         return row[0] if row else None
 
+    async def event_id_of(self, campaign_id: int, seq: int) -> int | None:
+        """The row id of the campaign's event number ``seq`` (one seek of the unique index)."""
+        row = await self._one("SELECT id FROM events WHERE campaign_id = ? AND seq = ?", (campaign_id, seq))
+        return int(row[0]) if row else None
+
     async def undoable_since(self, campaign_id: int, event_id: int, *, limit: int) -> list[EventRow]:
         """Event ``event_id`` and every later change still in force (not undone), oldest first, at most ``limit``."""
         rows = await self._reader.execute_fetchall(
@@ -615,4 +707,5 @@ def _event(row: aiosqlite.Row) -> EventRow:
         snapshot=json.loads(row["snapshot"]) if row["snapshot"] else None,
         undoes=row["undoes"],
         thread_id=row["thread_id"],
+        seq=row["seq"],
     )

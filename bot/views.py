@@ -10,17 +10,20 @@ handler as a command's (``bot.errors``).
 
 from __future__ import annotations
 
+import asyncio
+import io
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
 import discord
 
-from bot import campaigns
+from bot import campaigns, charts, turns
+from bot.board import BOARD_VIEWER
 from bot.errors import report_error, send_text
 from bot.render import to_embed
 from bot.service import Reply
-from rules.base import Card, RuleError
+from rules.base import Card, Outcome, RuleError, Table
 
 NOT_YOURS = "These buttons belong to whoever ran the command. Run it yourself to get your own."
 
@@ -65,7 +68,7 @@ class LastingButton(discord.ui.DynamicItem[discord.ui.Button], template=r"m:neve
 
 class PageButton(
     LastingButton,
-    template=r"m:pg:(?P<kind>[a-z]+):(?P<owner>\d+):(?P<page>\d+):(?P<side>[pn]):(?P<arg>[^:]{0,40})",
+    template=r"m:pg:(?P<kind>[a-z]+):(?P<owner>\d+):(?P<page>\d+):(?P<side>[pn]):(?P<arg>[^\n]{0,62})",
 ):
     """Previous or Next: re-renders page ``page`` of ``kind`` in place."""
 
@@ -317,9 +320,110 @@ ReplyButtons = Callable[[Reply], list[ReplyItem]]
 REPLY_BUTTONS: dict[str, ReplyButtons] = {}
 
 
+# Which lasting selects a ruleset's reply carries for whoever ran it (a list of their spells...): owner-only
+ReplySelects = Callable[[Reply, int], list[discord.ui.Item[Any]]]
+REPLY_SELECTS: dict[str, ReplySelects] = {}
+
+
 def buttons_for(ruleset: str, reply: Reply, owner_id: int = 0) -> discord.ui.View | None:
-    offer = REPLY_BUTTONS.get(ruleset)
-    return action_buttons(ruleset, offer(reply), owner_id) if offer else None
+    offer, selects = REPLY_BUTTONS.get(ruleset), REPLY_SELECTS.get(ruleset)
+    items: list[ReplyItem] = list(offer(reply)) if offer else []
+    if selects is not None and owner_id:
+        items.extend(selects(reply, owner_id)[:4])  # a view holds 5 rows; a select fills one
+    return action_buttons(ruleset, items, owner_id)
+
+
+# ---------------------------------------------------------------------- the board as a picture
+
+# What a ruleset's picture shows, from the table as everyone may see it (registered by its cog)
+PICTURES: dict[str, Callable[[Table], charts.BattlePicture]] = {}
+PICTURE_FILE = "battle.png"
+
+
+class PictureButton(LastingButton, template=r"m:pic:(?P<ruleset>[a-z]+):(?P<campaign>\d+)"):
+    """Picture: the board drawn as a PNG (bars for life and energy), shown only to whoever asks.
+
+    It is drawn when pressed, from the table as it stands then and as any player may see it, in a worker
+    thread so the bot keeps answering meanwhile.
+    """
+
+    def __init__(self, ruleset: str, campaign_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Picture", style=discord.ButtonStyle.secondary, custom_id=f"m:pic:{ruleset}:{campaign_id}"
+            )
+        )
+        self.ruleset, self.campaign_id = ruleset, campaign_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> PictureButton:
+        return cls(match["ruleset"], int(match["campaign"]))
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        from bot.client import place_of, service_of
+
+        service = service_of(interaction)
+        campaign = await service.campaign(place_of(interaction))
+        draw = PICTURES.get(self.ruleset)
+        if campaign is None or campaign.row.id != self.campaign_id or draw is None:
+            raise RuleError("That campaign has ended here, so there is no board to draw.")
+        picture = draw(service.table_for(campaign, BOARD_VIEWER))  # a RuleError (no battle) is said plainly
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        png = await asyncio.to_thread(charts.render_battle, picture)
+        embed = to_embed(Card(title=picture.title, description=picture.subtitle))
+        embed.set_image(url=f"attachment://{PICTURE_FILE}")
+        file = discord.File(io.BytesIO(png), filename=PICTURE_FILE)
+        interaction.extras["outcome"] = Outcome(
+            card=Card(title=picture.title), summary="battle picture", data={"picture": PICTURE_FILE}, ephemeral=True
+        )
+        await interaction.followup.send(embed=embed, file=file, ephemeral=True)
+
+
+# ---------------------------------------------------------------------- the /turn tracker
+
+
+class TurnButton(LastingButton, template=r"m:turn:(?P<campaign>\d+)"):
+    """End turn on a /turn prompt: runs ``/turn next`` for whoever presses (its player or a GM, as the command)."""
+
+    def __init__(self, campaign_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(label="End turn", style=discord.ButtonStyle.primary, custom_id=f"m:turn:{campaign_id}")
+        )
+        self.campaign_id = campaign_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> TurnButton:
+        return cls(int(match["campaign"]))
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        from bot.client import caller_of, place_of, send_reply, service_of
+
+        service, place = service_of(interaction), place_of(interaction)
+        campaign = await service.campaign(place)
+        if campaign is None or campaign.row.id != self.campaign_id:
+            raise RuleError("That campaign has ended here, so this turn can no longer be ended.")
+        reply = await turns.turn_next(service, place, caller_of(interaction))
+        await send_reply(interaction, reply, view=answer_view(reply))
+
+
+def answer_view(reply: Reply | None) -> discord.ui.View | None:
+    """The buttons of a message nobody asked for (a timer's): those a command's reply would carry now.
+
+    ``reply`` shows the table after the timer (what the deadline ran, or the table as it stands); the
+    buttons are anyone's to press, since the rules (or ``/turn next``) check who may answer.
+    """
+    if reply is None or reply.campaign is None:
+        return None
+    offer = REPLY_BUTTONS.get(reply.campaign.ruleset)
+    items = [item for item in (offer(reply) if offer else []) if not isinstance(item, PictureButton)]  # asked for
+    labels = {entry[1] if isinstance(entry, tuple) else getattr(entry.item, "label", None) for entry in items}
+    if turns.tracker(reply.campaign) is not None and "End turn" not in labels:
+        items.append(TurnButton(reply.campaign.id))
+    return action_buttons(reply.campaign.ruleset, items)
 
 
 def release(view: discord.ui.View | None) -> None:
@@ -337,4 +441,6 @@ LASTING_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ActionButton,
     RespondButton,
     RespondSelect,
+    TurnButton,
+    PictureButton,
 )

@@ -54,6 +54,11 @@ class _Gone:
     reason = "Not Found"
 
 
+def next_snowflake() -> int:
+    """A fresh id, as Discord gives each new message (the console's timer messages)."""
+    return next(_snowflakes)
+
+
 def snowflake_for(name: str) -> int:
     """A stable id for a console name, so the same name is the same user across runs."""
     digest = hashlib.sha256(name.casefold().encode()).digest()
@@ -278,6 +283,35 @@ def _read(file: discord.File) -> bytes:
     return file.fp.read()
 
 
+class ChannelPosts:
+    """Stands in for Discord's HTTP API behind what the bot posts on its own (``channel.send``: a timer's
+    message): fetching a channel answers a text channel, posting in one is recorded as a :class:`Sent`."""
+
+    def __init__(self, guild_id: int) -> None:
+        self.guild_id = guild_id
+        self.sent: list[Sent] = []
+
+    async def request(self, route: Any, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
+        channel_id = int(route.channel_id)
+        if route.method == "GET" and route.path == "/channels/{channel_id}":
+            return channel_payload(channel_id, self.guild_id)
+        if route.method == "POST" and route.path == "/channels/{channel_id}/messages":
+            body = kwargs.get("json") or _body(None, [dict(part) for part in form or []])
+            _reject_over_limits(message_problems(body))
+            sent = Sent(
+                kind="message",
+                id=next(_snowflakes),
+                content=body.get("content"),
+                embeds=body.get("embeds", []),
+                components=body.get("components", []),
+                files=[(f.filename or "file", _read(f)) for f in files or []],
+                allowed_mentions=body.get("allowed_mentions"),
+            )
+            self.sent.append(sent)
+            return message_payload(sent, channel_id=channel_id)
+        raise NotImplementedError(f"the virtual Discord does not answer {route.method} {route.path}")
+
+
 # ---------------------------------------------------------------------- the in-process Discord
 
 
@@ -350,6 +384,12 @@ class VirtualDiscord:
             payload.update(user=user.payload(), context=1, channel={"id": str(channel_id), "type": 1})
             payload["authorizing_integration_owners"] = {"1": str(user.id)}
         return payload
+
+    def record_posts(self) -> ChannelPosts:
+        """Answer the bot's own posts (``channel.send``, as ``DiscordPoster`` makes them) here; what it posted."""
+        posts = ChannelPosts(self.guild_id)
+        self.bot._connection.http.request = posts.request  # type: ignore[method-assign]
+        return posts
 
     def stop_views(self) -> None:
         """Stop every view still waiting for a click, so no timeout task outlives the table."""

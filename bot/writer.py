@@ -214,6 +214,10 @@ class WriteTx:
         )
         return int(cursor.lastrowid)  # type: ignore[arg-type]
 
+    def set_created_at(self, campaign_id: int, created_at: str) -> None:
+        """An imported campaign keeps the date it began (``/campaign import``)."""
+        self._db.execute("UPDATE campaigns SET created_at = ? WHERE id = ?", (created_at, campaign_id))
+
     def update_campaign(self, campaign: CampaignRow) -> None:
         """Write the campaign back; raises StaleCampaignError if another process wrote it first."""
         cursor = self._db.execute(
@@ -285,14 +289,20 @@ class WriteTx:
         snapshot: dict | None = None,
         undoes: int | None = None,
         thread_id: int | None = None,
+        *,
+        at: str | None = None,
     ) -> int:
+        """Log one event, numbered next in its campaign (one seek of the (campaign_id, seq) index); its row id."""
+        (seq,) = self._db.execute(
+            "SELECT coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = ?", (campaign_id,)
+        ).fetchone()
         cursor = self._db.execute(
             """INSERT INTO events
-                   (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes, thread_id)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+                   (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes, thread_id, seq)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
             (
                 campaign_id,
-                utcnow(),
+                at or utcnow(),
                 actor_id,
                 actor_name,
                 command,
@@ -301,6 +311,7 @@ class WriteTx:
                 dumps(snapshot) if snapshot is not None else None,
                 undoes,
                 thread_id,
+                seq,
             ),
         )
         return int(cursor.lastrowid)  # type: ignore[arg-type]
@@ -379,11 +390,26 @@ class WriteTx:
             parameters += list(channel)
         return self._db.execute(sql, parameters).rowcount == 1
 
-    def shift_timers(self, campaign_id: int, seconds: int) -> None:
-        """A holiday's length added to every timer of the campaign still to fire."""
-        self._db.execute(
-            "UPDATE timers SET due = due + ? WHERE campaign_id = ? AND fired_at IS NULL", (seconds, campaign_id)
+    def shift_timers(self, campaign_id: int, seconds: int) -> list[tuple[int, int]]:
+        """A holiday's length added to every timer of the campaign still to fire; (id, new due) of each."""
+        cursor = self._db.execute(
+            "UPDATE timers SET due = due + ? WHERE campaign_id = ? AND fired_at IS NULL RETURNING id, due",
+            (seconds, campaign_id),
         )
+        return sorted((int(row[0]), int(row[1])) for row in cursor.fetchall())
+
+    def put_back_timers(self, timers: Sequence[tuple[int, int]]) -> list[int]:
+        """Each (id, due) back to that due time, unless one of them has fired: then nothing moves, and the
+        fired ones' ids are returned. A timer since deleted (its wait ended) is skipped."""
+        fired = [
+            timer_id
+            for timer_id, _ in timers
+            if self._db.execute("SELECT 1 FROM timers WHERE id = ? AND fired_at IS NOT NULL", (timer_id,)).fetchone()
+        ]
+        if fired:
+            return fired
+        self._db.executemany("UPDATE timers SET due = ? WHERE id = ? AND fired_at IS NULL", [(d, i) for i, d in timers])
+        return []
 
     def set_wait_deadline(self, campaign_id: int, key: str, deadline: str | None) -> None:
         self._db.execute(

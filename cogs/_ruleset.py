@@ -20,9 +20,10 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from bot.client import caller_of, place_of, send_reply, service_of
+from bot.pickers import character_choice
 from bot.views import REPLY_BUTTONS, ReplyButtons, buttons_for
 from cogs._common import MAX_CHOICES, matching
-from rules.base import Action, RuleError, Ruleset, Upload
+from rules.base import Action, NoCharacterNamedError, RuleError, Ruleset, Upload
 
 DISCORD_INT_LIMIT = 2**53
 
@@ -74,7 +75,17 @@ def _callback(ruleset: Ruleset, action: Action):
             if options.get(name) is not None:
                 options[name] = await read_upload(options[name], upload)
         service = service_of(interaction)
-        reply = await service.run(place_of(interaction), caller_of(interaction), ruleset.id, action.name, options)
+        try:
+            reply = await service.run(place_of(interaction), caller_of(interaction), ruleset.id, action.name, options)
+        except NoCharacterNamedError as error:  # no character named: offer the list, when re-running loses nothing
+            choice = await character_choice(interaction, ruleset.id, action.name, options)
+            if choice is None:
+                raise
+            text = f"{error} {choice[0]}"
+            interaction.extras["error"] = text
+            await interaction.response.send_message(text, view=choice[1], ephemeral=True)
+            choice[1].stop()
+            return
         await send_reply(interaction, reply, view=buttons_for(ruleset.id, reply, interaction.user.id))
 
     parameters = [

@@ -9,7 +9,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import campaigns
+from bot import campaigns, importer
 from bot.board import post_board
 from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
 from bot.forms import settings_view
@@ -17,6 +17,7 @@ from bot.pickers import gm_card, gm_pickers
 from bot.service import Reply
 from bot.views import confirm, page_renderer, pager
 from cogs._common import gm_only, matching
+from rules.base import RuleError
 
 
 def upload_limit(interaction: discord.Interaction) -> int:
@@ -119,13 +120,37 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
         )
         await send_reply(interaction, reply)
 
-    @app_commands.command(name="log", description="Recent events in this campaign, newest first")
-    @app_commands.describe(page="Page number, 1 is the newest")
-    async def log(self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 100000] = 1):
+    @app_commands.command(name="log", description="Events in this campaign, newest first, maybe filtered")
+    @app_commands.describe(
+        page="Page number, 1 is the newest",
+        player="Only this member's events",
+        command="Only this command's events",
+        secrets="Only the secret events (GM)",
+        text="Only events whose summary has this text",
+    )
+    async def log(
+        self,
+        interaction: discord.Interaction,
+        page: app_commands.Range[int, 1, 100000] = 1,
+        player: discord.User | None = None,
+        command: str | None = None,
+        secrets: bool = False,
+        text: app_commands.Range[str, 1, campaigns.LOG_TEXT_MAX] | None = None,
+    ):
         service, place, caller = service_of(interaction), place_of(interaction), caller_of(interaction)
-        reply, pages = await campaigns.log_page(service, place, page, caller)
-        view = pager("log", interaction.user.id, reply.outcome.data["page"], pages)
+        filters = campaigns.clean_filter(
+            player.id if player else None, player.display_name if player else None, command, secrets, text
+        )
+        reply, pages = await campaigns.log_page(service, place, page, caller, filters)
+        view = pager("log", interaction.user.id, reply.outcome.data["page"], pages, filters.arg() if filters else "")
         await send_reply(interaction, reply, view=view)
+
+    @log.autocomplete("command")
+    async def _log_commands(self, interaction: discord.Interaction, current: str):
+        campaign = await service_of(interaction).campaign(place_of(interaction))
+        if campaign is None:
+            return []
+        return matching(await service_of(interaction).store.commands_seen(campaign.row.id), current.lstrip("/"))
 
     @app_commands.command(name="waiting", description="Who this table waits on, for what, and until when")
     @app_commands.describe(mine="List every channel of this server that waits on you instead")
@@ -183,6 +208,20 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
                     f"Export, message {number} of {len(batches)}", files=files, ephemeral=True
                 )
 
+    @app_commands.command(name="import", description="Start a campaign here from a /campaign export file (its GM)")
+    @app_commands.describe(file="The .json or .json.gz that /campaign export made")
+    async def import_campaign(self, interaction: discord.Interaction, file: discord.Attachment):
+        if file.size > importer.MAX_IMPORT_BYTES:
+            raise RuleError(importer.too_large(file.size))
+        try:
+            body = await file.read()
+        except discord.HTTPException:
+            raise RuleError(f"Could not download {file.filename} from Discord; attach it again.") from None
+        service, place, caller = service_of(interaction), place_of(interaction), caller_of(interaction)
+        export = await importer.prepare(service, place, caller, body)  # every refusal comes before the deferral
+        await interaction.response.defer(thinking=True)  # writing a long log takes more than Discord's 3 seconds
+        await send_reply(interaction, await importer.import_campaign(service, place, caller, export))
+
     @app_commands.command(name="undo", description="Revert the latest change, or a chosen one nothing depends on (GM)")
     @app_commands.describe(event="The change to revert, by its # in the log (default: the latest)")
     @gm_only()
@@ -201,11 +240,11 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
 
 
 @page_renderer("log")
-async def _log_page(interaction: discord.Interaction, _: str, page: int):
-    """A page of the log as its reader (the button's owner) may see it."""
-    reply, pages = await campaigns.log_page(
-        service_of(interaction), place_of(interaction), page, caller_of(interaction)
-    )
+async def _log_page(interaction: discord.Interaction, arg: str, page: int):
+    """A page of the log as its reader (the button's owner) may see it, with the filters it was asked with."""
+    service, place = service_of(interaction), place_of(interaction)
+    filters = await campaigns.filter_from_arg(service, place, arg)
+    reply, pages = await campaigns.log_page(service, place, page, caller_of(interaction), filters)
     return reply.outcome.card, pages
 
 

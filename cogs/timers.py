@@ -12,7 +12,7 @@ import logging
 
 from discord.ext import commands, tasks
 
-from bot.client import MagisterBot
+from bot.client import MagisterBot, post_fired
 from bot.schedule import Fired, fire_due
 
 log = logging.getLogger("magister.schedule")
@@ -48,9 +48,7 @@ class Timers(commands.Cog):
         """Fire what is due and post each message to its channel."""
         fired = await fire_due(self.bot.service)
         for item in fired:
-            await self.bot.poster.post(self.bot, item.place, item.card, item.pings)
-            if item.campaign_id is not None:  # a deadline may have changed the game: its board catches up
-                self.bot.boards.touch(item.campaign_id, item.place)
+            await post_fired(self.bot, item)
         return fired
 
 

@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot import turns
 from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
+from bot.views import answer_view
 from cogs._common import gm_only
 
 
@@ -20,18 +21,18 @@ class TurnCog(commands.GroupCog, group_name="turn", group_description="A turn or
     @gm_only()
     async def start(self, interaction: discord.Interaction, order: app_commands.Range[str, 1, 1500]):
         reply = await turns.turn_start(service_of(interaction), place_of(interaction), caller_of(interaction), order)
-        await send_reply(interaction, reply)
+        await send_reply(interaction, reply, view=answer_view(reply))  # the turn prompt: End turn
 
     @app_commands.command(name="next", description="End the current turn (its player or a GM); the next is pinged")
     async def next_(self, interaction: discord.Interaction):
         reply = await turns.turn_next(service_of(interaction), place_of(interaction), caller_of(interaction))
-        await send_reply(interaction, reply)
+        await send_reply(interaction, reply, view=answer_view(reply))  # the turn prompt: End turn
 
     @app_commands.command(name="skip", description="Skip the current turn (GM)")
     @gm_only()
     async def skip(self, interaction: discord.Interaction):
         reply = await turns.turn_skip(service_of(interaction), place_of(interaction), caller_of(interaction))
-        await send_reply(interaction, reply)
+        await send_reply(interaction, reply, view=answer_view(reply))  # the turn prompt: End turn
 
     @app_commands.command(name="end", description="Stop the turn order (GM)")
     @gm_only()

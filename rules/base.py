@@ -32,6 +32,10 @@ class NeedsGMError(RuleError):
         )
 
 
+class NoCharacterNamedError(RuleError):
+    """The actor named no character and has not exactly one: a list of characters to pick from answers it."""
+
+
 def quoted(text: str, limit: int = 80) -> str:
     """User input echoed in a message, clipped: an error must never outgrow Discord's 2,000 characters."""
     return repr(text if len(text) <= limit else text[: limit - 1] + "…")
@@ -264,9 +268,9 @@ class Table:
         if len(mine) == 1:
             return mine[0]
         if not mine:
-            raise RuleError("You have no character in this campaign yet. Create one first.")
+            raise NoCharacterNamedError("You have no character in this campaign yet. Create one first.")
         names = ", ".join(sorted(c.name for c in mine))
-        raise RuleError(f"You have several characters ({names}); name the one to use.")
+        raise NoCharacterNamedError(f"You have several characters ({names}); name the one to use.")
 
     def add_character(self, owner_id: int, name: str, sheet: Any) -> CharacterRecord:
         name = " ".join(name.split())

@@ -1,4 +1,4 @@
-"""The layering rules of DESIGN.md, checked by reading the code."""
+"""The layering rules of docs/design.md, checked by reading the code."""
 
 from __future__ import annotations
 

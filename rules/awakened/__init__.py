@@ -1,4 +1,4 @@
-"""Awakened mages: Mana, Gnosis, factors, Shaping, paradox, sustaining, soul stones (seeds/003_fd4bf24df909b91d.txt).
+"""Awakened mages: Mana, Gnosis, factors, Shaping, paradox, sustaining, soul stones (the Aether rules).
 
 Rules and rulings are in docs/awakened.md. Modules, in the order a spell meets
 them: ``book`` (the tables), ``sheet`` (the stored models), ``spells`` (the

@@ -1,4 +1,4 @@
-"""Magic Realm's magic (seeds/004_1cd546065ebe780e.txt, Steve McKnight's Magic Primer), with RULINGS 16-17.
+"""Magic Realm's magic (Steve McKnight's Magic Primer), with RULINGS 16-17.
 
 Rules and rulings are in docs/realm.md. Modules, in the order a spell meets them:
 

@@ -262,7 +262,7 @@ def end_casting(table: Table, casting: Casting, why: str, *, fatigue: bool = Tru
 def find_casting(table: Table, text: str) -> Casting:
     key = text.strip().lstrip("#").split()[0] if text.strip().lstrip("#") else ""
     state = state_of(table)
-    if key.isdigit():
+    if key.isascii() and key.isdigit():  # "²" is a digit to str.isdigit, not to int()
         casting = state.casting(int(key))
         if casting is not None:
             return casting

@@ -1,4 +1,4 @@
-"""Runic magic: Words of Power, Parameters, MP and Calamity (seeds/001_58fc3b8f7e90b932.txt).
+"""Runic magic: Words of Power, Parameters, MP and Calamity (the runic source text).
 
 Rules and their rulings are in docs/runic.md. Modules, in the order a casting
 meets them: ``book`` (the tables), ``spells`` and ``parameters`` (energy and

@@ -193,7 +193,7 @@ class RunicState(Model):
 
 
 class RunicSettings(Model):
-    """House rules. Defaults follow RULINGS.md and docs/runic.md; each is a reading a GM could reasonably flip."""
+    """House rules. Defaults follow docs/rulings.md and docs/runic.md; each is a reading a GM could reasonably flip."""
 
     word_times: dict[str, int] = Field(
         default_factory=dict,

@@ -1,4 +1,4 @@
-"""Spell Saga 2nd Edition, the demo "All Our Uncounted Stars" (seeds/002_175fc775a4d50f6e.txt; RULINGS 18-19).
+"""Spell Saga 2nd Edition, the demo "All Our Uncounted Stars" (the Spell Saga demo rulebook; RULINGS 18-19).
 
 A solo card game the bot keeps for the player, one post at a time: the deck and
 its secret order, five piles with their stacks, the hand, the hero token and the

@@ -1,4 +1,4 @@
-"""Serpent's Tongue (seeds/000_7785e83d9a21795a.txt, Crucible Update rules; RULINGS 8-13).
+"""Serpent's Tongue (The Magi's Handbook, Crucible Update rules; RULINGS 8-13).
 
 Magi battle in rounds of initiative, maintenance, preparation and actions,
 casting spells into zones and answering each other's spells with Responses;

@@ -24,7 +24,7 @@ ZONE_ORDER: tuple[Zone, ...] = ("attack", "defense", "curse", "enhance")
 
 
 class SerpentSettings(Model):
-    """House rules: defaults follow RULINGS.md (8-13); a GM may change them per campaign."""
+    """House rules: defaults follow docs/rulings.md (8-13); a GM may change them per campaign."""
 
     basic_play: bool = (
         False  # Act I: Meditate gives no Harmony, Overload costs none, initiative by Resonance then Essence

@@ -17,6 +17,8 @@ from bot.store import DatabaseGoneError
 from rules.base import RuleError
 from tests.conftest import HERE, PLAYER, Console
 
+pytestmark = pytest.mark.sqlite_only(reason="a SQLite file deleted or replaced under the running bot")
+
 
 def remove(path: Path) -> None:
     for suffix in ("", "-wal", "-shm"):

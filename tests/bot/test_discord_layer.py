@@ -8,6 +8,7 @@ from bot.console import ConsoleTable
 from bot.render import embed_problems
 from bot.virtual import VirtualUser, command_data
 from tests.conftest import Console
+from tests.support.db import fetch
 
 
 def assert_embeds_fit(sent) -> None:
@@ -56,8 +57,8 @@ async def test_end_asks_then_archives_on_confirm(console: Console) -> None:
     # archived, not deleted: a new campaign may start and the old row is still there
     await console.ok("/campaign start ruleset:tally name:Ravens")
     store = console.table.bot.service.store
-    rows = await store._reader.execute_fetchall("SELECT name, archived_at IS NOT NULL FROM campaigns ORDER BY id")
-    assert [tuple(r) for r in rows] == [("Crows", 1), ("Ravens", 0)]
+    rows = await fetch(store, "SELECT name, archived_at IS NOT NULL FROM campaigns ORDER BY id")
+    assert rows == [("Crows", 1), ("Ravens", 0)]
 
 
 async def test_cancel_changes_nothing(console: Console) -> None:

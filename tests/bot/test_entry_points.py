@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import sqlite3
 import subprocess
 import sys
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Settings, load_settings
+from tests.support.db import target
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,7 +22,7 @@ def run(
     args: list[str], tmp_path: Path, stdin: str | None = None, timeout: float = 60, **env: str
 ) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
-    environment.update({"MAGISTER_DB": str(tmp_path / "cli.sqlite3"), **env})
+    environment.update({"MAGISTER_DB": str(target(tmp_path / "cli.sqlite3")), **env})
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
         cwd=tmp_path,  # no .env here
@@ -131,7 +133,7 @@ def test_the_first_console_reply_does_not_wait_for_the_dice_parser(tmp_path: Pat
     """d20 builds its grammar at import, matplotlib and dateparser take longer still: a reply that rolls, charts
     and reminds nothing must not pay for them."""
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
-    environment.update(MAGISTER_DB=str(tmp_path / "cli.sqlite3"), PYTHONPATH=str(ROOT))
+    environment.update(MAGISTER_DB=str(target(tmp_path / "cli.sqlite3")), PYTHONPATH=str(ROOT))
     result = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "bot", "console", "--json"],
         cwd=tmp_path,
@@ -173,16 +175,17 @@ def test_every_help_exits_0_with_usage(tmp_path: Path, args: list[str]) -> None:
     assert "usage: python -m bot" in result.stdout
 
 
+@pytest.mark.sqlite_only(reason="SQLite's online backup of a file (PostgreSQL: pg_dump, test_postgres.py)")
 def test_backup_copies_a_live_database_and_never_overwrites(tmp_path: Path) -> None:
     made = run(["console", "--json"], tmp_path, stdin="/campaign start ruleset:runic name:Camelot\n")
     assert made.returncode == 0, made.stderr
-    target = tmp_path / "backup.sqlite3"
-    copied = run(["backup", str(target)], tmp_path)
+    copy = tmp_path / "backup.sqlite3"
+    copied = run(["backup", str(copy)], tmp_path)
     assert copied.returncode == 0, copied.stderr
     assert "integrity ok" in copied.stdout
-    with sqlite3.connect(target) as db:
+    with sqlite3.connect(copy) as db:
         assert db.execute("SELECT name FROM campaigns").fetchall() == [("Camelot",)]
-    again = run(["backup", str(target)], tmp_path)
+    again = run(["backup", str(copy)], tmp_path)
     assert again.returncode == 2 and "exists already" in again.stderr
     missing = run(["backup", str(tmp_path / "b2.sqlite3")], tmp_path, MAGISTER_DB=str(tmp_path / "none.sqlite3"))
     assert missing.returncode == 2 and "no database" in missing.stderr
@@ -209,6 +212,34 @@ def test_unreachable_discord_is_one_line_and_a_retry_not_a_traceback(tmp_path: P
         assert first.startswith("magister: cannot reach Discord (") and "retrying in 2 s" in first, first
         second = process.stderr.readline()  # type: ignore[union-attr]
         assert "retrying in 4 s" in second and "Traceback" not in first + second
+    finally:
+        process.kill()
+        process.wait(timeout=10)
+
+
+def test_sigterm_during_the_backoff_exits_0_at_once(tmp_path: Path) -> None:
+    """`docker stop` sends SIGTERM: the process ends cleanly, not after its backoff and not by a kill."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
+    environment |= {"MAGISTER_DB": str(tmp_path / "term.sqlite3"), "DISCORD_TOKEN": "abc.def.ghi"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**environment, "PYTHONPATH": str(ROOT)},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = process.stderr.readline()  # type: ignore[union-attr]
+        if "refused" in first:
+            return  # Discord reachable after all: the fake token is refused, and the process ended
+        assert "retrying in 2 s" in first, first
+        second = process.stderr.readline()  # type: ignore[union-attr]
+        assert "retrying in 4 s" in second, second  # now in a 4 s backoff
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(timeout=3) == 0  # well inside the backoff
+        assert "Traceback" not in process.stderr.read()  # type: ignore[union-attr]
     finally:
         process.kill()
         process.wait(timeout=10)

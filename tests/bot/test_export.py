@@ -1,6 +1,6 @@
 """Export: deferred, streamed off the event loop in bounded memory, within Discord's upload limit.
 
-A large history is inserted straight into SQLite (fast); the export then runs
+A large history is inserted straight into the database (fast); the export then runs
 through the service (memory and event-loop figures) and through the command
 tree (the defer, and files that must be compressed and split).
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
-import sqlite3
 import time
 import tracemalloc
 from pathlib import Path
@@ -18,27 +17,27 @@ from pathlib import Path
 from bot import campaigns
 from bot.service import TableService
 from tests.conftest import GM, HERE, Console
+from tests.support.db import insert_many
 
 LIMIT = 8 * 1024
 SECRET_RESULT = {"total": 17, "secret": {"dice": [6, 6, 5], "note": "the GM's eyes only"}}
 
 
-def bulk_events(path: Path, campaign_id: int, count: int, *, result: dict | None = None) -> None:
+async def bulk_events(store: object, campaign_id: int, count: int, *, result: dict | None = None) -> None:
     body = json.dumps(result or {"dice": [3, 4, 5], "total": 12, "text": "x" * 400})
-    db = sqlite3.connect(path)
-    with db:
-        db.executemany(
-            "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result)"
-            " VALUES (?, '2026-01-01T00:00:00+00:00', 22, 'Pat', 'roll', ?, ?)",
-            ((campaign_id, f"rolled 3d6 = {i % 16 + 3}", body) for i in range(count)),
-        )
-    db.close()
+    await insert_many(
+        store,
+        "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, seq)"
+        " VALUES (?, '2026-01-01T00:00:00+00:00', 22, 'Pat', 'roll', ?, ?,"
+        " (SELECT coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = ?))",
+        ((campaign_id, f"rolled 3d6 = {i % 16 + 3}", body, campaign_id) for i in range(count)),
+    )
 
 
 async def test_a_large_export_keeps_memory_bounded_and_the_loop_answering(tally: TableService, tmp_path: Path) -> None:
     row = await tally.store.campaign(HERE.guild_id, HERE.channel_id)
-    bulk_events(tally.store.path, row.id, 40_000)  # about 20 MB of JSON
-    bulk_events(tally.store.path, row.id, 1, result=SECRET_RESULT)
+    await bulk_events(tally.store, row.id, 40_000)  # about 20 MB of JSON
+    await bulk_events(tally.store, row.id, 1, result=SECRET_RESULT)
     worst_gap = 0.0
     stop = asyncio.Event()
 
@@ -77,9 +76,11 @@ async def test_small_exports_stay_plain_files(tally: TableService, tmp_path: Pat
     assert [[p.name for p in batch] for batch in batches] == [["counting-crows.json", "counting-crows-log.md"]]
     assert reply.outcome.data["compressed"] is False and reply.outcome.data["parts"] == 2
     document = json.loads(batches[0][0].read_text())
-    assert document["format"] == "magister-campaign/1"
-    assert [e["command"] for e in document["events"]] == ["campaign start", "tally create"]
-    assert "tally create" in batches[0][1].read_text()
+    assert document["format"] == "magister-campaign/2"
+    assert [(e["seq"], e["command"]) for e in document["events"]] == [(1, "campaign start"), (2, "tally create")]
+    markdown = batches[0][1].read_text()
+    assert "`#2`" in markdown and "tally create" in markdown
+    assert markdown.endswith("\n") and not markdown.endswith("\n\n")  # one final newline, as a text file ends
 
 
 async def test_the_command_defers_then_sends_compressed_parts(console: Console, tmp_path: Path, monkeypatch) -> None:
@@ -87,7 +88,7 @@ async def test_the_command_defers_then_sends_compressed_parts(console: Console, 
 
     await console.ok("/campaign start ruleset:tally name:Crows")
     row = await console.table.bot.service.store.campaign(1001, 2002)
-    bulk_events(console.table.bot.service.store.path, row.id, 3_000)
+    await bulk_events(console.table.bot.service.store, row.id, 3_000)
     monkeypatch.setattr(campaign_cog, "upload_limit", lambda interaction: LIMIT)  # force parts
     adapter = console.table.virtual.adapter
     before = len(adapter.sent)

@@ -128,6 +128,9 @@ def _values(parameter: app_commands.Parameter) -> st.SearchStrategy[Any]:
         return st.sampled_from(["Pat", "Oz", "Gwen"])
     if kind is OPTION_TYPE.role:
         return st.sampled_from(["players", "everyone"])
+    if kind is OPTION_TYPE.attachment:  # (file name, bytes), as the console uploads a file
+        body = st.one_of(st.binary(max_size=2000), TEXT.map(str.encode), st.just(b'{"format":"magister-campaign/2"}'))
+        return st.tuples(st.sampled_from(["export.json", "export.json.gz", "notes.txt"]), body)
     return st.nothing()
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from pathlib import Path
 
 import discord
 
@@ -22,12 +23,14 @@ async def test_help_lists_every_top_level_command(console: Console) -> None:
         assert menu in shown["text"]
 
 
-async def test_every_command_has_help_with_an_example_discord_would_accept(console: Console) -> None:
+async def test_every_command_has_help_with_an_example_discord_would_accept(console: Console, tmp_path: Path) -> None:
     table = console.table
     for command in leaves(table.virtual.tree):
         shown = await console.ok(f'/help command:"{command.qualified_name}"')
         assert shown["data"]["example"] == example(command)
-        tokens = shlex.split(example(command)[1:])
+        upload = tmp_path / "upload.json"  # a user picks a file where the example says <a file>
+        upload.write_text("{}")
+        tokens = shlex.split(example(command)[1:].replace("<a file>", str(upload)))
         path = command.qualified_name.split()
         try:
             table._convert(command, tokens[len(path) :])  # typed and bounded as Discord's client checks them

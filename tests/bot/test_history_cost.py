@@ -7,45 +7,49 @@ steps in proportion to it; one that seeks an index does not.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Awaitable, Callable
-from pathlib import Path
+
+import pytest
 
 from bot import campaigns
 from bot.service import TableService
 from bot.store import Store
 from tests.conftest import GM, HERE
+from tests.support.db import fetch, insert_many
 
+NEXT_SEQ = "(SELECT coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = ?)"  # as WriteTx.append_event
 STEP = 100  # the progress handler fires every STEP VM instructions
 
 
-def bulk_history(path: Path, campaign_id: int, events: int, *, undone_on_top: int = 0) -> None:
+async def bulk_history(store: Store, campaign_id: int, events: int, *, undone_on_top: int = 0) -> None:
     """Append ``events`` log rows (a mix of rolls and changes), then ``undone_on_top`` changes each undone."""
-    db = sqlite3.connect(path)
-    with db:
-        db.executemany(
-            "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes)"
-            " VALUES (?, '2026-01-01T00:00:00+00:00', 11, 'Gwen', ?, 'x', '{}', ?, NULL)",
-            (
-                (campaign_id, "tally add", '{"state_delta":[],"settings_delta":[],"characters":[]}')
-                if i % 10 == 0
-                else (campaign_id, "roll", None)
-                for i in range(events)
-            ),
+    await insert_many(
+        store,
+        "INSERT INTO events"
+        " (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes, seq)"
+        f" VALUES (?, '2026-01-01T00:00:00+00:00', 11, 'Gwen', ?, 'x', '{{}}', ?, NULL, {NEXT_SEQ})",
+        (
+            (campaign_id, "tally add", '{"state_delta":[],"settings_delta":[],"characters":[]}', campaign_id)
+            if i % 10 == 0
+            else (campaign_id, "roll", None, campaign_id)
+            for i in range(events)
+        ),
+    )
+    for _ in range(undone_on_top):
+        await insert_many(
+            store,
+            "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, seq)"
+            " VALUES (?, 't', 11, 'Gwen', 'tally add', 'x', '{}',"
+            f' \'{{"state_delta":[],"settings_delta":[],"characters":[]}}\', {NEXT_SEQ})',
+            [(campaign_id, campaign_id)],
         )
-        for _ in range(undone_on_top):
-            cursor = db.execute(
-                "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot)"
-                " VALUES (?, 't', 11, 'Gwen', 'tally add', 'x', '{}',"
-                ' \'{"state_delta":[],"settings_delta":[],"characters":[]}\')',
-                (campaign_id,),
-            )
-            db.execute(
-                "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, undoes)"
-                " VALUES (?, 't', 11, 'Gwen', 'campaign undo', 'undid', '{}', ?)",
-                (campaign_id, cursor.lastrowid),
-            )
-    db.close()
+        await insert_many(  # undoes the change just inserted: the campaign's newest event
+            store,
+            "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, undoes, seq)"
+            f" VALUES (?, 't', 11, 'Gwen', 'campaign undo', 'undid', '{{}}',"
+            f" (SELECT max(id) FROM events WHERE campaign_id = ?), {NEXT_SEQ})",
+            [(campaign_id, campaign_id, campaign_id)],
+        )
 
 
 async def steps(store: Store, read: Callable[[], Awaitable[object]]) -> int:
@@ -75,12 +79,13 @@ async def costs(service: TableService) -> dict[str, int]:
     }
 
 
+@pytest.mark.sqlite_only(reason="counts SQLite VM steps (PostgreSQL's plans: test_postgres.py)")
 async def test_undo_status_and_last_log_page_do_not_scan_the_log(tally: TableService) -> None:
     row = await tally.store.campaign(HERE.guild_id, HERE.channel_id)
-    bulk_history(tally.store.path, row.id, 100, undone_on_top=20)
+    await bulk_history(tally.store, row.id, 100, undone_on_top=20)
     small = await costs(tally)
-    bulk_history(tally.store.path, row.id, 30_000)
-    bulk_history(tally.store.path, row.id, 0, undone_on_top=20)  # the same stack of undone changes on top
+    await bulk_history(tally.store, row.id, 30_000)
+    await bulk_history(tally.store, row.id, 0, undone_on_top=20)  # the same stack of undone changes on top
     large = await costs(tally)
     for name in small:
         assert large[name] <= small[name] * 2 + 2_000, (name, small[name], large[name])
@@ -89,22 +94,22 @@ async def test_undo_status_and_last_log_page_do_not_scan_the_log(tally: TableSer
     assert reply.outcome.data["command"] == "tally add"
 
 
+@pytest.mark.sqlite_only(reason="counts SQLite VM steps (PostgreSQL's plans: test_postgres.py)")
 async def test_other_campaigns_history_does_not_slow_undo(tally: TableService) -> None:
     await tally.start_campaign(type(HERE)(HERE.guild_id, 9999), GM, "tally", "Elsewhere")
     other = await tally.store.campaign(HERE.guild_id, 9999)
     row = await tally.store.campaign(HERE.guild_id, HERE.channel_id)
     small = await steps(tally.store, lambda: tally.store.last_undoable(row.id))
-    bulk_history(tally.store.path, other.id, 30_000, undone_on_top=50)
+    await bulk_history(tally.store, other.id, 30_000, undone_on_top=50)
     large = await steps(tally.store, lambda: tally.store.last_undoable(row.id))
     assert large <= small * 2 + 2_000, (small, large)
 
 
 async def test_every_log_page_matches_a_plain_newest_first_read(tally: TableService) -> None:
     row = await tally.store.campaign(HERE.guild_id, HERE.channel_id)
-    bulk_history(tally.store.path, row.id, 2_345)
-    db = sqlite3.connect(tally.store.path)
-    expected = [r[0] for r in db.execute("SELECT id FROM events WHERE campaign_id = ? ORDER BY id DESC", (row.id,))]
-    db.close()
+    await bulk_history(tally.store, row.id, 2_345)
+    rows = await fetch(tally.store, "SELECT id FROM events WHERE campaign_id = ? ORDER BY id DESC", row.id)
+    expected = [r[0] for r in rows]
     assert await tally.store.count_events(row.id) == len(expected)
     for offset in (0, 990, 1_170, 1_200, 2_340, 2_345, 2_400):
         got = [e.id for e in await tally.store.events(row.id, limit=10, offset=offset)]

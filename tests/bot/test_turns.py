@@ -92,3 +92,18 @@ async def test_turns_undo_and_refuse_bad_orders(runic: Console) -> None:
     assert undone["pings"] == ["Pat"]
     await runic.ok("@as Pat")
     assert "needs the GM" in (await runic.fails("/turn skip"))["text"]
+
+
+async def test_a_turn_prompt_carries_end_turn_and_pressing_it_moves_the_turn_on(runic: Console) -> None:
+    started = await runic.ok('/turn start order:"Merlin, Nimue"')
+    assert started["buttons"] == ["End turn"]
+    await runic.ok("@as Oz")
+    refused = await runic("@press End turn")  # Nimue's player, on Merlin's turn: the command's own check
+    assert not refused["ok"] and "only their player or a GM" in refused["text"]
+    await runic.ok("@as Pat")
+    pressed = await runic.ok("@press End turn")
+    assert pressed["data"]["current"] == "Nimue" and pressed["pings"] == ["Oz"]
+    assert pressed["buttons"] == ["End turn"]
+    await runic.ok("@as Gwen")
+    ended = await runic.ok("/turn end")
+    assert "buttons" not in ended or not ended["buttons"]

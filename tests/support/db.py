@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
+import sqlite3
+from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -65,3 +67,41 @@ def drop_made() -> None:
 def write_tx_class(store: object) -> type:
     """The class whose methods the store's write jobs call (a test patches it to inject a failure)."""
     return type(store._writer._tx)  # type: ignore[attr-defined]
+
+
+async def fetch(store: object, sql: str, *parameters: object) -> list[tuple]:
+    """A test's own query (``?`` placeholders, SQL both dialects read the same) on either backend."""
+    from bot.postgres import PgStore, _placeholders
+
+    if isinstance(store, PgStore):
+        return [tuple(row) for row in await store._pool.fetch(_placeholders(sql), *parameters)]
+    return [tuple(row) for row in await store._reader.execute_fetchall(sql, parameters)]  # type: ignore[attr-defined]
+
+
+async def insert_many(store: object, sql: str, rows: Iterable[Sequence[object]]) -> None:
+    """Rows straight into the database (``?`` placeholders), for a test that needs a long history fast."""
+    from bot.postgres import PgStore, _placeholders
+
+    if isinstance(store, PgStore):
+        async with store._pool.acquire() as connection:
+            await connection.executemany(_placeholders(sql), list(rows))
+        return
+    path = store.path  # type: ignore[attr-defined]
+
+    def insert() -> None:
+        db = sqlite3.connect(path)
+        with db:
+            db.executemany(sql, rows)
+        db.close()
+
+    await asyncio.to_thread(insert)
+
+
+async def execute(store: object, sql: str, *parameters: object) -> None:
+    """A test's own write (``?`` placeholders), committed, on either backend: to stage what an older version wrote."""
+    from bot.postgres import PgStore, _placeholders
+
+    if isinstance(store, PgStore):
+        await store._pool.execute(_placeholders(sql), *parameters)
+        return
+    await store.write(lambda tx: tx._db.execute(sql, parameters))  # type: ignore[attr-defined]

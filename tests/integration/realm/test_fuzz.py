@@ -90,6 +90,7 @@ def test_bad_rituals_targets_and_chits(realm: RealmConsole) -> None:
         (OZ, '/realm cast spell:Curse ritual:"MAGIC V3*" color_chit:"MAGIC V4*"', "MAGIC V4* is not a color chit"),
         (PAT, "/realm target targets:Witch", "Targets are named in the Melee Step"),
         (OZ, '/realm energize spell:#1 chit:"MAGIC V3*"', "No spell '#1' is in effect"),
+        (OZ, "/realm energize spell:²²", "No spell '²²' is in effect"),  # a digit to isdigit(), not to int()
         (PAT, '/realm combat charge at:Goblin chit:"MOVE M4*"', "A character charges another character"),
         (PAT, '/realm combat action kind:run chit:"MAGIC IV4"', "this needs a Move chit"),
         (OZ, '/realm prepare chit:"MAGIC V3*"', "happens in a daylight phase"),

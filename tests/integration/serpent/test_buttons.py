@@ -124,7 +124,7 @@ async def test_a_window_carries_respond_and_pass_and_a_turn_end_turn(db: Path, r
     table = await battle(db, registry)
     try:
         prepared: Result = table.prepared  # type: ignore[attr-defined]
-        assert prepared.extra["buttons"] == ["End turn"]  # White's turn begins
+        assert prepared.extra["buttons"] == ["Cast", "End turn"]  # White's turn begins
         cast = await run(table, "@as Wanda", "/serpent cast spell:Fireball target:Black")
         assert cast.extra["buttons"] == ["Respond", "Pass"]  # the window waits on Grey
         refused = await table.execute("@press Pass")  # White has no part in this window
@@ -132,7 +132,7 @@ async def test_a_window_carries_respond_and_pass_and_a_turn_end_turn(db: Path, r
         await run(table, "@as Gail")
         passed = await run(table, "@press Pass")
         assert passed.data["action"] == "pass" and passed.data["battle"]["window"] is None
-        assert passed.extra["buttons"] == ["End turn"]  # Black's turn now
+        assert passed.extra["buttons"] == ["Cast", "End turn"]  # Black's turn now
         await run(table, "@as Bert")
         ended = await run(table, "@press End turn")
         assert ended.data["action"] == "end-turn"
@@ -157,7 +157,8 @@ async def test_respond_shows_the_presser_their_own_responses_and_picking_one_res
         assert responded.data["action"] == "respond"
         assert "Universum Negation Dispels Black's manifesting Fireball" in responded.text
         assert responded.data["battle"]["window"] is None  # nobody could answer the Response: it activated
-        assert responded.extra["buttons"] == ["End turn"] and responded.extra["pings"] == ["Gail"]  # Grey's turn
+        assert responded.extra["buttons"] == ["Cast", "End turn"]  # Grey's turn
+        assert responded.extra["pings"] == ["Gail"]
         late = await pick(table, "Gail", message, "Universum Negation")  # the Fireball window is no longer open
         assert not late.ok and "nothing manifesting to respond to" in late.text
     finally:
@@ -200,3 +201,45 @@ async def test_pass_works_after_a_restart(db: Path, registry: Registry) -> None:
     assert closes.ok and closes.data["battle"]["window"] is None
     stale = await press(db, registry, window_message, "Pass", "Gail")  # the window closed: says so
     assert not stale.ok and "No response window is open" in stale.text
+
+
+async def test_cast_offers_the_pressers_prepared_spells_then_the_target(db: Path, registry: Registry) -> None:
+    table = await battle(db, registry)
+    try:
+        await run(table, "@as Bert")
+        bert = await table.execute("@press Cast")  # anyone may press it: the list is the presser's own
+        assert bert is not None and bert.ok and bert.ephemeral and "[select: Cast… Fireball]" in bert.text
+        await run(table, "@as Wanda")
+        offer = await run(table, "@press Cast")
+        assert offer.ephemeral and "[select: Cast… Fireball]" in offer.text  # White's own prepared spell only
+        target = await run(table, "@pick Fireball")
+        assert target.ephemeral and "Fireball: pick the target" in target.text
+        message = table.last_with_select
+        assert message is not None
+        labels = [o["label"] for o in message.selects()[0]["options"]]
+        assert labels[0] == "No target" and {"White", "Black", "Grey"} <= set(labels)
+        await run(table, "@as Bert")
+        stolen = await table.execute("@pick Black")  # White's list: not Bert's to use
+        assert stolen is not None and not stolen.ok and "belongs to whoever ran the command" in stolen.text
+        await run(table, "@as Wanda")
+        cast = await run(table, "@pick Black")
+        assert cast.data["action"] == "cast" and cast.data["battle"]["window"]["effect"] == "Fireball"
+        assert cast.extra["buttons"] == ["Respond", "Pass"]
+    finally:
+        await table.close()
+
+
+async def test_the_target_list_works_after_a_restart(db: Path, registry: Registry) -> None:
+    table = await battle(db, registry)
+    await run(table, "@as Wanda", "@press Cast", "@pick Fireball")
+    message = table.last_with_select
+    await table.close()
+    assert message is not None
+    fresh = await ConsoleTable.open(db, seed=3, registry=registry)
+    try:
+        (menu,) = message.selects()
+        interaction, sent = await fresh.virtual.select(VirtualUser("Wanda"), message, menu, ["Black"])
+        cast = fresh._result("@pick Black", interaction, sent)
+        assert cast.ok and cast.data["action"] == "cast" and cast.data["battle"]["window"]["effect"] == "Fireball"
+    finally:
+        await fresh.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from tests.conftest import Console
+from tests.support.db import fetch
 
 SETUP = [
     "@gm",
@@ -72,9 +73,7 @@ async def test_a_battle_keeps_its_log_small(console: Console) -> None:
     for resonance in (7, 4, 10):
         await console.ok(f"/serpent battle round resonance:{resonance} rolloff:Black")
     store = console.table.bot.service.store
-    rows = await store._reader.execute_fetchall(
-        "SELECT max(length(snapshot)), max(length(state)) FROM events, campaigns"
-    )
+    rows = await fetch(store, "SELECT max(length(snapshot)), max(length(state)) FROM events, campaigns")
     largest_snapshot, state_size = rows[0]
     assert largest_snapshot < state_size  # each entry keeps only what its action changed
 

@@ -1,4 +1,4 @@
-"""rules/dice stays pure: no I/O, no clock, no global random, no app imports (DESIGN.md, rules/)."""
+"""rules/dice stays pure: no I/O, no clock, no global random, no app imports (docs/design.md, rules/)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rulings 1–7 (RULINGS.md), each through the runic rules with rigged dice."""
+"""Rulings 1–7 (docs/rulings.md), each through the runic rules with rigged dice."""
 
 from __future__ import annotations
 

@@ -1,0 +1,44 @@
+"""The Discord poster: what a timer posts goes out with exactly its pings and the buttons that answer it.
+
+``DiscordPoster`` runs for real here, through discord.py's ``channel.send``; only Discord's HTTP API is the
+in-process one (``bot.virtual.ChannelPosts``), which records the message as Discord would receive it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.client import DiscordPoster
+from bot.console import ConsoleTable
+from bot.registry import Registry
+from bot.virtual import VirtualUser
+from tests.integration.serpent.test_window_timer import SETUP
+
+
+async def test_a_timers_message_goes_out_with_its_pings_and_buttons(tmp_path: Path, registry: Registry) -> None:
+    db = tmp_path / "poster.sqlite3"
+    table = await ConsoleTable.open(db, seed=3, registry=registry)
+    try:
+        table.bot.poster = DiscordPoster()
+        posts = table.virtual.record_posts()
+        for line in (*SETUP, "@as Wanda", "/serpent cast spell:Fireball target:Black", "/serpent pass", "@wait 30m"):
+            result = await table.execute(line)
+            assert result is not None and result.ok, (line, result and result.text)
+        (message,) = posts.sent
+        bert = VirtualUser("Bert").id
+        allowed = message.allowed_mentions or {}
+        assert allowed["parse"] == [] and [int(user) for user in allowed["users"]] == [bert]  # exactly Bert
+        assert message.content is not None and message.content.startswith(f"<@{bert}> reminder:")
+        assert message.embeds[0]["title"] == "Reminder: Black"
+        assert [b["label"] for b in message.buttons()] == ["Respond", "Pass"]
+    finally:
+        await table.close()
+
+    fresh = await ConsoleTable.open(db, seed=3, registry=registry)  # a restart: the message is all it has
+    try:
+        button = next(b for b in message.buttons() if b["label"] == "Pass")
+        interaction, sent = await fresh.virtual.press(VirtualUser("Bert"), message, button)
+        passed = fresh._result("@press Pass", interaction, sent)
+        assert passed.ok and passed.data["action"] == "pass" and passed.data["battle"]["window"] is None
+    finally:
+        await fresh.close()
