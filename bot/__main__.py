@@ -189,7 +189,7 @@ def backup(source: str | Path, target: str | Path) -> int:
 
 def run_port(argv: list[str]) -> int:
     """Copy a whole database to another backend, in one transaction on the target, verified per table."""
-    from bot.port import PortError, port
+    from bot.port import PortError, describe, port
 
     port_args = argparse.ArgumentParser(
         prog="python -m bot port",
@@ -206,8 +206,6 @@ def run_port(argv: list[str]) -> int:
         reports = asyncio.run(port(parsed.source, parsed.target, replace=parsed.replace))
     except PortError as exc:
         fail(str(exc))
-    from bot.database import describe
-
     print(f"ported {describe(parsed.source)} to {describe(parsed.target)}; every table verified:")
     for report in reports:
         print(f"  {report.table:<13} {report.rows:>9,} rows  sha256 {report.checksum[:16]}")

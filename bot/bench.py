@@ -39,8 +39,8 @@ from urllib.parse import urlsplit, urlunsplit
 import aiosqlite
 import asyncpg
 
-from bot.database import open_store
-from bot.postgres import is_url, redact
+from bot.database import is_url, open_store
+from bot.postgres import redact
 from bot.registry import LoadedRuleset, Registry, discover_rulesets
 from bot.service import Caller, Place, TableService
 from bot.store import SYNCHRONOUS

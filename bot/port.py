@@ -23,8 +23,8 @@ from typing import Any, Protocol
 
 import asyncpg
 
-from bot.database import describe, open_store
-from bot.postgres import is_url
+from bot.database import SQLITE_SCHEME, is_url, open_store
+from bot.postgres import redact
 
 # Every table the schema has, parents before children, with the key that orders its rows.
 TABLES: tuple[tuple[str, str], ...] = (
@@ -43,6 +43,11 @@ DERIVED = frozenset({"event_counts"})
 BATCH = 1000
 # Each backend's own bookkeeping, not campaign data.
 INTERNAL = frozenset({"magister_schema", "sqlite_sequence", "sqlite_stat1"})
+
+
+def describe(target: str) -> str:
+    """The database as a line may name it: a PostgreSQL URL without its password."""
+    return redact(target) if is_url(target) else target
 
 
 class PortError(Exception):
@@ -122,7 +127,7 @@ class SqliteSide:
 
 class PostgresSide:
     def __init__(self, url: str, connection: asyncpg.Connection) -> None:
-        self.label = describe(url)
+        self.label = redact(url)
         self._db = connection
         self._tx: Any = None
 
@@ -189,7 +194,7 @@ async def connect(target: str) -> Side:
     await store.close()
     if is_url(target):
         return await PostgresSide.connect(target)
-    text = target.removeprefix("sqlite:///")
+    text = target.removeprefix(SQLITE_SCHEME)
     return SqliteSide(Path(text))
 
 
