@@ -48,6 +48,7 @@ USAGE = """commands:
   console [--help]    play at the console table, no token needed
   sync [--guild ID]   register the slash commands with Discord (global, or one guild at once)
   backup PATH         copy the database to PATH, safely, even while Magister runs
+  port --from A --to B  copy every campaign between databases (SQLite file or postgresql://), verified
 """
 
 
@@ -55,7 +56,7 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, exit 2, naming what would work
         fail(
             f"{message}; use `python -m bot`, `python -m bot console`, `python -m bot sync` or "
-            "`python -m bot backup PATH` (`python -m bot --help` says more)"
+            "`python -m bot backup PATH` or `python -m bot port --from A --to B` (`python -m bot --help` says more)"
         )
 
 
@@ -66,7 +67,7 @@ def parser() -> argparse.ArgumentParser:
         epilog=USAGE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    top.add_argument("command", nargs="?", choices=["console", "sync", "backup"], help=argparse.SUPPRESS)
+    top.add_argument("command", nargs="?", choices=["console", "sync", "backup", "port"], help=argparse.SUPPRESS)
     top.add_argument("--shards", help=argparse.SUPPRESS)
     top.add_argument("--shard-count", help=argparse.SUPPRESS)
     top.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
@@ -151,6 +152,8 @@ def _main(argv: list[str] | None) -> int:
         backup_args.add_argument("path", help="where to write the copy (refused if it exists)")
         parsed = backup_args.parse_args(args.rest)
         return backup(load_settings().magister_db, parsed.path)
+    if args.command == "port":
+        return run_port(args.rest)
 
     settings = load_settings()
     if settings.token is None:
@@ -181,6 +184,31 @@ def backup(source: str | Path, target: str | Path) -> int:
     if check != "ok":
         fail(f"the backup at {target} failed its integrity check ({check}); keep the original and try again")
     print(f"backed up {source} to {target} ({target.stat().st_size:,} bytes, integrity ok)")
+    return 0
+
+
+def run_port(argv: list[str]) -> int:
+    """Copy a whole database to another backend, in one transaction on the target, verified per table."""
+    from bot.port import PortError, describe, port
+
+    port_args = argparse.ArgumentParser(
+        prog="python -m bot port",
+        description="Copy every campaign, character, event and timer from one database to another: a SQLite "
+        "file (a path or sqlite:///path) or PostgreSQL (postgresql://user:password@host/name), either way. "
+        "The target is written in one transaction and each table's row count and checksum are verified before "
+        "it commits. Stop Magister first: what it writes during the copy would not be copied.",
+    )
+    port_args.add_argument("--from", dest="source", required=True, metavar="URL", help="the database to copy")
+    port_args.add_argument("--to", dest="target", required=True, metavar="URL", help="the database to fill")
+    port_args.add_argument("--replace", action="store_true", help="delete what the target holds first")
+    parsed = port_args.parse_args(argv)
+    try:
+        reports = asyncio.run(port(parsed.source, parsed.target, replace=parsed.replace))
+    except PortError as exc:
+        fail(str(exc))
+    print(f"ported {describe(parsed.source)} to {describe(parsed.target)}; every table verified:")
+    for report in reports:
+        print(f"  {report.table:<13} {report.rows:>9,} rows  sha256 {report.checksum[:16]}")
     return 0
 
 

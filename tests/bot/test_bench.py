@@ -1,16 +1,24 @@
-"""The benchmark runs end to end (tiny sizes; the real figures come from `python -m bot.bench`)."""
+"""The benchmark runs end to end (tiny sizes; the real figures come from `python -m bot.bench`).
+
+On the PostgreSQL pass it measures PostgreSQL (`python -m bot.bench --db postgresql://…`), beside raw asyncpg.
+"""
 
 from __future__ import annotations
 
 from bot.bench import measure, measure_history, measure_rulesets, measure_serpent, measure_startup, targets
+from tests.support import db as test_db
+
+DB = test_db.SERVER if test_db.ON_POSTGRES else None
 
 
 async def test_bench_measures_both_paths() -> None:
-    result = await measure(channels=4, rate=200, seconds=0.2)
+    result = await measure(channels=4, rate=200, seconds=0.2, db=DB)
     saturation, load = result["saturation"], result["offered_load"]
+    assert result["backend"].startswith("PostgreSQL" if DB else "SQLite")
+    assert result["baseline"] == ("asyncpg bare" if DB else "aiosqlite bare")
     assert saturation["service_actions_per_s"] > 0
-    assert saturation["aiosqlite_baseline_per_s"] > 0
-    assert saturation["sqlite3_sync_per_s"] > 0
+    assert saturation["baseline_per_s"] > 0
+    assert saturation["raw_per_s"] > 0
     assert load["actions"] == 40
     assert set(result["durability"]) == {"FULL", "NORMAL"}
     assert all(figure["service_actions_per_s"] > 0 for figure in result["durability"].values())
@@ -18,7 +26,7 @@ async def test_bench_measures_both_paths() -> None:
 
 
 async def test_bench_times_every_rulesets_heaviest_action_beside_runic() -> None:
-    figures = await measure_rulesets(runs=3)
+    figures = await measure_rulesets(runs=3, db=DB)
     assert "runic" in figures
     assert figures["runic"]["ratio_to_runic_cast"] == 1.0
     for figure in figures.values():
@@ -27,14 +35,14 @@ async def test_bench_times_every_rulesets_heaviest_action_beside_runic() -> None
 
 
 async def test_bench_measures_history_serpent_scaling_and_prints_every_target() -> None:
-    result = await measure(channels=4, rate=200, seconds=0.2)
-    result["history"] = await measure_history(sizes=(0, 300), repeats=2)
+    result = await measure(channels=4, rate=200, seconds=0.2, db=DB)
+    result["history"] = await measure_history(sizes=(0, 300), repeats=2, db=DB)
     assert set(result["history"]) == {"undo", "status", "last log page"}
     assert all(set(figures) == {"0", "300"} for figures in result["history"].values())
-    result["serpent"] = await measure_serpent(runs=1)
+    result["serpent"] = await measure_serpent(runs=1, db=DB)
     assert result["serpent"]["8 magi"]["spells"] > result["serpent"]["2 magi"]["spells"]
     assert result["serpent"]["ratio"] > 0
-    result["startup"] = measure_startup(tries=1)
+    result["startup"] = measure_startup(tries=1, db=DB)
     assert result["startup"]["first_reply_s"] > 0
     assert result["startup"]["import_discord_s"] > 0
     rows = targets(result)
