@@ -315,7 +315,8 @@ def unshift_for_undo(
             "This resume was saved before resumes kept what they moved, so undoing it cannot put the timers "
             "back exactly. Nothing was changed; `/campaign pause` holds the timers again from now."
         )
-    timers = [(int(timer_id), int(due)) for timer_id, due in shifted.get("timers", [])]
+    held = int(result.get("held_seconds", 0))
+    timers = [(int(timer_id), int(due) + held, int(due)) for timer_id, due in shifted.get("timers", [])]
     deadlines = {key: (before, after) for key, (before, after) in shifted.get("deadlines", {}).items()}
     restored = dict(waits)
     back = {}  # the waits that still have the deadline the resume gave them (not a new wait under the same key)

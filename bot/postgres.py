@@ -529,14 +529,20 @@ class Statements:
         )
         return sorted((int(row[0]), int(row[1])) for row in rows)
 
-    async def put_back_timers(self, timers: Sequence[tuple[int, int]]) -> list[int]:
-        ids = [timer_id for timer_id, _ in timers]
-        fired = await self._db.fetch("SELECT id FROM timers WHERE id = ANY($1::bigint[]) AND fired_at IS NOT NULL", ids)
+    async def put_back_timers(self, timers: Sequence[tuple[int, int, int]]) -> list[int]:
+        fired = [
+            timer_id
+            for timer_id, moved, _ in timers
+            if await self._db.fetchval(
+                "SELECT 1 FROM timers WHERE id = $1 AND due = $2 AND fired_at IS NOT NULL", timer_id, moved
+            )
+        ]
         if fired:
-            found = {int(row[0]) for row in fired}
-            return [timer_id for timer_id in ids if timer_id in found]
-        for timer_id, due in timers:
-            await self._execute("UPDATE timers SET due = $1 WHERE id = $2 AND fired_at IS NULL", due, timer_id)
+            return fired
+        for timer_id, moved, old in timers:
+            await self._execute(
+                "UPDATE timers SET due = $1 WHERE id = $2 AND due = $3 AND fired_at IS NULL", old, timer_id, moved
+            )
         return []
 
     async def set_wait_deadline(self, campaign_id: int, key: str, deadline: str | None) -> None:

@@ -398,17 +398,24 @@ class WriteTx:
         )
         return sorted((int(row[0]), int(row[1])) for row in cursor.fetchall())
 
-    def put_back_timers(self, timers: Sequence[tuple[int, int]]) -> list[int]:
-        """Each (id, due) back to that due time, unless one of them has fired: then nothing moves, and the
-        fired ones' ids are returned. A timer since deleted (its wait ended) is skipped."""
+    def put_back_timers(self, timers: Sequence[tuple[int, int, int]]) -> list[int]:
+        """Each (id, moved due, old due) back to its old due time, unless one of them has fired: then nothing
+        moves, and the fired ones' ids are returned. A timer is matched by its id *and* the due time the resume
+        gave it: one since deleted (its wait ended) is skipped, and so is a newer timer that took a deleted
+        one's id (SQLite reuses the largest id after a delete)."""
         fired = [
             timer_id
-            for timer_id, _ in timers
-            if self._db.execute("SELECT 1 FROM timers WHERE id = ? AND fired_at IS NOT NULL", (timer_id,)).fetchone()
+            for timer_id, moved, _ in timers
+            if self._db.execute(
+                "SELECT 1 FROM timers WHERE id = ? AND due = ? AND fired_at IS NOT NULL", (timer_id, moved)
+            ).fetchone()
         ]
         if fired:
             return fired
-        self._db.executemany("UPDATE timers SET due = ? WHERE id = ? AND fired_at IS NULL", [(d, i) for i, d in timers])
+        self._db.executemany(
+            "UPDATE timers SET due = ? WHERE id = ? AND due = ? AND fired_at IS NULL",
+            [(old, timer_id, moved) for timer_id, moved, old in timers],
+        )
         return []
 
     def set_wait_deadline(self, campaign_id: int, key: str, deadline: str | None) -> None:
