@@ -28,6 +28,7 @@ COPY bot/ bot/
 COPY cogs/ cogs/
 COPY rules/ rules/
 COPY data/ data/
+COPY docs/rulings.md docs/rulings.md
 USER magister:magister
 # The SQLite file (MAGISTER_DB), backups and exports; a new named volume takes this folder's owner, so the user
 # can write it. The working directory too, so a relative MAGISTER_DB (.env.example's) lands here as well.

@@ -7,8 +7,13 @@ healthcheck asks, and where the database lives.
 
 from __future__ import annotations
 
+import json
+import os
 import re
 import shlex
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 from bot.__main__ import shard_plan
@@ -55,13 +60,37 @@ def test_the_image_runs_as_a_non_root_user() -> None:
     assert created and f" {users[-1]}" in created[0]
 
 
-def test_the_image_holds_what_the_bot_reads_at_run_time() -> None:
-    copied = {
-        args.split()[0].rstrip("/") for keyword, args in final_stage() if keyword == "COPY" and "--from" not in args
-    }
-    needed = {"bot", COGS_DIR.name, "rules", DATA_DIR.name}
-    assert needed <= copied
-    assert all((ROOT / path).is_dir() for path in copied)
+def test_the_image_holds_what_the_bot_reads_at_run_time(tmp_path: Path) -> None:
+    """The image's file tree rebuilt from the final stage's COPY lines alone, then run as the image runs it
+    (PYTHONPATH at the copy, working in the volume): a file the bot reads that the image lacks fails here."""
+    app, volume = tmp_path / "app", tmp_path / "data"
+    volume.mkdir()
+    for keyword, args in final_stage():
+        if keyword != "COPY" or "--from" in args:
+            continue
+        source, destination = args.split()
+        if (ROOT / source).is_dir():
+            shutil.copytree(ROOT / source, app / destination, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            (app / destination).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(ROOT / source, app / destination)
+    assert {"bot", COGS_DIR.name, "rules", DATA_DIR.name} <= {path.name for path in app.iterdir()}
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_", "PYTHON"))}
+    environment |= {"PYTHONPATH": str(app), "MAGISTER_DB": str(volume / "magister.sqlite3")}
+    lines = ["/help", '/lookup term:"ruling 15"', "/odds check skill:12", "/campaign start ruleset:runic name:Image"]
+    ran = subprocess.run(
+        [sys.executable, "-m", "bot", "console", "--json"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        cwd=volume,
+        env=environment,
+        timeout=120,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr[-2000:]
+    results = [json.loads(line) for line in ran.stdout.splitlines()]
+    assert [r["ok"] for r in results] == [True] * len(lines), results
     assert ("ENTRYPOINT", '["python", "-m", "bot"]') in final_stage()
     python = re.search(r"FROM python:(\d+)\.(\d+)", DOCKERFILE)
     assert python is not None and (int(python[1]), int(python[2])) >= (3, 11)  # pyproject: requires-python >=3.11
@@ -72,7 +101,8 @@ def test_secrets_and_databases_stay_out_of_the_build_context() -> None:
     ignore = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
     assert ignore[0] == "*"  # everything out first ...
     allowed = {line[1:].rstrip("/") for line in ignore if line.startswith("!")}
-    assert allowed == {"requirements.txt", "bot", "cogs", "rules", "data"}  # ... then only what the image copies
+    copied = {args.split()[0].rstrip("/") for keyword, args in instructions(DOCKERFILE) if keyword == "COPY"}
+    assert allowed == copied - {"--from=build"}  # ... then only what the image copies
 
 
 def compose_services() -> dict[str, str]:
