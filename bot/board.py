@@ -13,6 +13,8 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
+import discord
+
 from bot.service import Caller, Campaign, Place, Reply, TableService
 from rules.base import Card, Outcome, RuleError
 
@@ -41,6 +43,17 @@ def board_card(service: TableService, campaign: Campaign) -> Card:
     return card.model_copy(update={"footer": (card.footer + " · " if card.footer else "") + "Live board"})
 
 
+def board_view(campaign: Campaign) -> discord.ui.View | None:
+    """The board's lasting buttons: the ruleset's Picture, where it draws one (serpent's battle)."""
+    from bot.views import PICTURES, PictureButton  # bot.views imports this module
+
+    if campaign.row.ruleset not in PICTURES:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(PictureButton(campaign.row.ruleset, campaign.row.id))
+    return view
+
+
 async def post_board(bot: MagisterBot, place: Place, caller: Caller) -> Reply:
     """``/campaign board`` (GM): post the board here, replacing (deleting) the previous one."""
     service = bot.service
@@ -52,7 +65,7 @@ async def post_board(bot: MagisterBot, place: Place, caller: Caller) -> Reply:
     channel_id = place.thread_id or campaign.row.channel_id
     if old is not None:
         await bot.poster.delete(bot, old[0], old[1])
-    message_id = await bot.poster.board(bot, channel_id, None, card)
+    message_id = await bot.poster.board(bot, channel_id, None, card, view=board_view(campaign))
     if message_id is None:
         raise RuleError("I cannot post in this channel. Check that the bot may send messages here.")
     await service.store.write(lambda tx: tx.set_board(campaign.row.id, channel_id, message_id))
@@ -107,7 +120,7 @@ class BoardKeeper:
             return
         card = board_card(service, campaign)
         channel_id, message_id = where
-        posted = await self.bot.poster.board(self.bot, channel_id, message_id, card)
+        posted = await self.bot.poster.board(self.bot, channel_id, message_id, card, view=board_view(campaign))
         self.edits += 1
         if posted is not None and posted != message_id:  # the old message was deleted: a new one took its place
             await service.store.write(lambda tx: tx.set_board(campaign_id, channel_id, posted))

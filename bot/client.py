@@ -123,8 +123,17 @@ class Poster(Protocol):
         """Post in the place's channel; ``view`` holds the lasting buttons that answer the message."""
         ...
 
-    async def board(self, bot: MagisterBot, channel_id: int, message_id: int | None, card: Card) -> int | None:
-        """Edit the board message, or post (and pin) a new one if there is none or it was deleted; its id."""
+    async def board(
+        self,
+        bot: MagisterBot,
+        channel_id: int,
+        message_id: int | None,
+        card: Card,
+        *,
+        view: discord.ui.View | None = None,
+    ) -> int | None:
+        """Edit the board message, or post (and pin) a new one if there is none or it was deleted; its id.
+        ``view`` holds the board's lasting buttons (a ruleset's Picture)."""
         ...
 
     async def delete(self, bot: MagisterBot, channel_id: int, message_id: int) -> None: ...
@@ -156,19 +165,30 @@ class DiscordPoster:
         finally:
             release(view)
 
-    async def board(self, bot: MagisterBot, channel_id: int, message_id: int | None, card: Card) -> int | None:
+    async def board(
+        self,
+        bot: MagisterBot,
+        channel_id: int,
+        message_id: int | None,
+        card: Card,
+        *,
+        view: discord.ui.View | None = None,
+    ) -> int | None:
+        kwargs: dict[str, Any] = {"view": view} if view is not None else {}
         try:
             channel = bot.get_channel(channel_id) or await bot.fetch_channel(channel_id)
             if message_id is not None:
                 try:
-                    await channel.get_partial_message(message_id).edit(embed=to_embed(card))  # type: ignore[union-attr]
+                    await channel.get_partial_message(message_id).edit(embed=to_embed(card), **kwargs)  # type: ignore[union-attr]
                     return message_id
                 except discord.NotFound:
                     pass  # deleted: post a new one
-            message = await channel.send(embed=to_embed(card))  # type: ignore[union-attr]
+            message = await channel.send(embed=to_embed(card), **kwargs)  # type: ignore[union-attr]
         except discord.HTTPException:
             log.warning("could not post the board in channel %s", channel_id, exc_info=True)
             return None
+        finally:
+            release(view)
         with contextlib.suppress(discord.HTTPException):  # pinned where the bot may pin
             await message.pin()
         return message.id
@@ -195,6 +215,7 @@ class RecordingPoster:
 
     posted: list[Posted] = field(default_factory=list)
     boards: dict[int, Card] = field(default_factory=dict)  # message id -> its card now
+    board_buttons: dict[int, list[str]] = field(default_factory=dict)  # message id -> its buttons' labels
     board_log: list[tuple[str, int]] = field(default_factory=list)  # ("post" | "edit" | "delete", message id)
     _next_id: int = 900_000_000_000_000_000
 
@@ -211,13 +232,25 @@ class RecordingPoster:
         release(view)
         return True
 
-    async def board(self, bot: MagisterBot, channel_id: int, message_id: int | None, card: Card) -> int | None:
+    async def board(
+        self,
+        bot: MagisterBot,
+        channel_id: int,
+        message_id: int | None,
+        card: Card,
+        *,
+        view: discord.ui.View | None = None,
+    ) -> int | None:
+        labels = [str(getattr(item, "label", "")) for item in (view.children if view is not None else [])]
+        release(view)
         if message_id is not None and message_id in self.boards:
             self.boards[message_id] = card
+            self.board_buttons[message_id] = labels
             self.board_log.append(("edit", message_id))
             return message_id
         self._next_id += 1
         self.boards[self._next_id] = card
+        self.board_buttons[self._next_id] = labels
         self.board_log.append(("post", self._next_id))
         return self._next_id
 

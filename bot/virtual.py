@@ -285,11 +285,13 @@ def _read(file: discord.File) -> bytes:
 
 class ChannelPosts:
     """Stands in for Discord's HTTP API behind what the bot posts on its own (``channel.send``: a timer's
-    message): fetching a channel answers a text channel, posting in one is recorded as a :class:`Sent`."""
+    message, the live board): fetching a channel answers a text channel, posting in one is recorded as a
+    :class:`Sent`, pinning one as its id in :attr:`pinned`."""
 
     def __init__(self, guild_id: int) -> None:
         self.guild_id = guild_id
         self.sent: list[Sent] = []
+        self.pinned: list[int] = []
 
     async def request(self, route: Any, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
         channel_id = int(route.channel_id)
@@ -309,6 +311,9 @@ class ChannelPosts:
             )
             self.sent.append(sent)
             return message_payload(sent, channel_id=channel_id)
+        if route.method == "PUT" and route.path == "/channels/{channel_id}/messages/pins/{message_id}":
+            self.pinned.append(int(route.url.rsplit("/", 1)[1]))  # Discord answers 204: no body
+            return None
         raise NotImplementedError(f"the virtual Discord does not answer {route.method} {route.path}")
 
 

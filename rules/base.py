@@ -428,3 +428,34 @@ class Ruleset:
         for key, value in sheet.items():
             card.add(key.replace("_", " "), str(value), inline=True)
         return card
+
+
+def plain_error(error: Any) -> str:
+    """One of pydantic's error dicts in plain words (no library text reaches a player): "must be at most 99"."""
+    kind, ctx = error.get("type", ""), error.get("ctx") or {}
+    plain = {
+        "missing": "is needed",
+        "extra_forbidden": "is not an option here",
+        "bool_parsing": "takes true or false",
+        "bool_type": "takes true or false",
+        "int_parsing": "takes a whole number",
+        "int_type": "takes a whole number",
+        "int_from_float": "takes a whole number",
+        "float_parsing": "takes a number",
+        "string_type": "takes text",
+        "greater_than_equal": f"must be at least {ctx.get('ge')}",
+        "greater_than": f"must be more than {ctx.get('gt')}",
+        "less_than_equal": f"must be at most {ctx.get('le')}",
+        "less_than": f"must be less than {ctx.get('lt')}",
+        "string_too_short": f"needs at least {ctx.get('min_length')} character(s)",
+        "string_too_long": f"takes at most {ctx.get('max_length')} characters",
+        "too_long": f"takes at most {ctx.get('max_length')} items",
+        "literal_error": f"must be one of: {ctx.get('expected', '').replace(chr(39), '')}",
+        "enum": f"must be one of: {ctx.get('expected', '').replace(chr(39), '')}",
+    }.get(kind)
+    if plain is not None:
+        return plain
+    message = str(error.get("msg", "is not valid"))
+    if message.startswith("Value error, "):  # a rule's own validator already speaks plainly
+        return message.removeprefix("Value error, ")
+    return f"is not valid ({message[:1].lower()}{message[1:]})"

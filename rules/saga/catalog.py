@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from rules.base import RuleError
+from rules.base import RuleError, plain_error
 from rules.saga.book import Bonus, CardDef, fold, read_color
 
 MAX_ERRORS = 15
@@ -68,8 +68,7 @@ def parse_deck(text: str, fmt: str = "auto") -> list[CardDef]:
 
 
 def _message(error: dict) -> str:
-    message = str(error.get("msg", "invalid"))
-    return message.removeprefix("Value error, ")
+    return plain_error(error)
 
 
 def _card_lines(text: str, kind: str, count: int) -> list[int | None]:

@@ -6,7 +6,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field
 
-from rules.base import Card, Model, Outcome, RuleError, Table, Upload, pasted_or_file
+from rules.base import Card, Model, Outcome, RuleError, Table, Upload, pasted_or_file, plain_error
 from rules.saga import catalog
 from rules.saga.book import CardDef, fold
 from rules.saga.cards import catalog_card
@@ -71,7 +71,7 @@ def card_define(table: Table, options: CardDefineOptions) -> Outcome:
             end_of_demo=options.end_of_demo,
         )
     except ValueError as exc:  # pydantic's ValidationError is a ValueError
-        problems = "; ".join(e["msg"].removeprefix("Value error, ") for e in getattr(exc, "errors", list)()) or str(exc)
+        problems = _problems(getattr(exc, "errors", list)()) or str(exc)
         raise RuleError(f"Card {options.name!r}: {problems}.") from exc
     replaced = fold(card.name) in state.catalog
     state.catalog[fold(card.name)] = card
@@ -178,3 +178,12 @@ def card_remove(table: Table, options: CardRemoveOptions) -> Outcome:
     return Outcome(
         card=Card(title=f"Removed {card.name}"), summary=f"removed card {card.name}", data={"removed": card.name}
     )
+
+
+def _problems(errors: list[dict]) -> str:
+    """Each field's problems in plain words, a union's alternatives joined ("must be at most 99, or one of: ...")."""
+    by_field: dict[str, list[str]] = {}
+    for error in errors:
+        field = str(error["loc"][0]) if error.get("loc") else "card"
+        by_field.setdefault(field, []).append(plain_error(error))
+    return "; ".join(f"`{field}` {', or '.join(dict.fromkeys(said))}" for field, said in by_field.items())

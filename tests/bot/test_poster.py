@@ -42,3 +42,42 @@ async def test_a_timers_message_goes_out_with_its_pings_and_buttons(tmp_path: Pa
         assert passed.ok and passed.data["action"] == "pass" and passed.data["battle"]["window"] is None
     finally:
         await fresh.close()
+
+
+async def test_the_live_board_carries_picture_and_it_draws_after_a_restart(tmp_path: Path, registry: Registry) -> None:
+    """The serpent board message (posted, then edited after each change) carries the lasting Picture button."""
+    db = tmp_path / "board.sqlite3"
+    table = await ConsoleTable.open(db, seed=3, registry=registry)
+    try:
+        table.bot.poster = DiscordPoster()
+        posts = table.virtual.record_posts()
+        for line in (*SETUP, "@as Gwen", "/campaign board"):
+            result = await table.execute(line)
+            assert result is not None and result.ok, (line, result and result.text)
+        (board,) = posts.sent
+        assert board.embeds[0]["footer"]["text"].endswith("Live board")
+        assert posts.pinned == [board.id]  # pinned where the bot may pin
+        (picture,) = board.buttons()
+        assert picture["label"] == "Picture" and picture["custom_id"].startswith("m:pic:serpent:")
+    finally:
+        await table.close()
+
+    fresh = await ConsoleTable.open(db, seed=3, registry=registry)  # a restart: the message is all it has
+    try:
+        interaction, sent = await fresh.virtual.press(VirtualUser("Wanda"), board, picture)
+        drawn = fresh._result("@press Picture", interaction, sent)
+        assert drawn.ok and drawn.ephemeral and drawn.data == {"picture": "battle.png"}
+    finally:
+        await fresh.close()
+
+
+async def test_a_board_without_a_picture_carries_no_buttons(tmp_path: Path, registry: Registry) -> None:
+    table = await ConsoleTable.open(tmp_path / "runic.sqlite3", seed=3, registry=registry)
+    try:
+        for line in ("@as Gwen", "/campaign start ruleset:runic name:Camelot", "/campaign board"):
+            result = await table.execute(line)
+            assert result is not None and result.ok, (line, result and result.text)
+        poster = table.bot.poster
+        assert list(poster.board_buttons.values()) == [[]]  # type: ignore[attr-defined]
+    finally:
+        await table.close()

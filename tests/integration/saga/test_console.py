@@ -92,6 +92,9 @@ async def test_define_a_card_and_the_hand_same_harmonic_bonus(console: Console) 
     assert "do not all carry one harmonic" in refused["text"]
     assert "blue, violet" in (await console.fails("/saga card define name:X type:item cost:1 harmonics:pink"))["text"]
     assert "a number" in (await console.fails("/saga card define name:X type:item cost:free"))["text"]
+    too_dear = (await console.fails("/saga card define name:X type:hero cost:100"))["text"]  # the fuzz test's find
+    assert "`cost` must be at most 99, or must be one of: blank or start" in too_dear
+    assert "Input should" not in too_dear
 
 
 async def test_primitives_for_card_rules(console: Console) -> None:
