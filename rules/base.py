@@ -8,9 +8,9 @@ the table service in ``bot/`` loads and saves around it.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from random import Random
 from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -227,7 +227,7 @@ class Table:
     ruleset_id: str
     campaign_name: str
     actor: Actor
-    rng: random.Random
+    rng: Random
     book: Any
     settings: Any
     state: Any

@@ -45,6 +45,19 @@ def test_rules_never_use_the_global_random() -> None:
     assert offenders == []
 
 
+def test_rules_take_only_the_random_class() -> None:
+    """Only `from random import Random` (type hints, a seeded shuffle): the global generator is out of reach."""
+    offenders = []
+    for path in (ROOT / "rules").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import) and any(alias.name == "random" for alias in node.names):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno} import random")
+            elif isinstance(node, ast.ImportFrom) and node.module == "random":
+                taken = [alias.name for alias in node.names if alias.name != "Random"]
+                offenders += [f"{path.relative_to(ROOT)}:{node.lineno} from random import {name}" for name in taken]
+    assert offenders == []
+
+
 def test_cogs_hold_no_sql() -> None:
     for path in (ROOT / "cogs").rglob("*.py"):
         assert {"aiosqlite", "sqlite3"}.isdisjoint(imports(path)), path

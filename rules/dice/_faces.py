@@ -8,9 +8,9 @@ order so a roll never cares which source it is reading.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from functools import partial
+from random import Random
 
 from rules.base import RuleError
 
@@ -51,7 +51,7 @@ def read_faces(dice: Sequence[int], sides: int, what: str, count: int | None = N
     return faces
 
 
-def roll_faces(rng: random.Random, sides: int, count: int) -> list[int]:
+def roll_faces(rng: Random, sides: int, count: int) -> list[int]:
     """Fresh dice from the table's RNG (always through ``randint`` so tests can rig it)."""
     return [rng.randint(1, sides) for _ in range(count)]
 
@@ -64,7 +64,7 @@ class FaceSource:
     says how many the roll really needed.
     """
 
-    def __init__(self, rng: random.Random, sides: int, supplied: Sequence[int] | None, what: str) -> None:
+    def __init__(self, rng: Random, sides: int, supplied: Sequence[int] | None, what: str) -> None:
         self._rng = rng
         self._sides = sides
         self._what = what

@@ -12,8 +12,8 @@ the band model it is loaded into and reads a d10 against it.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
+from random import Random
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -46,9 +46,7 @@ def check_level(level: int, kind: ThresholdKind = "discord") -> int:
     return check_range(level, f"The {kind.capitalize()} level", 0, MAX_LEVEL, hint)
 
 
-def threshold_roll(
-    rng: random.Random, level: int, *, kind: ThresholdKind, dice: Sequence[int] | None = None
-) -> ThresholdRoll:
+def threshold_roll(rng: Random, level: int, *, kind: ThresholdKind, dice: Sequence[int] | None = None) -> ThresholdRoll:
     """Make the check if one is owed; ``dice`` are two physical d10s, only when it is owed."""
     if kind not in ("discord", "harmony"):
         raise RuleError(f"kind must be 'discord' or 'harmony'; got {kind!r}.")
@@ -74,12 +72,12 @@ def threshold_roll(
     )
 
 
-def discord_roll(rng: random.Random, discord: int, *, dice: Sequence[int] | None = None) -> ThresholdRoll:
+def discord_roll(rng: Random, discord: int, *, dice: Sequence[int] | None = None) -> ThresholdRoll:
     """The initiative-phase Discord check: an event is 3 Essence of unblockable damage."""
     return threshold_roll(rng, discord, kind="discord", dice=dice)
 
 
-def harmony_roll(rng: random.Random, harmony: int, *, dice: Sequence[int] | None = None) -> ThresholdRoll:
+def harmony_roll(rng: Random, harmony: int, *, dice: Sequence[int] | None = None) -> ThresholdRoll:
     """The initiative-phase Harmony check: an event gains 1 Will."""
     return threshold_roll(rng, harmony, kind="harmony", dice=dice)
 
@@ -124,7 +122,7 @@ def check_resonance_bands(bands: Sequence[ResonanceBand]) -> list[ResonanceBand]
     return rows
 
 
-def resonance_roll(rng: random.Random, bands: Sequence[ResonanceBand], *, value: int | None = None) -> ResonanceRoll:
+def resonance_roll(rng: Random, bands: Sequence[ResonanceBand], *, value: int | None = None) -> ResonanceRoll:
     """Roll 1d10 for the whole table and read the chart; ``value`` is a physical die."""
     rows = check_resonance_bands(bands)
     die = rng.randint(1, 10) if value is None else read_face(value, 10, "The Resonance roll")

@@ -8,7 +8,7 @@ Anything out of order is refused with the step the table is at and what it expec
 
 from __future__ import annotations
 
-import random
+from random import Random
 
 from rules.base import RuleError
 from rules.saga.area import (
@@ -92,7 +92,7 @@ def new_game(
     character: str,
     draws: str,
     seed: int | None,
-    rng: random.Random,
+    rng: Random,
 ) -> Game:
     """Lay out the five starting cards, shuffle the rest, draw the luck card and the starting hand."""
     start = starting_cards(deck)
@@ -101,7 +101,7 @@ def new_game(
     game.heroes = [HeroState(name=start["hero"].name, items=[ItemState(name=start["item"].name)])]
     game.places = [Spot(stack=[start["place"].name], attached=[start["room"].name])] + [Spot() for _ in range(4)]
     rest = [c.name for c in deck if c.cost != "start"]
-    shuffler = random.Random(seed) if seed is not None else rng
+    shuffler = Random(seed) if seed is not None else rng
     shuffler.shuffle(rest)
     game.deck = rest
     game.fixed_limit = len(game.story) + (start["hero"].source_bonus or 0)

@@ -7,8 +7,8 @@ structured event (for ``data``), in the order it happened.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
+from random import Random
 from typing import Any
 
 from rules.base import RuleError
@@ -39,7 +39,7 @@ class Ctx:
     state: SerpentState
     settings: SerpentSettings
     book: SerpentBook
-    rng: random.Random
+    rng: Random
     now: str = ""  # the action's UTC ISO time (``Table.now``); "" when no clock was supplied
     j: Journal = field(default_factory=Journal)
 
