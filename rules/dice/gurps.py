@@ -8,8 +8,8 @@ the exact odds both call it, so they cannot drift apart.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
+from random import Random
 from typing import Literal
 
 from rules.base import Model, RuleError
@@ -80,7 +80,7 @@ class SuccessRoll(Model):
         return self.outcome.startswith("critical")
 
 
-def roll_success(rng: random.Random, skill: int, *, dice: Sequence[int] | None = None) -> SuccessRoll:
+def roll_success(rng: Random, skill: int, *, dice: Sequence[int] | None = None) -> SuccessRoll:
     """Roll 3d6 against an effective skill; ``dice`` are three physical d6 if the table rolled its own."""
     skill = check_skill(skill)
     faces = roll_faces(rng, 6, 3) if dice is None else read_faces(dice, 6, "The 3d6 success roll", count=3)
@@ -109,7 +109,7 @@ class QuickContest(Model):
 
 
 def quick_contest(
-    rng: random.Random,
+    rng: Random,
     skill_a: int,
     skill_b: int,
     *,
@@ -149,7 +149,7 @@ class ResistedRoll(Model):
 
 
 def resisted_roll(
-    rng: random.Random,
+    rng: Random,
     caster_skill: int,
     resistance: int,
     *,

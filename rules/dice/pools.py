@@ -14,8 +14,8 @@ then their explosions, round by round.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
+from random import Random
 from typing import Literal
 
 from pydantic import Field
@@ -94,7 +94,7 @@ def _outcome(successes: int, exceptional_at: int) -> PoolOutcome:
 
 
 def roll_pool(
-    rng: random.Random,
+    rng: Random,
     pool: int,
     *,
     again: Again = 10,
