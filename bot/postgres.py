@@ -55,7 +55,7 @@ from bot.store import (
     stored_wait,
     timer_row,
 )
-from bot.writer import MAX_BATCH, StaleCampaignError, TimerClaimedError, Transaction, WriteTx, dumps, utcnow
+from bot.writer import GroupCommit, StaleCampaignError, TimerClaimedError, Transaction, WriteTx, dumps, utcnow
 
 T = TypeVar("T")
 Job = Callable[[Any], Any]
@@ -594,7 +594,7 @@ class PgTransaction:
 
     async def run(self, job: Callable[[Any], T]) -> T:
         """Any WriteTx work, as one hand-off, inside this transaction."""
-        return await self._writer._in_thread(job, self._writer._tx)
+        return await self._writer._on_thread(job, self._writer._tx)
 
 
 def _bridged(name: str) -> Callable[..., Any]:
@@ -622,7 +622,7 @@ for _name in TRANSACTION_METHODS:
         setattr(PgTransaction, _name, _handed_off(_name))
 
 
-class PgWriter:
+class PgWriter(GroupCommit):
     """One write transaction at a time per process, group commit, and the cross-process write counter."""
 
     def __init__(self, pool: asyncpg.Pool, seen: int) -> None:
@@ -660,7 +660,7 @@ class PgWriter:
             raise RuntimeError("a PostgreSQL WriteTx method was called on the event loop: use store.write")
         return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
 
-    async def _in_thread(self, function: Callable[..., T], *args: Any) -> T:
+    async def _on_thread(self, function: Callable[..., T], *args: Any) -> T:
         return await self._loop.run_in_executor(self._threads, partial(function, *args))
 
     # ------------------------------------------------------------------ other processes
@@ -724,30 +724,6 @@ class PgWriter:
                 raise
             await self._end(commit=True)
 
-    async def write(self, job: Callable[[Any], T]) -> T:
-        future: asyncio.Future[T] = self._loop.create_future()
-        self._queue.append((job, future))
-        if self._committer is None or self._committer.done():
-            self._committer = asyncio.create_task(self._commit_queued(), name="magister-group-commit")
-        return await future
-
-    async def _commit_queued(self) -> None:
-        while self._queue:
-            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
-            jobs = [job for job, _ in batch]
-            async with self._lock:
-                try:
-                    results = await self._in_thread(self._group, jobs)
-                except Exception:
-                    outcomes = await self._in_thread(self._one_by_one, jobs)
-                    for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
-                        if not future.done():
-                            future.set_result(value) if ok else future.set_exception(value)
-                    continue
-            for (_, future), result in zip(batch, results, strict=True):
-                if not future.done():
-                    future.set_result(result)
-
     def _group(self, jobs: list[Job]) -> list[Any]:
         """On the worker thread: every job in one transaction, or none (the exception propagates)."""
         self.wait(self._begin())
@@ -758,15 +734,6 @@ class PgWriter:
             raise
         self.wait(self._end(commit=True))
         return results
-
-    def _one_by_one(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
-        outcomes: list[tuple[bool, Any]] = []
-        for job in jobs:
-            try:
-                outcomes.append((True, self._group([job])[0]))
-            except Exception as error:
-                outcomes.append((False, error))
-        return outcomes
 
 
 # ---------------------------------------------------------------------- the store

@@ -53,7 +53,63 @@ class StaleCampaignError(Exception):
     """Another process changed the campaign since we read it; reload and retry."""
 
 
-class Writer:
+class GroupCommit:
+    """Group commit, the same on both backends: writes that arrive while a group is in flight go into the next
+    one together; if any job of a group fails, the group rolls back and each job is retried alone, so one
+    action's failure never touches another's. A backend supplies :meth:`_on_thread` (its worker thread),
+    :meth:`_group` (every job in one transaction, on that thread) and, if it likes, :meth:`_committed`."""
+
+    _lock: asyncio.Lock  # one transaction at a time: a group, or an async transaction()
+    _queue: list[tuple[Job, asyncio.Future[Any]]]
+    _committer: asyncio.Task[None] | None
+
+    async def _on_thread(self, function: Callable[..., T], *args: Any) -> T:
+        raise NotImplementedError
+
+    def _group(self, jobs: list[Job]) -> list[Any]:
+        raise NotImplementedError
+
+    def _committed(self) -> None:
+        """On the loop, after a group committed whole."""
+
+    async def write(self, job: Callable[[WriteTx], T]) -> T:
+        """Run ``job`` (plain code, on the writer thread) in a committed transaction, maybe shared; its result."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.append((job, future))
+        if self._committer is None or self._committer.done():
+            self._committer = asyncio.create_task(self._commit_queued(), name="magister-group-commit")
+        return await future
+
+    async def _commit_queued(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+            jobs = [job for job, _ in batch]
+            async with self._lock:
+                try:
+                    results = await self._on_thread(self._group, jobs)
+                except Exception:
+                    outcomes = await self._on_thread(self._one_by_one, jobs)
+                    for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
+                        if not future.done():
+                            future.set_result(value) if ok else future.set_exception(value)
+                    continue
+            self._committed()
+            for (_, future), result in zip(batch, results, strict=True):
+                if not future.done():
+                    future.set_result(result)
+
+    def _one_by_one(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        """After a failed group, on the writer thread: each job alone, so only the faulty one fails."""
+        outcomes: list[tuple[bool, Any]] = []
+        for job in jobs:
+            try:
+                outcomes.append((True, self._group([job])[0]))
+            except Exception as error:
+                outcomes.append((False, error))
+        return outcomes
+
+
+class Writer(GroupCommit):
     """The writing connection, on its own thread. Create with :meth:`start`."""
 
     def __init__(self, path: Path, pool: ThreadPoolExecutor, connection: sqlite3.Connection) -> None:
@@ -67,6 +123,7 @@ class Writer:
         self._identity = identity(path)
         self._gone: str | None = None  # why writes are refused, once the file is gone
         self._data_version: int | None = None
+        self._group_version = 0  # data_version as the last group began
         self.generation = 0  # bumped whenever another connection (another process) is seen to have written
         self.checked_at = 0.0  # monotonic time of the last look for other writers
 
@@ -144,32 +201,10 @@ class Writer:
                 raise
             await self._call(self._db.execute, "COMMIT")
 
-    async def write(self, job: Callable[[WriteTx], T]) -> T:
-        """Run ``job`` (plain code, on the writer thread) in a committed transaction, maybe shared; its result."""
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.append((job, future))
-        if self._committer is None or self._committer.done():
-            self._committer = asyncio.create_task(self._commit_queued(), name="magister-group-commit")
-        return await future
+    async def _on_thread(self, function: Callable[..., T], *args: Any) -> T:
+        return await self._call(function, *args)
 
-    async def _commit_queued(self) -> None:
-        while self._queue:
-            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
-            async with self._lock:
-                try:
-                    data_version, results = await self._call(self._group, [job for job, _ in batch])
-                except Exception:
-                    outcomes = await self._call(self._one_by_one, [job for job, _ in batch])
-                    for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
-                        if not future.done():
-                            future.set_result(value) if ok else future.set_exception(value)
-                    continue
-            self._saw(data_version)
-            for (_, future), result in zip(batch, results, strict=True):
-                if not future.done():
-                    future.set_result(result)
-
-    def _group(self, jobs: list[Job]) -> tuple[int, list[Any]]:
+    def _group(self, jobs: list[Job]) -> list[Any]:
         """On the writer thread: every job in one transaction, or none (the exception propagates)."""
         data_version = self._begin()
         try:
@@ -178,17 +213,11 @@ class Writer:
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
-        return data_version, results
+        self._group_version = data_version  # read by _committed, on the loop, once this call's future is done
+        return results
 
-    def _one_by_one(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
-        """After a failed group: each job alone, so only the faulty one fails."""
-        outcomes: list[tuple[bool, Any]] = []
-        for job in jobs:
-            try:
-                outcomes.append((True, self._group([job])[1][0]))
-            except Exception as error:
-                outcomes.append((False, error))
-        return outcomes
+    def _committed(self) -> None:
+        self._saw(self._group_version)
 
 
 class WriteTx:
