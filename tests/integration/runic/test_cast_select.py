@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import ConsoleTable, Result
+from bot.console import ConsoleTable
 from bot.registry import Registry
 from bot.virtual import Sent, VirtualUser
+from tests.integration.serpent.test_buttons import run
 
 SETUP = (
     "@as Gwen",
@@ -29,15 +30,6 @@ SETUP = (
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     return tmp_path / "cast-select.sqlite3"
-
-
-async def run(table: ConsoleTable, *lines: str) -> Result:
-    result = None
-    for line in lines:
-        result = await table.execute(line)
-        assert result is not None and result.ok, (line, result and result.text)
-    assert result is not None
-    return result
 
 
 def choices(message: Sent) -> list[str]:

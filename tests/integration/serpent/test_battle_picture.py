@@ -13,12 +13,12 @@ import pytest
 
 from bot import charts
 from bot.board import BOARD_VIEWER
-from bot.console import ConsoleTable, Result
+from bot.console import ConsoleTable
 from bot.registry import Registry
 from bot.virtual import VirtualUser
 from cogs.serpent import battle_picture
 from tests.bot.test_charts import _read, png_size
-from tests.integration.serpent.test_buttons import SETUP
+from tests.integration.serpent.test_buttons import SETUP, run
 
 DISCORD_UPLOAD_LIMIT = 25 * 1024 * 1024
 
@@ -26,15 +26,6 @@ DISCORD_UPLOAD_LIMIT = 25 * 1024 * 1024
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     return tmp_path / "picture.sqlite3"
-
-
-async def run(table: ConsoleTable, *lines: str) -> Result:
-    result = None
-    for line in lines:
-        result = await table.execute(line)
-        assert result is not None and result.ok, (line, result and result.text)
-    assert result is not None
-    return result
 
 
 async def test_the_board_carries_a_picture_button_that_draws_the_battle(db: Path, registry: Registry) -> None:

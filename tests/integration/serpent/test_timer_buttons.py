@@ -15,21 +15,13 @@ import pytest
 from bot.console import ConsoleTable, Result
 from bot.registry import Registry
 from bot.virtual import Sent, VirtualUser
+from tests.integration.serpent.test_buttons import run
 from tests.integration.serpent.test_window_timer import SETUP
 
 
 @pytest.fixture
 def db(tmp_path: Path) -> Path:
     return tmp_path / "timer-buttons.sqlite3"
-
-
-async def run(table: ConsoleTable, *lines: str) -> Result:
-    result = None
-    for line in lines:
-        result = await table.execute(line)
-        assert result is not None and result.ok, (line, result and result.text)
-    assert result is not None
-    return result
 
 
 async def press(db: Path, registry: Registry, message: Sent, label: str, user: str) -> Result:
