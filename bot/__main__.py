@@ -16,13 +16,13 @@ from typing import TYPE_CHECKING, NoReturn
 import aiohttp
 import discord
 
-from bot.config import Settings, configure_logging, fail, load_settings
+from bot.cli.config import Settings, configure_logging, fail, load_settings
 
 if TYPE_CHECKING:
     from aiohttp import web
 
-    from bot.client import MagisterBot
-    from bot.service import TableService
+    from bot.adapter.client import MagisterBot
+    from bot.table.service import TableService
 
 BANNER = (
     "Magister console table. No DISCORD_TOKEN is set, so this is a local table: type /roll expression:3d6, "
@@ -31,8 +31,8 @@ BANNER = (
 
 
 def main(argv: list[str] | None = None) -> int:
-    from bot.books import BookError
-    from bot.store import StoreOpenError
+    from bot.storage.rows import StoreOpenError
+    from bot.table.books import BookError
 
     try:
         return _main(argv)
@@ -134,7 +134,7 @@ def _main(argv: list[str] | None) -> int:
     except ValueError as error:
         fail(str(error))
     if args.command == "console":
-        from bot import console
+        from bot.cli import console
 
         return asyncio.run(console.run(args.rest))
     if args.command == "sync":
@@ -159,7 +159,7 @@ def _main(argv: list[str] | None) -> int:
     if settings.token is None:
         if sys.stdin.isatty():
             print(BANNER)
-            from bot import console
+            from bot.cli import console
 
             return asyncio.run(console.run([]))
         fail("DISCORD_TOKEN is not set: put it in .env to connect to Discord, or run `python -m bot console`")
@@ -189,7 +189,7 @@ def backup(source: str | Path, target: str | Path) -> int:
 
 def run_port(argv: list[str]) -> int:
     """Copy a whole database to another backend, in one transaction on the target, verified per table."""
-    from bot.port import PortError, describe, port
+    from bot.storage.port import PortError, describe, port
 
     port_args = argparse.ArgumentParser(
         prog="python -m bot port",
@@ -213,9 +213,9 @@ def run_port(argv: list[str]) -> int:
 
 
 async def build_bot(settings: Settings, plan: ShardPlan = ShardPlan()) -> MagisterBot:
-    from bot.database import open_store
-    from bot.registry import Registry
-    from bot.service import TableService
+    from bot.storage.database import open_store
+    from bot.table.registry import Registry
+    from bot.table.service import TableService
 
     store = await open_store(settings.magister_db, synchronous=settings.magister_synchronous)
     try:
@@ -273,7 +273,7 @@ async def serve(settings: Settings, plan: ShardPlan = ShardPlan()) -> int:
 
 async def _health(settings: Settings, current: Callable[[], MagisterBot]) -> web.AppRunner:
     """The health checks' server, or exit 2 with one line if their address cannot be used."""
-    from bot.health import Health, start_health
+    from bot.cli.health import Health, start_health
 
     host, port = settings.magister_health_host, settings.magister_health_port or 0
     try:
@@ -292,7 +292,7 @@ def _reason(exc: BaseException) -> str:
 
 def _client(service: TableService, settings: Settings, plan: ShardPlan) -> MagisterBot:
     """The Discord client for this process's shards, on ``service``."""
-    from bot.client import MagisterBot
+    from bot.adapter.client import MagisterBot
 
     return MagisterBot(
         service,

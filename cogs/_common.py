@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.client import caller_of, place_of, service_of
+from bot.adapter.context import caller_of, place_of, service_of
 
 MAX_CHOICES = 25
 

@@ -19,9 +19,9 @@ from discord import app_commands
 from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
-from bot.client import caller_of, place_of, send_reply, service_of
-from bot.pickers import character_choice
-from bot.views import REPLY_BUTTONS, ReplyButtons, buttons_for
+from bot.adapter.context import caller_of, place_of, send_reply, service_of
+from bot.adapter.pickers import character_choice
+from bot.adapter.views import REPLY_BUTTONS, ReplyButtons, buttons_for
 from cogs._common import MAX_CHOICES, matching
 from rules.base import Action, NoCharacterNamedError, RuleError, Ruleset, Upload
 

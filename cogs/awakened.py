@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.client import MagisterBot
+from bot.adapter.client import MagisterBot
 from cogs._ruleset import build_group
 from rules.awakened import RULESET
 

@@ -9,13 +9,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import campaigns, importer
-from bot.board import post_board
-from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
-from bot.forms import settings_view
-from bot.pickers import gm_card, gm_pickers
-from bot.service import Reply
-from bot.views import confirm, page_renderer, pager
+from bot.adapter.client import MagisterBot
+from bot.adapter.context import caller_of, place_of, send_reply, service_of
+from bot.adapter.forms import settings_view
+from bot.adapter.pickers import gm_card, gm_pickers
+from bot.adapter.posting import post_board
+from bot.adapter.views import confirm, page_renderer, pager
+from bot.table import campaigns, importer
+from bot.table.service import Reply
 from cogs._common import gm_only, matching
 from rules.base import RuleError
 

@@ -6,10 +6,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import campaigns
-from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
-from bot.forms import character_form
-from bot.pickers import sheet_picker
+from bot.adapter.client import MagisterBot
+from bot.adapter.context import caller_of, place_of, send_reply, service_of
+from bot.adapter.forms import character_form
+from bot.adapter.pickers import sheet_picker
+from bot.table import campaigns
 from cogs._common import character_names, own_character_names
 
 

@@ -8,10 +8,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import rolls
-from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
-from bot.expressions import roll_text
-from bot.service import Reply
+from bot.adapter.client import MagisterBot
+from bot.adapter.context import caller_of, place_of, send_reply, service_of
+from bot.table import rolls
+from bot.table.expressions import roll_text
+from bot.table.service import Reply
 from rules.base import Outcome, RuleError
 
 AGAIN = {"10-again": 10, "9-again": 9, "8-again": 8, "none": None}

@@ -6,8 +6,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import MagisterBot
-from bot.forms import action_form, action_names
+from bot.adapter.client import MagisterBot
+from bot.adapter.forms import action_form, action_names
 from cogs._common import matching
 
 

@@ -6,9 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import help as guide
-from bot.client import MagisterBot, send_reply, service_of
-from bot.service import Reply
+from bot.adapter.client import MagisterBot
+from bot.adapter.context import send_reply, service_of
+from bot.table import help as guide
+from bot.table.service import Reply
 from cogs._common import matching
 
 

@@ -6,10 +6,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.client import MagisterBot, place_of, send_reply, service_of
-from bot.lookup import LookupIndex, entry_page, suggestions
-from bot.service import Reply
-from bot.views import page_renderer, pager
+from bot.adapter.client import MagisterBot
+from bot.adapter.context import place_of, send_reply, service_of
+from bot.adapter.views import page_renderer, pager
+from bot.table.lookup import LookupIndex, entry_page, suggestions
+from bot.table.service import Reply
 
 
 class LookupCog(commands.Cog):

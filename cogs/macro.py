@@ -8,8 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import macros
-from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
+from bot.adapter.client import MagisterBot
+from bot.adapter.context import caller_of, place_of, send_reply, service_of
+from bot.table import macros
 from cogs._common import matching
 
 Name = app_commands.Range[str, 1, 32]

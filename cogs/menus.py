@@ -16,9 +16,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import campaigns, rolls
-from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
-from bot.service import Reply
+from bot.adapter.client import MagisterBot
+from bot.adapter.context import caller_of, place_of, send_reply, service_of
+from bot.table import campaigns, rolls
+from bot.table.service import Reply
 from cogs.dice import AGAIN
 from rules.base import Card, Outcome, RuleError
 from rules.dice.odds import sum_distribution

@@ -1,7 +1,7 @@
 """/realm: every action of the realm ruleset, generated from its options models (see cogs/_ruleset.py).
 
 Plus a select where a list beats typing: the campaign's spell list (``/realm spell list``) carries **Show a
-spell…**, picking one shows it as ``/realm spell show`` does, for whoever listed them (``bot.pickers``).
+spell…**, picking one shows it as ``/realm spell show`` does, for whoever listed them (``bot.adapter.pickers``).
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from typing import Any
 
 import discord
 
-from bot.client import MagisterBot
-from bot.pickers import OptionSelect
-from bot.service import Reply
-from bot.views import REPLY_SELECTS
+from bot.adapter.client import MagisterBot
+from bot.adapter.pickers import OptionSelect
+from bot.adapter.views import REPLY_SELECTS
+from bot.table.service import Reply
 from cogs._ruleset import build_group
 from rules.realm import RULESET
 

@@ -1,4 +1,4 @@
-"""/remind: reminders in a channel at a duration or a date, in your own time zone (bot/remind.py)."""
+"""/remind: reminders in a channel at a duration or a date, in your own time zone (bot/table/remind.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import remind
-from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
+from bot.adapter.client import MagisterBot
+from bot.adapter.context import caller_of, place_of, send_reply, service_of
+from bot.table import remind
 
 
 class RemindCog(commands.GroupCog, group_name="remind", group_description="Reminders posted in this channel"):

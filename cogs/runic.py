@@ -2,7 +2,7 @@
 
 Plus a select where a list beats typing: a mage's sheet (``/runic mage show``), shown to its player or a GM,
 carries **Cast a spell…**, the mage's own saved spells; picking one runs ``/runic cast spell:<it> mage:<mage>``
-for whoever ran the command (``bot.pickers.OptionSelect``: it lasts across restarts). ``/runic`` is near
+for whoever ran the command (``bot.adapter.pickers.OptionSelect``: it lasts across restarts). ``/runic`` is near
 Discord's size limit for one command, so this adds no option to it.
 """
 
@@ -12,10 +12,10 @@ from typing import Any
 
 import discord
 
-from bot.client import MagisterBot
-from bot.pickers import OptionSelect
-from bot.service import Reply
-from bot.views import REPLY_SELECTS
+from bot.adapter.client import MagisterBot
+from bot.adapter.pickers import OptionSelect
+from bot.adapter.views import REPLY_SELECTS
+from bot.table.service import Reply
 from cogs._ruleset import build_group
 from rules.runic import RULESET
 

@@ -2,14 +2,14 @@
 
 Plus, for play-by-post, a **Next step** button on a turn post that waits for ``/saga continue``
 (step 3 or step 8), running exactly that command for the person the post answered; like every
-button it lasts (``bot.views``), across restarts. Reminders and deadlines are the core's
-(``rules.saga.waits`` says whom the table waits on; ``bot/schedule.py`` pings and reminds).
+button it lasts (``bot.adapter.views``), across restarts. Reminders and deadlines are the core's
+(``rules.saga.waits`` says whom the table waits on; ``bot/table/schedule.py`` pings and reminds).
 """
 
 from __future__ import annotations
 
-from bot.client import MagisterBot
-from bot.service import Reply
+from bot.adapter.client import MagisterBot
+from bot.table.service import Reply
 from cogs._ruleset import build_group
 from rules.saga import RULESET
 

@@ -1,21 +1,21 @@
 """/serpent: every action of the serpent ruleset, generated from its options models (see cogs/_ruleset.py).
 
 Play-by-post needs little of its own here: the ruleset says whom a battle waits on
-(``rules.serpent.waits``), and the core's schedule (``bot/schedule.py``) pings, reminds and,
+(``rules.serpent.waits``), and the core's schedule (``bot/table/schedule.py``) pings, reminds and,
 at a response window's deadline, passes for the Magi who did not answer. What this adds is the
 buttons that answer a wait, on the reply that starts it (``serpent_buttons``); they last across
-restarts (``bot.views``).
+restarts (``bot.adapter.views``).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from bot.charts import BattlePicture, Combatant
-from bot.client import MagisterBot
-from bot.pickers import OfferButton
-from bot.service import Reply
-from bot.views import PICTURES, ActionButton, PictureButton, ReplyItem, RespondButton
+from bot.adapter.charts import BattlePicture, Combatant
+from bot.adapter.client import MagisterBot
+from bot.adapter.pickers import OfferButton
+from bot.adapter.views import PICTURES, ActionButton, PictureButton, ReplyItem, RespondButton
+from bot.table.service import Reply
 from cogs._ruleset import build_group
 from rules.base import RuleError, Table
 from rules.serpent import RULESET

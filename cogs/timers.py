@@ -1,6 +1,6 @@
 """The schedule's background task: every ``INTERVAL`` seconds, fire the timers that are due.
 
-Deadlines, nudges and reminders all live in the store (``bot/schedule.py`` fires each exactly once);
+Deadlines, nudges and reminders all live in the store (``bot/table/schedule.py`` fires each exactly once);
 this cog only keeps looking, starting once the bot is connected, so a timer that came due while the
 bot was down fires at start. The console has no gateway: it fires timers itself, at start and on
 ``@wait`` (its virtual clock), so this loop stops there.
@@ -12,8 +12,9 @@ import logging
 
 from discord.ext import commands, tasks
 
-from bot.client import MagisterBot, post_fired
-from bot.schedule import Fired, fire_due
+from bot.adapter.client import MagisterBot
+from bot.adapter.posting import post_fired
+from bot.table.schedule import Fired, fire_due
 
 log = logging.getLogger("magister.schedule")
 INTERVAL = 20  # seconds: a deadline is never more than this late

@@ -6,9 +6,10 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import turns
-from bot.client import MagisterBot, caller_of, place_of, send_reply, service_of
-from bot.views import answer_view
+from bot.adapter.client import MagisterBot
+from bot.adapter.context import caller_of, place_of, send_reply, service_of
+from bot.adapter.views import answer_view
+from bot.table import turns
 from cogs._common import gm_only
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import database
-from bot.console import ConsoleTable, Result
-from bot.registry import Registry, discover_rulesets
-from bot.service import Caller, Place, TableService
-from bot.store import Store
+from bot.cli.console import ConsoleTable, Result
+from bot.storage import database
+from bot.storage.sqlite import SqliteStore
+from bot.table.registry import Registry, discover_rulesets
+from bot.table.service import Caller, Place, TableService
 from tests.support import db as test_db
 from tests.support.tally import TallyCog, TallyRuleset
 
@@ -61,20 +61,20 @@ def database_per_test(monkeypatch: pytest.MonkeyPatch):
     test_db.drop_made()
 
 
-async def open_store(path: Path | str, **kwargs) -> Store:
+async def open_store(path: Path | str, **kwargs) -> SqliteStore:
     """The test's store at ``path``: that SQLite file, or its PostgreSQL database on the PostgreSQL pass."""
     return await database.open_store(path, **kwargs)
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
     db = await open_store(tmp_path / "magister.sqlite3")
     yield db
     await db.close()
 
 
 @pytest.fixture
-def service(store: Store, registry: Registry) -> TableService:
+def service(store: SqliteStore, registry: Registry) -> TableService:
     return TableService(store, registry, random.Random(1))
 
 

@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 
 from bot.__main__ import shard_plan
-from bot.books import DATA_DIR
-from bot.client import COGS_DIR
+from bot.adapter.client import COGS_DIR
+from bot.table.books import DATA_DIR
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKERFILE = (ROOT / "Dockerfile").read_text()

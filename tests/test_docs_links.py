@@ -8,7 +8,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")  # [text](target)
-CODE = re.compile(r"`([^`\s]+)`")  # `bot/store.py`, `docs/rulings.md`
+CODE = re.compile(r"`([^`\s]+)`")  # `bot/storage/sqlite.py`, `docs/rulings.md`
 TOP = ("bot/", "cogs/", "rules/", "data/", "docs/", "tests/", ".ci/")
 ROOT_FILES = ("README.md", "Makefile", "pyproject.toml", "requirements.txt", "requirements-dev.txt", ".env.example")
 OUTSIDE = re.compile(r"\.\./|\bshared/|\bseeds/|\bspecs/|RULINGS\.md|DESIGN\.md")

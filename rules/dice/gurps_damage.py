@@ -122,9 +122,9 @@ def roll_damage(
 
 
 def damage_outcome(expression: str, rng: Random, *, label: str | None = None) -> Outcome:
-    """``/roll 2d+2``: the hook for bot/expressions.py, which reads d20 notation otherwise.
+    """``/roll 2d+2``: the hook for bot/table/expressions.py, which reads d20 notation otherwise.
 
-    bot/expressions.py, first line of ``roll_expression``:
+    bot/table/expressions.py, first line of ``roll_expression``:
     ``if is_gurps_damage(expression): return damage_outcome(expression, rng, label=label)``
     A plain roll has no damage type, so the minimum is 0 (the total is never negative).
     """

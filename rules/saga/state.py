@@ -38,7 +38,7 @@ class SagaSettings(Model):
         return data
 
 
-# Settings an older version stored, now the campaign's play-by-post settings (`nudge`, `turn_deadline`, bot/pbp.py)
+# Settings an older version stored, now play-by-post settings (`nudge`, `turn_deadline`; bot/table/pbp.py)
 RETIRED_SETTINGS = ("nudge_hours",)
 
 

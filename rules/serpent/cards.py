@@ -23,7 +23,7 @@ FOOTER_MAX = 2048
 TOTAL_MAX = 6000
 
 
-# A window closes at the campaign's play-by-post deadline for each Magi asked (bot/pbp.py, rules/serpent/waits.py)
+# A window closes at the campaign's play-by-post deadline for each Magi asked (bot/table/pbp.py, rules/serpent/waits.py)
 WINDOW_CLOCK = " In play-by-post each Magi asked has until the campaign's response_window deadline (/campaign waiting)."
 
 

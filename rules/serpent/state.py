@@ -44,7 +44,7 @@ class SerpentSettings(Model):
         return data
 
 
-# Settings an older version stored, now the campaign's play-by-post settings (`response_window`, bot/pbp.py)
+# Settings an older version stored, now the campaign's play-by-post settings (`response_window`, bot/table/pbp.py)
 RETIRED_SETTINGS = ("response_window_minutes",)
 
 

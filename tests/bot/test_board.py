@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.client import RecordingPoster
+from bot.adapter.posting import RecordingPoster
 from tests.conftest import Console
 
 SERPENT = (

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import charts
+from bot.adapter import charts
 from rules.base import Chart
 from tests.conftest import Console
 

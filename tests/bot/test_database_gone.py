@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import TableService
-from bot.store import DatabaseGoneError
+from bot.storage.rows import DatabaseGoneError
+from bot.table.service import TableService
 from rules.base import RuleError
 from tests.conftest import HERE, PLAYER, Console
 

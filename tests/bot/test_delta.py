@@ -8,7 +8,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.delta import apply_delta, reverse_delta
+from bot.table.delta import apply_delta, reverse_delta
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=5),
@@ -38,7 +38,7 @@ def test_only_the_changed_part_is_kept() -> None:
 
 
 def test_changes_overlap_only_at_or_under_each_others_paths() -> None:
-    from bot.service import overlaps, touched
+    from bot.table.service import overlaps, touched
 
     a = touched({"state_delta": [[["battle", "magi", "White", "essence"], 7]], "characters": []})
     sibling = touched({"state_delta": [[["battle", "magi", "Black", "essence"], 7]]})

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import discord
 
-from bot.console import ConsoleTable
-from bot.render import embed_problems
-from bot.virtual import VirtualUser, command_data
+from bot.adapter.render import embed_problems
+from bot.cli.console import ConsoleTable
+from bot.cli.virtual import VirtualUser, command_data
 from tests.conftest import Console
 from tests.support.db import fetch
 

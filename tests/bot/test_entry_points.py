@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import Settings, load_settings
+from bot.cli.config import Settings, load_settings
 from tests.support.db import target
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -153,9 +153,9 @@ def test_a_store_left_open_does_not_keep_the_process_alive(tmp_path: Path) -> No
     """A crash between opening and closing the store (or a failed test) must still let Python exit."""
     script = (
         "import asyncio, sys\n"
-        "from bot.store import Store\n"
+        "from bot.storage.sqlite import SqliteStore\n"
         "async def main():\n"
-        f"    store = await Store.open({str(tmp_path / 'open.sqlite3')!r})\n"
+        f"    store = await SqliteStore.open({str(tmp_path / 'open.sqlite3')!r})\n"
         "    await store.count_events(1)\n"
         "asyncio.run(main())\n"
         "print('done')\n"

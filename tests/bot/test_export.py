@@ -14,8 +14,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from bot import campaigns
-from bot.service import TableService
+from bot.table import campaigns
+from bot.table.service import TableService
 from tests.conftest import GM, HERE, Console
 from tests.support.db import insert_many
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.virtual import VirtualUser, modal_problems, submission_problems
+from bot.cli.virtual import VirtualUser, modal_problems, submission_problems
 from tests.conftest import Console
 
 

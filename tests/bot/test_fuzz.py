@@ -8,7 +8,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.expressions import roll_expression
+from bot.table.expressions import roll_expression
 from rules.base import RuleError
 from tests.support.loop_console import LoopConsole
 

@@ -19,9 +19,9 @@ import aiohttp
 import pytest
 
 from bot.__main__ import build_bot, serve, shard_plan
-from bot.client import MagisterBot
-from bot.config import Settings
-from bot.health import Health, bound_port, start_health
+from bot.adapter.client import MagisterBot
+from bot.cli.config import Settings
+from bot.cli.health import Health, bound_port, start_health
 from tests.bot.test_database_gone import remove
 from tests.bot.test_entry_points import ROOT, run
 from tests.conftest import Console

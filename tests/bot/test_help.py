@@ -8,8 +8,8 @@ from pathlib import Path
 
 import discord
 
-from bot.console import ConsoleError
-from bot.help import example, leaves
+from bot.cli.console import ConsoleError
+from bot.table.help import example, leaves
 from tests.conftest import Console
 
 

@@ -11,9 +11,9 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from bot import campaigns
-from bot.service import TableService
-from bot.store import Store
+from bot.storage.sqlite import SqliteStore
+from bot.table import campaigns
+from bot.table.service import TableService
 from tests.conftest import GM, HERE
 from tests.support.db import fetch, insert_many
 
@@ -21,7 +21,7 @@ NEXT_SEQ = "(SELECT coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = ?)
 STEP = 100  # the progress handler fires every STEP VM instructions
 
 
-async def bulk_history(store: Store, campaign_id: int, events: int, *, undone_on_top: int = 0) -> None:
+async def bulk_history(store: SqliteStore, campaign_id: int, events: int, *, undone_on_top: int = 0) -> None:
     """Append ``events`` log rows (a mix of rolls and changes), then ``undone_on_top`` changes each undone."""
     await insert_many(
         store,
@@ -52,7 +52,7 @@ async def bulk_history(store: Store, campaign_id: int, events: int, *, undone_on
         )
 
 
-async def steps(store: Store, read: Callable[[], Awaitable[object]]) -> int:
+async def steps(store: SqliteStore, read: Callable[[], Awaitable[object]]) -> int:
     count = 0
 
     def tick() -> int:

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import ConsoleTable, Result
-from bot.registry import Registry
-from bot.views import action_buttons
-from bot.virtual import Sent, VirtualUser
+from bot.adapter.views import action_buttons
+from bot.cli.console import ConsoleTable, Result
+from bot.cli.virtual import Sent, VirtualUser
+from bot.table.registry import Registry
 from rules.base import LookupEntry
 from tests.support.tally import TallyCog
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.limits import command_problems
-from bot.render import card_problems, embed_problems, to_embed
+from bot.adapter.limits import command_problems
+from bot.adapter.render import card_problems, embed_problems, to_embed
 from rules.base import Card
 from tests.conftest import Console
 

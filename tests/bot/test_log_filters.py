@@ -65,8 +65,8 @@ async def test_bad_filters_are_refused_plainly(console: Console) -> None:
 
 def test_the_longest_filters_fit_a_page_buttons_custom_id_and_read_back() -> None:
     """Discord allows 100 characters in a custom_id: the widest owner, page and filters still fit and parse."""
-    from bot.campaigns import LOG_TEXT_MAX, LogFilter
-    from bot.views import PageButton
+    from bot.adapter.views import PageButton
+    from bot.table.campaigns import LOG_TEXT_MAX, LogFilter
 
     widest = LogFilter(
         player_id=2**64 - 1, command="serpent battle encounter-add", secrets=True, text="~: ü" * (LOG_TEXT_MAX // 4)

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.books import BookError, load_book
-from bot.console import ConsoleTable
-from bot.lookup import aligned_tables, entry_page, pages_of
-from bot.registry import Registry
-from bot.render import card_problems
-from bot.virtual import VirtualUser, command_data
+from bot.adapter.render import card_problems
+from bot.cli.console import ConsoleTable
+from bot.cli.virtual import VirtualUser, command_data
+from bot.table.books import BookError, load_book
+from bot.table.lookup import aligned_tables, entry_page, pages_of
+from bot.table.registry import Registry
 from rules.base import LookupEntry, Model
 from tests.conftest import Console
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 import discord
 import pytest
 
-from bot.virtual import VirtualUser
+from bot.cli.virtual import VirtualUser
 from cogs.menus import sum_odds
 from rules.base import RuleError
 from rules.dice.odds import check_odds

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from pathlib import Path
 
-from bot.store import MIGRATIONS, Store, statements
+from bot.storage.sqlite import MIGRATIONS, SqliteStore, statements
 from tests.conftest import Console
 
 
@@ -65,7 +65,7 @@ def _version_6(path: Path) -> None:
 async def test_migration_7_numbers_old_events_per_campaign_and_renames_undo_entries(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     _version_6(path)
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         assert await store.schema_version() == len(MIGRATIONS) >= 7
         first = [(e.seq, e.summary) for e in await store.events(1, limit=10)]

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.console import ConsoleTable
-from bot.registry import Registry
+from bot.cli.console import ConsoleTable
+from bot.table.registry import Registry
 from tests.support.scenario import SCENARIOS
 from tests.support.tally import TallyCog
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import ConsoleTable, picked
-from bot.virtual import VirtualUser, snowflake_for
+from bot.cli.console import ConsoleTable, picked
+from bot.cli.virtual import VirtualUser, snowflake_for
 from tests.conftest import Console
 from tests.support.tally import TallyCog
 

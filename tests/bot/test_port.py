@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import ConsoleTable
-from bot.port import TABLES, PortError, SqliteSide, checksum, port
-from bot.registry import Registry
+from bot.cli.console import ConsoleTable
+from bot.storage.port import TABLES, PortError, SqliteSide, checksum, port
+from bot.table.registry import Registry
 from tests.support import db as test_db
 from tests.support.scenario import ROOT, SCENARIO_CLOCK, SCENARIOS, run_console
 

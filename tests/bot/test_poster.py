@@ -1,17 +1,17 @@
 """The Discord poster: what a timer posts goes out with exactly its pings and the buttons that answer it.
 
 ``DiscordPoster`` runs for real here, through discord.py's ``channel.send``; only Discord's HTTP API is the
-in-process one (``bot.virtual.ChannelPosts``), which records the message as Discord would receive it.
+in-process one (``bot.cli.virtual.ChannelPosts``), which records the message as Discord would receive it.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from bot.client import DiscordPoster
-from bot.console import ConsoleTable
-from bot.registry import Registry
-from bot.virtual import VirtualUser
+from bot.adapter.posting import DiscordPoster
+from bot.cli.console import ConsoleTable
+from bot.cli.virtual import VirtualUser
+from bot.table.registry import Registry
 from tests.integration.serpent.test_window_timer import SETUP
 
 

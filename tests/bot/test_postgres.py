@@ -17,10 +17,12 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot import campaigns, database
-from bot.postgres import PG_MIGRATIONS, PgStore, PgStoreOpenError, PgTransaction, PgWriteTx
-from bot.service import TableService
-from bot.store import MIGRATIONS, Store, Transaction, WriteTx
+from bot.storage import database
+from bot.storage.postgres import PG_MIGRATIONS, PgStore, PgStoreOpenError, PgTransaction, PgWriteTx
+from bot.storage import protocol
+from bot.storage.sqlite import MIGRATIONS, SqliteStore, Transaction, WriteTx
+from bot.table import campaigns
+from bot.table.service import TableService
 from tests.conftest import GM, HERE, PLAYER, open_store
 from tests.support.db import ON_POSTGRES, fetch, insert_many
 
@@ -41,7 +43,7 @@ def public(cls: type) -> dict[str, inspect.Signature | None]:
     return found
 
 
-@pytest.mark.parametrize(("sqlite", "postgres"), [(Store, PgStore), (WriteTx, PgWriteTx), (Transaction, PgTransaction)])
+@pytest.mark.parametrize(("sqlite", "postgres"), [(SqliteStore, PgStore), (WriteTx, PgWriteTx), (Transaction, PgTransaction)])
 def test_the_postgres_store_offers_every_public_method_of_the_sqlite_one(sqlite: type, postgres: type) -> None:
     """Anything added to the SQLite store without a PostgreSQL twin fails here."""
     theirs, ours = public(sqlite), public(postgres)
@@ -54,8 +56,29 @@ def test_the_postgres_store_offers_every_public_method_of_the_sqlite_one(sqlite:
             assert list(ours[name].parameters) == list(signature.parameters), name  # type: ignore[union-attr]
 
 
+@pytest.mark.parametrize(
+    ("declared", "sqlite", "postgres"),
+    [
+        (protocol.Store, SqliteStore, PgStore),
+        (protocol.WriteTx, WriteTx, PgWriteTx),
+        (protocol.Transaction, Transaction, PgTransaction),
+    ],
+)
+def test_both_stores_are_the_protocol_the_service_depends_on(declared: type, sqlite: type, postgres: type) -> None:
+    """The protocol is all the service may use, and both backends offer all of it with the same parameters."""
+    wanted = public(declared)
+    for backend in (sqlite, postgres):
+        offered = public(backend)
+        assert sorted(set(wanted) - set(offered)) == [], backend.__name__
+    extra = sorted(set(public(sqlite)) - set(wanted) - {"open", "__init__", "path"})
+    assert extra == [], f"public on the SQLite store but not in bot/storage/protocol.py: {extra}"
+    for name, signature in wanted.items():
+        if signature is not None:
+            assert list(public(sqlite)[name].parameters) == list(signature.parameters), name  # type: ignore[union-attr]
+
+
 def test_the_statements_take_what_write_tx_takes() -> None:
-    from bot.postgres import Statements
+    from bot.storage.postgres import Statements
 
     for name, signature in public(WriteTx).items():
         assert list(inspect.signature(getattr(Statements, name)).parameters) == list(signature.parameters), name
@@ -67,7 +90,7 @@ def test_every_migration_has_a_postgres_version_under_the_same_number() -> None:
 
 async def test_the_url_chooses_the_backend_and_a_bad_one_is_named_without_its_password(tmp_path: Path) -> None:
     store = await database.open_store(f"sqlite:///{tmp_path / 'by-url.sqlite3'}")
-    assert isinstance(store, Store) and (tmp_path / "by-url.sqlite3").exists()
+    assert isinstance(store, SqliteStore) and (tmp_path / "by-url.sqlite3").exists()
     await store.close()
     with pytest.raises(PgStoreOpenError) as refused:
         await database.open_store(f"postgresql://magister:hunter2@/nowhere?host={tmp_path / 'no-server'}")
@@ -90,7 +113,7 @@ async def test_a_failed_migration_leaves_the_schema_as_it_was(tmp_path: Path) ->
     store = await open_store(tmp_path / "m.sqlite3")
     await store.close()
     with pytest.MonkeyPatch.context() as patch:  # a migration 7 that fails half-way
-        patch.setattr("bot.postgres.MIGRATIONS", (*MIGRATIONS, "-- 7"))
+        patch.setattr("bot.storage.postgres.MIGRATIONS", (*MIGRATIONS, "-- 7"))
         patch.setitem(PG_MIGRATIONS, len(MIGRATIONS) + 1, "CREATE TABLE half (id INT); SELECT 1/0;")
         with pytest.raises(Exception, match="division by zero"):
             await open_store(tmp_path / "m.sqlite3")

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import ConsoleTable
-from bot.registry import Registry
+from bot.cli.console import ConsoleTable
+from bot.table.registry import Registry
 from tests.conftest import Console
 from tests.support.tally import TallyCog
 

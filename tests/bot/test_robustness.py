@@ -11,8 +11,8 @@ import logging
 import discord
 import pytest
 
-from bot import campaigns
-from bot.limits import autocomplete_problems, message_problems
+from bot.adapter.limits import autocomplete_problems, message_problems
+from bot.table import campaigns
 from tests.conftest import Console
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from bot.rulings import load_rulings, parse_rulings
+from bot.table.rulings import load_rulings, parse_rulings
 from tests.conftest import Console
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import ConsoleTable
-from bot.registry import Registry
-from bot.store import WriteTx
+from bot.cli.console import ConsoleTable
+from bot.storage.sqlite import WriteTx
+from bot.table.registry import Registry
 from tests.conftest import Console
 from tests.support.db import execute, fetch, write_tx_class
 from tests.support.scenario import run_console

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.service import Caller, Place, TableService
+from bot.table.service import Caller, Place, TableService
 from rules.base import NeedsGMError, RuleError
 from tests.conftest import GM, HERE, OTHER, PLAYER
 from tests.support.db import write_tx_class
@@ -133,7 +133,7 @@ async def test_undo_restores_state_and_characters_and_logs_both(tally: TableServ
 
 
 async def test_undo_brings_back_a_deleted_character(tally: TableService) -> None:
-    from bot import campaigns
+    from bot.table import campaigns
 
     await tally.run(HERE, PLAYER, "tally", "add", {"name": "Pip"})
     await campaigns.character_delete(tally, HERE, PLAYER, "Pip")

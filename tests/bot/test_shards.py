@@ -15,9 +15,9 @@ import pytest
 from discord.ext import commands
 
 from bot.__main__ import ShardPlan, build_bot, serve, shard_plan
-from bot.client import MagisterBot
-from bot.config import Settings
-from bot.pbp import epoch
+from bot.adapter.client import MagisterBot
+from bot.cli.config import Settings
+from bot.table.pbp import epoch
 from tests.bot.test_entry_points import run
 from tests.support.fake_discord import FakeDiscord, connected
 

@@ -15,8 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bot.registry import Registry
-from bot.service import TableService
+from bot.table.registry import Registry
+from bot.table.service import TableService
 from tests.conftest import GM, HERE, PLAYER, open_store
 from tests.support.db import fetch, target
 

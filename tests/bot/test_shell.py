@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from bot.shell import complete, completions, with_names
+from bot.cli.shell import complete, completions, with_names
 from tests.conftest import Console
 from tests.support.db import target
 

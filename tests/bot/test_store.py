@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import load_settings
-from bot.store import MIGRATIONS, StaleCampaignError, Store
+from bot.cli.config import load_settings
+from bot.storage.rows import ConstraintError, StaleCampaignError
+from bot.storage.sqlite import MIGRATIONS, SqliteStore
 from tests.conftest import open_store
 
 
@@ -24,7 +25,7 @@ async def test_migrations_set_user_version_and_are_idempotent(tmp_path: Path) ->
 
 
 @pytest.mark.sqlite_only(reason="the file's journal mode and PRAGMA synchronous (PostgreSQL: test_postgres.py)")
-async def test_wal_and_synchronous_full_by_default(store: Store) -> None:
+async def test_wal_and_synchronous_full_by_default(store: SqliteStore) -> None:
     """FULL: a commit a player saw survives power loss, not only a killed process."""
     connection = sqlite3.connect(store.path)
     assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -59,7 +60,7 @@ async def test_committed_data_survives_reopen(tmp_path: Path) -> None:
     await reopened.close()
 
 
-async def test_exception_rolls_the_whole_transaction_back(store: Store) -> None:
+async def test_exception_rolls_the_whole_transaction_back(store: SqliteStore) -> None:
     with pytest.raises(RuntimeError):
         async with store.transaction() as tx:
             campaign_id = await tx.insert_campaign(1, 2, "tally", "Gone", [9], {}, {})
@@ -72,15 +73,15 @@ async def test_exception_rolls_the_whole_transaction_back(store: Store) -> None:
     assert (await store.campaign(1, 2)).name == "Next"
 
 
-async def test_one_live_campaign_per_channel(store: Store) -> None:
+async def test_one_live_campaign_per_channel(store: SqliteStore) -> None:
     async with store.transaction() as tx:
         await tx.insert_campaign(1, 2, "tally", "First", [9], {}, {})
-    with pytest.raises(sqlite3.IntegrityError):
+    with pytest.raises(ConstraintError):
         async with store.transaction() as tx:
             await tx.insert_campaign(1, 2, "tally", "Second", [9], {}, {})
 
 
-async def test_stale_version_is_detected(store: Store) -> None:
+async def test_stale_version_is_detected(store: SqliteStore) -> None:
     async with store.transaction() as tx:
         await tx.insert_campaign(1, 2, "tally", "C", [9], {}, {})
     first = await store.campaign(1, 2)
@@ -122,7 +123,7 @@ async def test_group_commit_isolates_a_failing_write(tmp_path: Path) -> None:
     await reopened.close()
 
 
-async def test_group_commit_uses_fewer_transactions_than_writes(store: Store) -> None:
+async def test_group_commit_uses_fewer_transactions_than_writes(store: SqliteStore) -> None:
     async with store.transaction() as tx:
         campaign_id = await tx.insert_campaign(1, 2, "tally", "C", [9], {}, {})
     commits = 0
@@ -141,7 +142,7 @@ async def test_group_commit_uses_fewer_transactions_than_writes(store: Store) ->
 
 
 @pytest.mark.sqlite_only(reason="hand-offs to the SQLite writer thread; on PostgreSQL each statement is a round trip")
-async def test_a_group_commit_is_one_hand_off_to_the_writer_thread(store: Store) -> None:
+async def test_a_group_commit_is_one_hand_off_to_the_writer_thread(store: SqliteStore) -> None:
     """Not one per statement: every thread hop costs the event loop a wake-up (counted, not timed)."""
     async with store.transaction() as tx:
         campaign_id = await tx.insert_campaign(1, 2, "tally", "C", [9], {}, {})

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import ConsoleTable
-from bot.registry import Registry
+from bot.cli.console import ConsoleTable
+from bot.table.registry import Registry
 from tests.conftest import Console
 
 START = "2030-05-01T08:00:00+00:00"

@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from bot import campaigns
-from bot.registry import Registry
-from bot.service import ConcurrentChangeError, TableService
-from bot.store import StaleCampaignError
+from bot.storage.rows import StaleCampaignError
+from bot.table import campaigns
+from bot.table.registry import Registry
+from bot.table.service import ConcurrentChangeError, TableService
 from rules.base import Card, Outcome, RuleError
 from tests.conftest import GM, HERE, open_store
 from tests.support.db import target, write_tx_class

@@ -18,7 +18,7 @@ import pytest
 import yarl
 from aiohttp import WSMsgType, web
 
-from bot.health import bound_port
+from bot.cli.health import bound_port
 
 BOT_USER = {"id": "4242", "username": "magister", "discriminator": "0", "avatar": None, "bot": True}
 APPLICATION = {

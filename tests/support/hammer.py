@@ -16,10 +16,10 @@ import random
 import sys
 import time
 
-from bot.database import open_store
-from bot.registry import Registry
-from bot.schedule import fire_due
-from bot.service import Caller, ConcurrentChangeError, Place, TableService
+from bot.storage.database import open_store
+from bot.table.registry import Registry
+from bot.table.schedule import fire_due
+from bot.table.service import Caller, ConcurrentChangeError, Place, TableService
 from tests.support.tally import TallyRuleset
 
 HERE = Place(1001, 2002)

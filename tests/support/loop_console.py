@@ -7,7 +7,7 @@ from collections.abc import Coroutine, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot.console import ConsoleTable, Result
+from bot.cli.console import ConsoleTable, Result
 from tests.support.tally import TallyCog
 
 T = TypeVar("T")

@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 from pydantic import model_serializer
 
-from bot.client import caller_of, place_of, send_reply, service_of
+from bot.adapter.context import caller_of, place_of, send_reply, service_of
 from rules.base import Action, Card, CharacterRecord, Model, OnDeadline, Outcome, RuleError, Ruleset, Table, Wait
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.virtual import VirtualUser, command_data
+from bot.cli.virtual import VirtualUser, command_data
 from tests.conftest import Console
 
 

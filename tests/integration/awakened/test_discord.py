@@ -9,9 +9,9 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.console import ConsoleTable
-from bot.render import card_problems, embed_problems
-from bot.virtual import Sent, VirtualUser, command_data
+from bot.adapter.render import card_problems, embed_problems
+from bot.cli.console import ConsoleTable
+from bot.cli.virtual import Sent, VirtualUser, command_data
 from tests.conftest import Console
 
 GM, PAT, OZ = "Gwen", "Pat", "Oz"

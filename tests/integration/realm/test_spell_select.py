@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.virtual import VirtualUser
+from bot.cli.virtual import VirtualUser
 from tests.conftest import Console
 
 

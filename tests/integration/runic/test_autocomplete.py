@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from bot.console import ConsoleTable
-from bot.virtual import VirtualUser, command_data
+from bot.cli.console import ConsoleTable
+from bot.cli.virtual import VirtualUser, command_data
 from rules.runic.suggest import PARAMETER_EXAMPLES
 from tests.conftest import Console
 

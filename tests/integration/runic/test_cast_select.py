@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import ConsoleTable
-from bot.registry import Registry
-from bot.virtual import Sent, VirtualUser
+from bot.cli.console import ConsoleTable
+from bot.cli.virtual import Sent, VirtualUser
+from bot.table.registry import Registry
 from tests.integration.serpent.test_buttons import run
 
 SETUP = (

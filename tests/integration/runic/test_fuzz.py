@@ -14,9 +14,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.console import Result
-from bot.service import Place
-from bot.virtual import VirtualUser, command_data
+from bot.cli.console import Result
+from bot.cli.virtual import VirtualUser, command_data
+from bot.table.service import Place
 from rules.runic.parameters import ALIASES, READERS
 from tests.support.loop_console import LoopConsole
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from bot.service import Caller, Place
+from bot.table.service import Caller, Place
 from rules.base import Table, Wait
 from tests.support.loop_console import LoopConsole
 from tests.support.scenario import SCENARIOS

@@ -6,9 +6,9 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.console import ConsoleTable
-from bot.render import card_problems, embed_problems
-from bot.virtual import Sent, VirtualUser, command_data
+from bot.adapter.render import card_problems, embed_problems
+from bot.cli.console import ConsoleTable
+from bot.cli.virtual import Sent, VirtualUser, command_data
 from rules.base import Card
 from rules.saga.area import Ctx
 from rules.saga.book import CardDef

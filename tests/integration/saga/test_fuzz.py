@@ -15,8 +15,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.console import Result
-from bot.service import Place
+from bot.cli.console import Result
+from bot.table.service import Place
 from tests.support.loop_console import LoopConsole
 
 GM, PAT = "Gwen", "Pat"

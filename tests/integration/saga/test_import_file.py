@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.books import DATA_DIR
+from bot.table.books import DATA_DIR
 from tests.conftest import Console
 
 

@@ -1,4 +1,4 @@
-"""A quiet saga table is reminded by the core's schedule (``bot/schedule.py``), no longer by a saga-only sweep.
+"""A quiet saga table is reminded by the core's schedule (``bot/table/schedule.py``), no longer by a saga-only sweep.
 
 The old house rule ``nudge_hours`` is retired: the campaign's ``turn_deadline`` and ``nudge`` apply to every
 step the table waits on (``rules/saga/waits.py``), and the reminder pings the player. ``/saga nudge`` stays

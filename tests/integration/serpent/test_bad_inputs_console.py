@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.service import Place
+from bot.table.service import Place
 from tests.conftest import Console
 from tests.support.loop_console import LoopConsole
 

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from bot import charts
-from bot.board import BOARD_VIEWER
-from bot.console import ConsoleTable
-from bot.registry import Registry
-from bot.virtual import VirtualUser
+from bot.adapter import charts
+from bot.cli.console import ConsoleTable
+from bot.cli.virtual import VirtualUser
+from bot.table.board import BOARD_VIEWER
+from bot.table.registry import Registry
 from cogs.serpent import battle_picture
 from tests.bot.test_charts import _read, png_size
 from tests.integration.serpent.test_buttons import SETUP, run

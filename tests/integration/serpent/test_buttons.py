@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from discord.webhook.async_ import async_context
 
-from bot.console import ConsoleTable, Result
-from bot.registry import Registry
-from bot.virtual import Sent, VirtualUser, message_payload
+from bot.cli.console import ConsoleTable, Result
+from bot.cli.virtual import Sent, VirtualUser, message_payload
+from bot.table.registry import Registry
 
 SETUP = (
     "@as Gwen",

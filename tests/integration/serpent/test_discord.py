@@ -13,9 +13,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot.render import embed_problems
-from bot.service import Caller, Place
-from bot.virtual import Sent, VirtualUser, command_data, find_command
+from bot.adapter.render import embed_problems
+from bot.cli.virtual import Sent, VirtualUser, command_data, find_command
+from bot.table.service import Caller, Place
 from cogs._ruleset import command_path
 from rules.base import Card, Outcome, Table
 from rules.serpent import RULESET

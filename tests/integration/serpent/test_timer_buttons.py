@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.console import ConsoleTable, Result
-from bot.registry import Registry
-from bot.virtual import Sent, VirtualUser
+from bot.cli.console import ConsoleTable, Result
+from bot.cli.virtual import Sent, VirtualUser
+from bot.table.registry import Registry
 from tests.integration.serpent.test_buttons import run
 from tests.integration.serpent.test_window_timer import SETUP
 

@@ -1,4 +1,4 @@
-"""Response windows in play-by-post through the core's schedule (``bot/schedule.py``), at the console.
+"""Response windows in play-by-post through the core's schedule (``bot/table/schedule.py``), at the console.
 
 The old serpent-only sweep is gone: each Magi a window waits on is a wait with the campaign's
 ``response_window`` deadline; at the deadline the schedule runs ``battle close-window magi:`` as the GM

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bot.books import load_book
+from bot.table.books import load_book
 from rules.awakened import RULESET
 from rules.awakened.book import AwakenedBook
 from rules.awakened.sheet import AwakenedSettings, AwakenedSheet, AwakenedState

@@ -6,8 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from bot.books import BookError, load_book
-from bot.render import card_problems
+from bot.adapter.render import card_problems
+from bot.table.books import BookError, load_book
 from rules.awakened import RULESET
 from rules.awakened.book import AwakenedBook
 from rules.base import RuleError

@@ -6,7 +6,7 @@ import random
 from pathlib import Path
 from typing import Any
 
-from bot.books import load_book
+from bot.table.books import load_book
 from rules.base import Actor, Outcome, Table
 from rules.realm import RULESET
 from rules.realm.book import RealmBook

@@ -61,7 +61,7 @@ def test_the_book_ships_only_what_the_primer_says() -> None:
 
 @pytest.mark.parametrize("query", ["energize", "color table", "missile table", "ambush", "good book", "speed order"])
 def test_every_rule_is_found_by_lookup(query: str) -> None:
-    from bot.lookup import LookupIndex
+    from bot.table.lookup import LookupIndex
     from rules.realm import RULESET
 
     index = LookupIndex(list(RULESET.lookup_entries(BOOK)))

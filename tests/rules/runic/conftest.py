@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.books import load_book
+from bot.table.books import load_book
 from rules.base import Actor, Card, CharacterRecord, Outcome, Table
 from rules.runic import mana
 from rules.runic.book import RunicBook

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.books import BookError, load_book, read_tables
+from bot.table.books import BookError, load_book, read_tables
 from rules.runic import RULESET
 from rules.runic.book import RunicBook, TableRow
 from rules.runic.parameters import damage_progression

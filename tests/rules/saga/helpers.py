@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot.books import load_book
+from bot.table.books import load_book
 from rules.base import Actor, RuleError, Table
 from rules.saga import RULESET
 from rules.saga.area import Ctx, game_of

@@ -7,7 +7,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from bot.books import load_book
+from bot.table.books import load_book
 from rules.base import Actor, Card, CharacterRecord, Outcome, Table
 from rules.serpent import RULESET
 from rules.serpent.book import SerpentBook

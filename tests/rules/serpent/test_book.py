@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.books import BookError, load_book
+from bot.table.books import BookError, load_book
 from rules.serpent import RULESET
 from rules.serpent.book import SerpentBook, find_spell, fold
 from tests.rules.serpent.helpers import DATA, book

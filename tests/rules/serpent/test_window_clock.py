@@ -1,5 +1,5 @@
 """A response window in play-by-post: "The window closes when all eligible players pass, or after a GM-set time
-in play-by-post." The GM-set time is the campaign's ``response_window`` (bot/pbp.py): the core's deadline passes
+in play-by-post." The GM-set time is the campaign's ``response_window`` (bot/table/pbp.py): the core's deadline passes
 for each Magi the window waits on (``rules/serpent/waits.py``). The rules only stamp when a window starts waiting
 and close it when told (``battle close-window``); no clock is read anywhere in the rules."""
 

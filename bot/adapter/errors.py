@@ -1,0 +1,67 @@
+"""The one place an exception becomes words for a user, for commands, buttons, selects and modals alike.
+
+A user error (:class:`rules.base.RuleError`, a failed check, a bad option value) is
+shown as it is. Anything else is a bug: it is logged with an incident id, and the
+user sees the id and that nothing was changed (the service rolled the action back).
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+
+import discord
+from discord import app_commands
+
+from bot.adapter.limits import MAX_CONTENT
+from rules.base import RuleError
+
+log = logging.getLogger("magister")
+
+
+def clip_message(text: str, limit: int = MAX_CONTENT) -> str:
+    """Discord refuses a message over 2,000 characters, and the user would see nothing at all."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+async def send_text(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
+    text = clip_message(text)
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=ephemeral)
+    else:
+        await interaction.response.send_message(text, ephemeral=ephemeral)
+
+
+def where(interaction: discord.Interaction) -> str:
+    """The command, or the button's command, for the log."""
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    custom_id = (interaction.data or {}).get("custom_id", "?")  # type: ignore[union-attr]
+    return f"component {custom_id}"
+
+
+def user_message(interaction: discord.Interaction, error: BaseException) -> str:
+    """What the user reads; a bug is logged here with the incident id it shows."""
+    if isinstance(error, RuleError):
+        return str(error)
+    if isinstance(error, app_commands.CheckFailure):
+        return str(error) or "You cannot use this command here."
+    if isinstance(error, app_commands.TransformerError):
+        return f"`{error.value}` is not a valid value for this option."
+    incident = uuid.uuid4().hex[:8]
+    interaction.extras["incident"] = incident
+    log.error("incident %s in %s", incident, where(interaction), exc_info=error)
+    return (
+        f"Something went wrong on our side (incident `{incident}`). Nothing was changed. "
+        "Please tell the bot's owner the incident id."
+    )
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Tell the user, ephemerally; if even that fails (the interaction expired), the log still says why."""
+    message = user_message(interaction, error)
+    interaction.extras["error"] = message
+    try:
+        await send_text(interaction, message, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not show an error to the user in %s: %s", where(interaction), message)

@@ -1,0 +1,427 @@
+"""Buttons that last: paging, confirmation and ruleset actions, alive after a restart and never timing out.
+
+Every button is a :class:`discord.ui.DynamicItem` whose ``custom_id`` carries all it
+needs (what it does, whose it is, which page, which campaign), so a button pressed a
+week later, by a fresh process, does the right thing or says clearly why it no
+longer can. Only the person a button is for may press it (an owner of 0 means
+anyone); anyone else is told so. An error in a button goes through the same
+handler as a command's (``bot.adapter.errors``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar
+
+import discord
+
+from bot.adapter import charts
+from bot.adapter.context import caller_of, place_of, release, send_reply, service_of
+from bot.adapter.errors import report_error, send_text
+from bot.adapter.render import to_embed
+from bot.table import campaigns, turns
+from bot.table.board import BOARD_VIEWER
+from bot.table.service import Reply
+from rules.base import Card, Outcome, RuleError, Table
+
+NOT_YOURS = "These buttons belong to whoever ran the command. Run it yourself to get your own."
+
+# What a page button shows: (interaction, argument, page) -> (card, page count)
+PageRenderer = Callable[[discord.Interaction, str, int], Awaitable[tuple[Card, int]]]
+PAGE_RENDERERS: dict[str, PageRenderer] = {}
+
+
+def page_renderer(kind: str) -> Callable[[PageRenderer], PageRenderer]:
+    """Register what the page buttons of ``kind`` show; the cog that sends them declares it at import."""
+
+    def register(render: PageRenderer) -> PageRenderer:
+        PAGE_RENDERERS[kind] = render
+        return render
+
+    return register
+
+
+class LastingButton(discord.ui.DynamicItem[discord.ui.Button], template=r"m:never"):
+    """The common part: the owner check, and errors routed to the one handler."""
+
+    owner_id: int = 0
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if self.owner_id in (0, interaction.user.id):
+            return True
+        await send_text(interaction, NOT_YOURS)
+        return False
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.press(interaction)
+        except Exception as error:
+            await report_error(interaction, error)
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+
+# ---------------------------------------------------------------------- pages
+
+
+class PageButton(
+    LastingButton,
+    template=r"m:pg:(?P<kind>[a-z]+):(?P<owner>\d+):(?P<page>\d+):(?P<side>[pn]):(?P<arg>[^\n]{0,62})",
+):
+    """Previous or Next: re-renders page ``page`` of ``kind`` in place."""
+
+    def __init__(self, kind: str, owner_id: int, page: int, side: str, arg: str, *, disabled: bool = False) -> None:
+        label = "Previous" if side == "p" else "Next"
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"m:pg:{kind}:{owner_id}:{page}:{side}:{arg}",
+                disabled=disabled,
+            )
+        )
+        self.kind, self.owner_id, self.page, self.arg = kind, owner_id, page, arg
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> PageButton:
+        return cls(match["kind"], int(match["owner"]), int(match["page"]), match["side"], match["arg"])
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        render = PAGE_RENDERERS.get(self.kind)
+        if render is None:
+            raise RuleError("These pages can no longer be turned. Run the command again.")
+        card, pages = await render(interaction, self.arg, self.page)
+        page = max(1, min(self.page, pages))
+        view = pager(self.kind, self.owner_id, page, pages, self.arg)
+        await interaction.response.edit_message(embed=to_embed(card), view=view)
+        release(view)
+
+
+def pager(kind: str, owner_id: int, page: int, pages: int, arg: str = "") -> discord.ui.View | None:
+    """Previous/Next for a paged card; None when there is one page."""
+    if pages <= 1:
+        return None
+    view = discord.ui.View(timeout=None)
+    view.add_item(PageButton(kind, owner_id, max(page - 1, 1), "p", arg, disabled=page <= 1))
+    view.add_item(PageButton(kind, owner_id, min(page + 1, pages), "n", arg, disabled=page >= pages))
+    return view
+
+
+# ---------------------------------------------------------------------- confirmation
+
+# What Confirm does, by kind: (interaction, reference) -> the card that replaces the prompt
+Confirmation = Callable[[discord.Interaction, int], Awaitable[Card]]
+
+
+async def _end_campaign(interaction: discord.Interaction, campaign_id: int) -> Card:
+    service, place = service_of(interaction), place_of(interaction)
+    campaign = await service.campaign(place)
+    if campaign is None or campaign.row.id != campaign_id:
+        raise RuleError("That campaign has already ended here; nothing was changed.")
+    reply = await campaigns.end(service, place, caller_of(interaction))
+    interaction.extras["outcome"] = reply.outcome
+    return reply.outcome.card
+
+
+class ConfirmButton(LastingButton, template=r"m:cf:(?P<kind>[a-z]+):(?P<owner>\d+):(?P<ref>\d+):(?P<choice>[yn])"):
+    """Confirm or Cancel for a step that is hard to take back; ``ref`` names what it is about."""
+
+    CONFIRMATIONS: ClassVar[dict[str, Confirmation]] = {"end": _end_campaign}
+
+    def __init__(self, kind: str, owner_id: int, ref: int, choice: str) -> None:
+        confirm = choice == "y"
+        super().__init__(
+            discord.ui.Button(
+                label="Confirm" if confirm else "Cancel",
+                style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
+                custom_id=f"m:cf:{kind}:{owner_id}:{ref}:{choice}",
+            )
+        )
+        self.kind, self.owner_id, self.ref, self.confirm = kind, owner_id, ref, confirm
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ConfirmButton:
+        return cls(match["kind"], int(match["owner"]), int(match["ref"]), match["choice"])
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        if not self.confirm:
+            card = Card(title="Cancelled", description="Nothing was changed.")
+        else:
+            card = await self.CONFIRMATIONS[self.kind](interaction, self.ref)
+        await interaction.response.edit_message(embed=to_embed(card), view=None)
+
+
+def confirm(kind: str, owner_id: int, ref: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmButton(kind, owner_id, ref, "y"))
+    view.add_item(ConfirmButton(kind, owner_id, ref, "n"))
+    return view
+
+
+# ---------------------------------------------------------------------- ruleset actions
+
+
+class ActionButton(
+    LastingButton, template=r"m:act:(?P<ruleset>[a-z]+):(?P<owner>\d+):(?P<action>[a-z0-9.-]+)(?::(?P<label>.{1,40}))?"
+):
+    """Runs a ruleset action with no options (``/saga next``, ``/serpent pass``) as whoever presses it."""
+
+    def __init__(self, ruleset: str, action: str, label: str, owner_id: int = 0) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.primary,
+                custom_id=f"m:act:{ruleset}:{owner_id}:{action.replace(' ', '.')}:{label[:30]}",
+            )
+        )
+        self.ruleset, self.action, self.label, self.owner_id = ruleset, action, label, owner_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ActionButton:
+        action = match["action"].replace(".", " ")
+        return cls(match["ruleset"], action, match["label"] or item.label or action, int(match["owner"]))
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        reply = await service.run(place_of(interaction), caller_of(interaction), self.ruleset, self.action, {})
+        await send_reply(interaction, reply, view=buttons_for(self.ruleset, reply, self.owner_id))
+
+
+# ---------------------------------------------------------------------- responding to a window
+
+
+class RespondSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"m:rsp:(?P<ruleset>[a-z]+):(?P<campaign>\d+):(?P<window>\d+)",
+):
+    """Respond to an open response window: the eligible Responses, one pick away.
+
+    Picking one runs the ruleset's ``respond`` with ``spell:<it> target:#<window>`` as whoever picks,
+    so the rules check that it is theirs to cast, as for the command. A pick after the window closed,
+    or in another campaign than the one the message was for, changes nothing and says why.
+    """
+
+    def __init__(self, ruleset: str, campaign_id: int, window: int, spells: list[str]) -> None:
+        options = [discord.SelectOption(label=spell[:100], value=spell[:100]) for spell in spells[:25]]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"m:rsp:{ruleset}:{campaign_id}:{window}",
+                placeholder="Respond with…",
+                options=options or [discord.SelectOption(label="(none)", value="")],
+                disabled=not options,
+            )
+        )
+        self.ruleset, self.campaign_id, self.window = ruleset, campaign_id, window
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> RespondSelect:
+        spells = [option.value for option in item.options]
+        return cls(match["ruleset"], int(match["campaign"]), int(match["window"]), spells)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.pick(interaction)
+        except Exception as error:
+            await report_error(interaction, error)
+
+    async def pick(self, interaction: discord.Interaction) -> None:
+        values = self.item.values  # what was picked: discord.py fills it in from the interaction
+        if not values or not values[0]:
+            raise RuleError("Pick a Response from the list, or pass.")
+        service, place = service_of(interaction), place_of(interaction)
+        campaign = await service.campaign(place)
+        if campaign is None or campaign.row.id != self.campaign_id:
+            raise RuleError("That campaign has ended here, so this window can no longer be answered.")
+        options = {"spell": values[0], "target": f"#{self.window}"}
+        reply = await service.run(place, caller_of(interaction), self.ruleset, "respond", options)
+        await send_reply(interaction, reply, view=buttons_for(self.ruleset, reply))
+
+
+class RespondButton(LastingButton, template=r"m:rspb:(?P<ruleset>[a-z]+):(?P<campaign>\d+):(?P<window>\d+)"):
+    """Respond: shows whoever presses it, only to them, the Responses they could make to the window.
+
+    Which Responses a player holds can be secret (prepared spells), so the public message carries this
+    button and the list is the presser's own (the ruleset's autocomplete for ``respond spell:``).
+    """
+
+    def __init__(self, ruleset: str, campaign_id: int, window: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Respond",
+                style=discord.ButtonStyle.success,
+                custom_id=f"m:rspb:{ruleset}:{campaign_id}:{window}",
+            )
+        )
+        self.ruleset, self.campaign_id, self.window = ruleset, campaign_id, window
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> RespondButton:
+        return cls(match["ruleset"], int(match["campaign"]), int(match["window"]))
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        campaign = await service.campaign(place_of(interaction))
+        if campaign is None or campaign.row.id != self.campaign_id:
+            raise RuleError("That campaign has ended here, so this window can no longer be answered.")
+        table = service.table_for(campaign, caller_of(interaction))
+        ruleset = service.registry.get(self.ruleset).ruleset
+        spells = ruleset.suggest(table, "respond", "spell", "")
+        if not spells:
+            raise RuleError(
+                f"You have no Response you could make now to window #{self.window} "
+                f"(it may have closed). `/{self.ruleset} pass` passes."
+            )
+        view = discord.ui.View(timeout=None)
+        view.add_item(RespondSelect(self.ruleset, self.campaign_id, self.window, spells))
+        await interaction.response.send_message("Respond with one of your Responses:", view=view, ephemeral=True)
+        release(view)
+
+
+# An entry of a reply's buttons: (action, label) for an ActionButton, or a lasting item made ready
+ReplyItem = tuple[str, str] | discord.ui.Item[Any]
+
+
+def action_buttons(ruleset: str, actions: list[ReplyItem], owner_id: int = 0) -> discord.ui.View | None:
+    """A row of lasting items: each (action, label) runs that action of ``ruleset``; None for no actions."""
+    if not actions:
+        return None
+    view = discord.ui.View(timeout=None)
+    for entry in actions:
+        if isinstance(entry, discord.ui.Item):
+            view.add_item(entry)
+        else:
+            action, label = entry
+            view.add_item(ActionButton(ruleset, action, label, owner_id))
+    return view
+
+
+# Which lasting items a ruleset's reply carries: what the table now waits for, one press away.
+ReplyButtons = Callable[[Reply], list[ReplyItem]]
+REPLY_BUTTONS: dict[str, ReplyButtons] = {}
+
+
+# Which lasting selects a ruleset's reply carries for whoever ran it (a list of their spells...): owner-only
+ReplySelects = Callable[[Reply, int], list[discord.ui.Item[Any]]]
+REPLY_SELECTS: dict[str, ReplySelects] = {}
+
+
+def buttons_for(ruleset: str, reply: Reply, owner_id: int = 0) -> discord.ui.View | None:
+    offer, selects = REPLY_BUTTONS.get(ruleset), REPLY_SELECTS.get(ruleset)
+    items: list[ReplyItem] = list(offer(reply)) if offer else []
+    if selects is not None and owner_id:
+        items.extend(selects(reply, owner_id)[:4])  # a view holds 5 rows; a select fills one
+    return action_buttons(ruleset, items, owner_id)
+
+
+# ---------------------------------------------------------------------- the board as a picture
+
+# What a ruleset's picture shows, from the table as everyone may see it (registered by its cog)
+PICTURES: dict[str, Callable[[Table], charts.BattlePicture]] = {}
+PICTURE_FILE = "battle.png"
+
+
+class PictureButton(LastingButton, template=r"m:pic:(?P<ruleset>[a-z]+):(?P<campaign>\d+)"):
+    """Picture: the board drawn as a PNG (bars for life and energy), shown only to whoever asks.
+
+    It is drawn when pressed, from the table as it stands then and as any player may see it, in a worker
+    thread so the bot keeps answering meanwhile.
+    """
+
+    def __init__(self, ruleset: str, campaign_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Picture", style=discord.ButtonStyle.secondary, custom_id=f"m:pic:{ruleset}:{campaign_id}"
+            )
+        )
+        self.ruleset, self.campaign_id = ruleset, campaign_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> PictureButton:
+        return cls(match["ruleset"], int(match["campaign"]))
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        campaign = await service.campaign(place_of(interaction))
+        draw = PICTURES.get(self.ruleset)
+        if campaign is None or campaign.row.id != self.campaign_id or draw is None:
+            raise RuleError("That campaign has ended here, so there is no board to draw.")
+        picture = draw(service.table_for(campaign, BOARD_VIEWER))  # a RuleError (no battle) is said plainly
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        png = await asyncio.to_thread(charts.render_battle, picture)
+        embed = to_embed(Card(title=picture.title, description=picture.subtitle))
+        embed.set_image(url=f"attachment://{PICTURE_FILE}")
+        file = discord.File(io.BytesIO(png), filename=PICTURE_FILE)
+        interaction.extras["outcome"] = Outcome(
+            card=Card(title=picture.title), summary="battle picture", data={"picture": PICTURE_FILE}, ephemeral=True
+        )
+        await interaction.followup.send(embed=embed, file=file, ephemeral=True)
+
+
+# ---------------------------------------------------------------------- the /turn tracker
+
+
+class TurnButton(LastingButton, template=r"m:turn:(?P<campaign>\d+)"):
+    """End turn on a /turn prompt: runs ``/turn next`` for whoever presses (its player or a GM, as the command)."""
+
+    def __init__(self, campaign_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(label="End turn", style=discord.ButtonStyle.primary, custom_id=f"m:turn:{campaign_id}")
+        )
+        self.campaign_id = campaign_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> TurnButton:
+        return cls(int(match["campaign"]))
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        service, place = service_of(interaction), place_of(interaction)
+        campaign = await service.campaign(place)
+        if campaign is None or campaign.row.id != self.campaign_id:
+            raise RuleError("That campaign has ended here, so this turn can no longer be ended.")
+        reply = await turns.turn_next(service, place, caller_of(interaction))
+        await send_reply(interaction, reply, view=answer_view(reply))
+
+
+def answer_view(reply: Reply | None) -> discord.ui.View | None:
+    """The buttons of a message nobody asked for (a timer's): those a command's reply would carry now.
+
+    ``reply`` shows the table after the timer (what the deadline ran, or the table as it stands); the
+    buttons are anyone's to press, since the rules (or ``/turn next``) check who may answer.
+    """
+    if reply is None or reply.campaign is None:
+        return None
+    offer = REPLY_BUTTONS.get(reply.campaign.ruleset)
+    items = [item for item in (offer(reply) if offer else []) if not isinstance(item, PictureButton)]  # asked for
+    labels = {entry[1] if isinstance(entry, tuple) else getattr(entry.item, "label", None) for entry in items}
+    if turns.tracker(reply.campaign) is not None and "End turn" not in labels:
+        items.append(TurnButton(reply.campaign.id))
+    return action_buttons(reply.campaign.ruleset, items)
+
+
+LASTING_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    PageButton,
+    ConfirmButton,
+    ActionButton,
+    RespondButton,
+    RespondSelect,
+    TurnButton,
+    PictureButton,
+)

@@ -1,0 +1,197 @@
+"""What both stores hand back and raise: rows as plain dataclasses, and the errors the service catches.
+
+Nothing here knows SQLite or PostgreSQL, so the table service depends on these and on
+:mod:`bot.storage.protocol`, never on a backend.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from rules.base import RuleError
+
+SYNCHRONOUS = ("FULL", "NORMAL")  # the durability settings both stores accept
+FLIP_OFFSET = 1000  # log offsets beyond this count from whichever end of the log is nearer
+RECAP_COUNT_CAP = 1000  # "since you last acted" counts this far, then says "more than"
+
+
+@dataclass
+class CampaignRow:
+    id: int
+    guild_id: int
+    channel_id: int
+    ruleset: str
+    name: str
+    gm_ids: list[int]
+    gm_channel_id: int | None
+    settings: dict[str, Any]
+    state: dict[str, Any]
+    version: int
+    created_at: str
+    archived_at: str | None
+    pbp: dict[str, Any] = field(default_factory=dict)  # play-by-post settings and pause (bot/table/pbp.py)
+
+
+@dataclass
+class StoredWait:
+    """A wait as the store keeps it: the ruleset's :class:`rules.base.Wait`, since when, until when."""
+
+    campaign_id: int
+    key: str
+    user_id: int | None
+    body: dict[str, Any]
+    since: str
+    deadline: str | None
+
+
+@dataclass
+class TimerRow:
+    id: int
+    campaign_id: int | None
+    guild_id: int
+    channel_id: int
+    kind: str  # "nudge", "deadline", "remind"
+    wait_key: str | None
+    due: int  # epoch seconds
+    body: dict[str, Any]
+    created_by: int | None
+    fired_at: str | None
+
+
+@dataclass
+class CharacterRow:
+    id: int
+    campaign_id: int
+    owner_id: int
+    name: str
+    sheet: dict[str, Any]
+
+
+@dataclass
+class EventRow:
+    id: int
+    campaign_id: int
+    at: str
+    actor_id: int
+    actor_name: str
+    command: str
+    summary: str
+    result: dict[str, Any]
+    snapshot: dict[str, Any] | None
+    undoes: int | None
+    thread_id: int | None = None  # the thread of the campaign's channel it came from, if any
+    seq: int = 0  # its number in the campaign, from 1: the number users see (``id`` is global and internal)
+
+
+@dataclass(frozen=True)
+class LogQuery:
+    """What a filtered log shows: one actor's events, one command's, only secret ones, a text in the summary.
+
+    ``reveal`` (a GM reads it) lets the text match the secret side of an entry too; a player's search never does.
+    """
+
+    actor_id: int | None = None
+    command: str | None = None
+    secret_only: bool = False
+    text: str | None = None
+    reveal: bool = False
+
+
+
+@dataclass
+class MacroRow:
+    id: int
+    owner_id: int
+    campaign_id: int | None  # None: the member's own, usable everywhere
+    name: str
+    expression: str
+
+
+class StoreOpenError(Exception):
+    """The database cannot be opened or used; the message names it (never a password) and says what to do."""
+
+
+class DatabaseGoneError(RuleError):
+    """The database file was deleted or replaced under the running process: saving would be lost."""
+
+
+class TimerClaimedError(Exception):
+    """Another process (or an earlier run) already fired this timer; the transaction rolls back."""
+
+
+class StaleCampaignError(Exception):
+    """Another process changed the campaign since we read it; reload and retry."""
+
+
+class ConstraintError(Exception):
+    """A constraint refused the write (a unique name taken meanwhile): both stores raise this one kind."""
+
+
+def utcnow() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+# ---------------------------------------------------------------- from a database row (by column name)
+
+
+def campaign_row(row: Any) -> CampaignRow:
+    return CampaignRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        ruleset=row["ruleset"],
+        name=row["name"],
+        gm_ids=json.loads(row["gm_ids"]),
+        gm_channel_id=row["gm_channel_id"],
+        settings=json.loads(row["settings"]),
+        state=json.loads(row["state"]),
+        version=row["version"],
+        created_at=row["created_at"],
+        archived_at=row["archived_at"],
+        pbp=json.loads(row["pbp"]),
+    )
+
+
+def stored_wait(row: Any) -> StoredWait:
+    return StoredWait(
+        row["campaign_id"], row["key"], row["user_id"], json.loads(row["body"]), row["since"], row["deadline"]
+    )
+
+
+def timer_row(row: Any) -> TimerRow:
+    return TimerRow(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        kind=row["kind"],
+        wait_key=row["wait_key"],
+        due=row["due"],
+        body=json.loads(row["body"]),
+        created_by=row["created_by"],
+        fired_at=row["fired_at"],
+    )
+
+
+def event_row(row: Any) -> EventRow:
+    return EventRow(
+        id=row["id"],
+        campaign_id=row["campaign_id"],
+        at=row["at"],
+        actor_id=row["actor_id"],
+        actor_name=row["actor_name"],
+        command=row["command"],
+        summary=row["summary"],
+        result=json.loads(row["result"]),
+        snapshot=json.loads(row["snapshot"]) if row["snapshot"] else None,
+        undoes=row["undoes"],
+        thread_id=row["thread_id"],
+        seq=row["seq"],
+    )

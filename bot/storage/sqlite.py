@@ -1,0 +1,570 @@
+"""SQLite persistence: campaigns, characters and the append-only event log.
+
+Writes go through :class:`bot.storage.writer.Writer`: one thread owns the writing
+connection and commits actions in groups (see that module). Reads use a second
+connection on aiosqlite's thread, so a reader never sees a write that may still
+roll back; WAL lets the two run side by side. Migrations are append-only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager, contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from bot.storage.rows import (
+    FLIP_OFFSET,
+    RECAP_COUNT_CAP,
+    SYNCHRONOUS,
+    CampaignRow,
+    CharacterRow,
+    EventRow,
+    LogQuery,
+    MacroRow,
+    StoredWait,
+    StoreOpenError,
+    TimerRow,
+    campaign_row,
+    event_row,
+    stored_wait,
+    timer_row,
+)
+from bot.storage.writer import Transaction, Writer, WriteTx
+
+T = TypeVar("T")
+
+# Append-only: never edit a migration that has shipped; add the next one.
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE campaigns (
+        id            INTEGER PRIMARY KEY,
+        guild_id      INTEGER NOT NULL,
+        channel_id    INTEGER NOT NULL,
+        ruleset       TEXT    NOT NULL,
+        name          TEXT    NOT NULL,
+        gm_ids        TEXT    NOT NULL,
+        gm_channel_id INTEGER,
+        settings      TEXT    NOT NULL,
+        state         TEXT    NOT NULL,
+        version       INTEGER NOT NULL DEFAULT 0,
+        created_at    TEXT    NOT NULL,
+        archived_at   TEXT
+    );
+    CREATE UNIQUE INDEX campaigns_one_live_per_channel
+        ON campaigns (guild_id, channel_id) WHERE archived_at IS NULL;
+    CREATE TABLE characters (
+        id          INTEGER PRIMARY KEY,
+        campaign_id INTEGER NOT NULL REFERENCES campaigns (id),
+        owner_id    INTEGER NOT NULL,
+        name        TEXT    NOT NULL,
+        name_key    TEXT    NOT NULL,
+        sheet       TEXT    NOT NULL,
+        created_at  TEXT    NOT NULL,
+        updated_at  TEXT    NOT NULL,
+        UNIQUE (campaign_id, name_key)
+    );
+    CREATE TABLE events (
+        id          INTEGER PRIMARY KEY,
+        campaign_id INTEGER NOT NULL REFERENCES campaigns (id),
+        at          TEXT    NOT NULL,
+        actor_id    INTEGER NOT NULL,
+        actor_name  TEXT    NOT NULL,
+        command     TEXT    NOT NULL,
+        summary     TEXT    NOT NULL,
+        result      TEXT    NOT NULL,
+        snapshot    TEXT,
+        undoes      INTEGER REFERENCES events (id)
+    );
+    CREATE INDEX events_by_campaign ON events (campaign_id, id);
+    """,
+    # 2: history costs nothing. Undo seeks the newest undoable change and checks it against the
+    # undoes index; status and the log read a per-campaign event count kept by a trigger.
+    """
+    CREATE INDEX events_undoes ON events (undoes) WHERE undoes IS NOT NULL;
+    CREATE INDEX events_undoable ON events (campaign_id, id) WHERE snapshot IS NOT NULL AND undoes IS NULL;
+    CREATE TABLE event_counts (
+        campaign_id INTEGER PRIMARY KEY REFERENCES campaigns (id),
+        events      INTEGER NOT NULL
+    );
+    INSERT INTO event_counts (campaign_id, events) SELECT campaign_id, count(*) FROM events GROUP BY campaign_id;
+    CREATE TRIGGER events_counted AFTER INSERT ON events BEGIN
+        INSERT INTO event_counts (campaign_id, events) VALUES (NEW.campaign_id, 1)
+            ON CONFLICT (campaign_id) DO UPDATE SET events = events + 1;
+    END;
+    """,
+    # 3: dice macros, a member's own (campaign_id NULL, usable everywhere) or a campaign's (shared at its table).
+    """
+    CREATE TABLE macros (
+        id          INTEGER PRIMARY KEY,
+        owner_id    INTEGER NOT NULL,
+        campaign_id INTEGER REFERENCES campaigns (id),
+        name        TEXT    NOT NULL,
+        name_key    TEXT    NOT NULL,
+        expression  TEXT    NOT NULL,
+        created_at  TEXT    NOT NULL
+    );
+    CREATE UNIQUE INDEX macros_of_a_member ON macros (owner_id, name_key) WHERE campaign_id IS NULL;
+    CREATE UNIQUE INDEX macros_of_a_campaign ON macros (campaign_id, name_key) WHERE campaign_id IS NOT NULL;
+    """,
+    # 4: play-by-post. The campaign's own pbp settings (deadlines, pause); who each table waits on now;
+    # every timer (deadlines, nudges, reminders), claimed in a transaction so each fires exactly once;
+    # a member's own preferences (time zone).
+    """
+    ALTER TABLE campaigns ADD COLUMN pbp TEXT NOT NULL DEFAULT '{}';
+    CREATE TABLE waits (
+        campaign_id INTEGER NOT NULL REFERENCES campaigns (id),
+        key         TEXT    NOT NULL,
+        user_id     INTEGER,
+        body        TEXT    NOT NULL,
+        since       TEXT    NOT NULL,
+        deadline    TEXT,
+        PRIMARY KEY (campaign_id, key)
+    );
+    CREATE INDEX waits_by_user ON waits (user_id);
+    CREATE TABLE timers (
+        id          INTEGER PRIMARY KEY,
+        campaign_id INTEGER REFERENCES campaigns (id),
+        guild_id    INTEGER NOT NULL,
+        channel_id  INTEGER NOT NULL,
+        kind        TEXT    NOT NULL,
+        wait_key    TEXT,
+        due         INTEGER NOT NULL,
+        body        TEXT    NOT NULL,
+        created_by  INTEGER,
+        fired_at    TEXT
+    );
+    CREATE INDEX timers_due ON timers (due) WHERE fired_at IS NULL;
+    CREATE INDEX timers_by_wait ON timers (campaign_id, wait_key) WHERE fired_at IS NULL;
+    CREATE TABLE members (
+        user_id  INTEGER PRIMARY KEY,
+        timezone TEXT
+    );
+    """,
+    # 5: threads play in their parent channel's campaign; the log says which thread each event came from.
+    """
+    ALTER TABLE events ADD COLUMN thread_id INTEGER;
+    """,
+    # 6: each campaign's live board message, edited after each change.
+    """
+    CREATE TABLE boards (
+        campaign_id INTEGER PRIMARY KEY REFERENCES campaigns (id),
+        channel_id  INTEGER NOT NULL,
+        message_id  INTEGER NOT NULL
+    );
+    """,
+    # 7: each campaign numbers its events from 1 (seq); the log, undo and exports show that number, never the
+    # global id. Undo entries written before this named the global id: rewritten to the campaign's number.
+    # The log's command filter and its autocomplete seek (campaign_id, command).
+    """
+    ALTER TABLE events ADD COLUMN seq INTEGER;
+    UPDATE events SET seq = numbered.n
+        FROM (SELECT id, row_number() OVER (PARTITION BY campaign_id ORDER BY id) AS n FROM events) AS numbered
+        WHERE numbered.id = events.id;
+    CREATE UNIQUE INDEX events_seq ON events (campaign_id, seq);
+    CREATE INDEX events_commands ON events (campaign_id, command);
+    UPDATE events SET
+        summary = 'undid #' || (SELECT u.seq FROM events u WHERE u.id = events.undoes)
+            || substr(summary, instr(summary, ' (')),
+        result = json_set(result, '$.undone', (SELECT u.seq FROM events u WHERE u.id = events.undoes))
+        WHERE undoes IS NOT NULL AND summary LIKE 'undid #% (%';
+    """,
+)
+
+
+def statements(script: str) -> list[str]:
+    """Split a migration into statements; a trigger's body holds semicolons of its own."""
+    found, pending = [], ""
+    for piece in script.split(";"):
+        pending += piece + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n;"):
+                found.append(pending.strip())
+            pending = ""
+    return found
+
+
+class SqliteOpenError(StoreOpenError):
+    """The SQLite file cannot be opened or used; the message names it and says what to do."""
+
+    def __init__(self, path: Path, error: BaseException) -> None:
+        reason = str(error) or type(error).__name__
+        if isinstance(error, sqlite3.DatabaseError) and "not a database" in reason:
+            advice = "it is not a Magister database (or is damaged): move it aside"
+        elif isinstance(error, OSError) and error.strerror:
+            advice = f"{error.strerror.lower()}: check the folder exists and is writable"
+        else:
+            advice = f"{reason}: check the file and its folder are writable"
+        super().__init__(f"cannot open the database {path}: {advice}, or set MAGISTER_DB to another file")
+
+
+
+def log_where(query: LogQuery) -> tuple[str, tuple]:
+    """The WHERE clauses after ``campaign_id = ?``, and their parameters."""
+    clauses, parameters = [], []
+    if query.actor_id is not None:
+        clauses.append("actor_id = ?")
+        parameters.append(query.actor_id)
+    if query.command is not None:
+        clauses.append("command = ?")
+        parameters.append(query.command)
+    if query.secret_only:
+        clauses.append("json_extract(result, '$.secret.summary') IS NOT NULL")
+    if query.text:
+        pattern = "%" + query.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+        if query.reveal:
+            clauses.append(
+                "(summary LIKE ? ESCAPE '\\' OR json_extract(result, '$.secret.summary') LIKE ? ESCAPE '\\')"
+            )
+            parameters += [pattern, pattern]
+        else:
+            clauses.append("summary LIKE ? ESCAPE '\\'")
+            parameters.append(pattern)
+    return "".join(f" AND {clause}" for clause in clauses), tuple(parameters)
+
+
+class SqliteStore:
+    """The database. Open with :meth:`open`, close with :meth:`close`."""
+
+    def __init__(self, path: Path, writer: Writer, reader: aiosqlite.Connection) -> None:
+        self.path = path
+        self._writer = writer
+        self._reader = reader
+
+    @classmethod
+    async def open(cls, path: Path | str, *, synchronous: str = "FULL") -> SqliteStore:
+        """Open (creating if need be) and migrate. ``synchronous``: FULL (power-loss safe) or NORMAL."""
+        if synchronous not in SYNCHRONOUS:
+            raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}")
+        path = Path(path)
+        writer: Writer | None = None
+        reader: aiosqlite.Connection | None = None
+        try:
+            await asyncio.to_thread(_probe, path)
+            writer = await Writer.start(path, synchronous, [statements(script) for script in MIGRATIONS])
+            reader = aiosqlite.connect(path, isolation_level=None)
+            reader._thread.daemon = True  # a store left open (a crash, a failed test) must not keep the process alive
+            await reader
+            reader.row_factory = aiosqlite.Row
+            for pragma in ("busy_timeout = 5000", "foreign_keys = ON", f"synchronous = {synchronous}"):
+                await reader.execute(f"PRAGMA {pragma}")
+        except (OSError, sqlite3.Error) as error:
+            # a connection's thread would keep the process alive after the error: close it
+            if reader is not None:
+                await reader.close()
+            if writer is not None:
+                await writer.close()
+            raise SqliteOpenError(path, error) from error
+        return cls(path, writer, reader)
+
+    async def close(self) -> None:
+        await self._writer.close()
+        await self._reader.close()
+
+    async def schema_version(self) -> int:
+        row = await self._one("PRAGMA user_version")
+        return int(row[0]) if row else 0
+
+    async def _one(self, sql: str, parameters: tuple = ()) -> aiosqlite.Row | None:
+        """The first row, in one hop to the reader's thread (execute + fetchone would be two)."""
+        rows = await self._reader.execute_fetchall(sql, parameters)
+        return next(iter(rows), None)
+
+    # ------------------------------------------------------------------ writes
+
+    def transaction(self) -> AbstractAsyncContextManager[Transaction]:
+        """One write transaction, statement by statement (see :meth:`Writer.transaction`)."""
+        return self._writer.transaction()
+
+    async def write(self, job: Callable[[WriteTx], T]) -> T:
+        """Run ``job``'s writes on the writer thread in a committed (group) transaction; return its result."""
+        return await self._writer.write(job)
+
+    async def check_others(self) -> bool:
+        """Has another process committed since we last looked? (Also checked at every write.)"""
+        return await self._writer.check_others()
+
+    @property
+    def generation(self) -> int:
+        """Bumped each time another process is seen to have written: cached reads are suspect."""
+        return self._writer.generation
+
+    @property
+    def checked_at(self) -> float:
+        return self._writer.checked_at
+
+    @contextmanager
+    def snapshot(self) -> Iterator[Callable[[str, Sequence[Any]], list[tuple]]]:
+        """From a worker thread: one read-only snapshot (the export's); yields ``read(sql, parameters)``."""
+        connection = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            connection.execute("BEGIN")  # one snapshot: everything read through it agrees
+            yield lambda sql, parameters=(): connection.execute(sql, parameters).fetchall()
+        finally:
+            connection.close()
+
+    # ------------------------------------------------------------------ reads
+
+    async def campaign(self, guild_id: int, channel_id: int) -> CampaignRow | None:
+        """The live (not archived) campaign of a channel."""
+        row = await self._one(
+            "SELECT * FROM campaigns WHERE guild_id = ? AND channel_id = ? AND archived_at IS NULL",
+            (guild_id, channel_id),
+        )
+        return campaign_row(row) if row else None
+
+    async def campaign_by_id(self, campaign_id: int) -> CampaignRow | None:
+        row = await self._one("SELECT * FROM campaigns WHERE id = ?", (campaign_id,))
+        return campaign_row(row) if row else None
+
+    async def archived_campaigns(self, guild_id: int, channel_id: int, *, limit: int = 25) -> list[CampaignRow]:
+        """This channel's ended campaigns, the most recently ended first."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT * FROM campaigns WHERE guild_id = ? AND channel_id = ? AND archived_at IS NOT NULL"
+            " ORDER BY archived_at DESC LIMIT ?",
+            (guild_id, channel_id, limit),
+        )
+        return [campaign_row(row) for row in rows]
+
+    async def live_campaigns(self, ruleset: str) -> list[CampaignRow]:
+        """Every campaign of a ruleset that is not archived (for background upkeep such as timeouts)."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT * FROM campaigns WHERE ruleset = ? AND archived_at IS NULL ORDER BY id", (ruleset,)
+        )
+        return [campaign_row(row) for row in rows]
+
+    async def characters(self, campaign_id: int) -> list[CharacterRow]:
+        rows = await self._reader.execute_fetchall(
+            "SELECT id, campaign_id, owner_id, name, sheet FROM characters WHERE campaign_id = ? ORDER BY id",
+            (campaign_id,),
+        )
+        return [
+            CharacterRow(row["id"], row["campaign_id"], row["owner_id"], row["name"], json.loads(row["sheet"]))
+            for row in rows
+        ]
+
+    async def events(self, campaign_id: int, *, limit: int, offset: int = 0) -> list[EventRow]:
+        """Newest first. Past the middle it reads from the oldest end, so the last page costs what the first does."""
+        if offset > FLIP_OFFSET:
+            total = await self.count_events(campaign_id)
+            if offset > total // 2:
+                rows = await self._reader.execute_fetchall(
+                    "SELECT * FROM events WHERE campaign_id = ? ORDER BY id LIMIT ? OFFSET ?",
+                    (campaign_id, max(0, min(limit, total - offset)), max(0, total - offset - limit)),
+                )
+                return [event_row(row) for row in reversed(rows)]
+        rows = await self._reader.execute_fetchall(
+            "SELECT * FROM events WHERE campaign_id = ? ORDER BY id DESC LIMIT ? OFFSET ?",
+            (campaign_id, limit, offset),
+        )
+        return [event_row(row) for row in rows]
+
+    async def events_matching(
+        self, campaign_id: int, where: LogQuery, *, limit: int, offset: int = 0
+    ) -> list[EventRow]:
+        """A filtered log page, newest first (the unfiltered log reads :meth:`events`)."""
+        sql, parameters = log_where(where)
+        rows = await self._reader.execute_fetchall(
+            f"SELECT * FROM events WHERE campaign_id = ?{sql} ORDER BY id DESC LIMIT ? OFFSET ?",
+            (campaign_id, *parameters, limit, offset),
+        )
+        return [event_row(row) for row in rows]
+
+    async def count_matching(self, campaign_id: int, where: LogQuery) -> int:
+        """How many events a filter matches: a scan of the campaign's log (filters are for finding, not paging fast)."""
+        sql, parameters = log_where(where)
+        row = await self._one(f"SELECT count(*) FROM events WHERE campaign_id = ?{sql}", (campaign_id, *parameters))
+        return int(row[0]) if row else 0
+
+    async def commands_seen(self, campaign_id: int, *, limit: int = 200) -> list[str]:
+        """Every command the campaign's log holds, in order: a skip-scan of (campaign_id, command), one seek each."""
+        rows = await self._reader.execute_fetchall(
+            """
+            WITH RECURSIVE seen (command) AS (
+                SELECT min(command) FROM events WHERE campaign_id = ?
+                UNION ALL
+                SELECT (SELECT min(command) FROM events WHERE campaign_id = ? AND command > seen.command)
+                FROM seen WHERE seen.command IS NOT NULL
+            )
+            SELECT command FROM seen WHERE command IS NOT NULL LIMIT ?
+            """,
+            (campaign_id, campaign_id, limit),
+        )
+        return [row[0] for row in rows]
+
+    async def events_since_last_by(
+        self, campaign_id: int, actor_id: int, *, limit: int, look_back: int = RECAP_COUNT_CAP
+    ) -> tuple[list[EventRow], int]:
+        """Events after ``actor_id``'s newest one among the last ``look_back``: the newest ``limit`` of them,
+        newest first, and how many (``look_back`` when they did nothing that recent). Bounded either way,
+        and no index to pay for on every write."""
+        row = await self._one(
+            "SELECT count(*), coalesce(max(CASE WHEN actor_id = ? THEN id END), 0) FROM "
+            "(SELECT id, actor_id FROM events WHERE campaign_id = ? ORDER BY id DESC LIMIT ?)",
+            (actor_id, campaign_id, look_back),
+        )
+        seen, since = (int(row[0]), int(row[1])) if row else (0, 0)
+        counted = await self._one(
+            "SELECT count(*) FROM (SELECT 1 FROM events WHERE campaign_id = ? AND id > ? ORDER BY id DESC LIMIT ?)",
+            (campaign_id, since, look_back),
+        )
+        total = int(counted[0]) if counted else 0
+        if since == 0 and seen >= look_back:
+            total = look_back  # not in the last look_back events: "that many or more"
+        rows = await self._reader.execute_fetchall(
+            "SELECT * FROM events WHERE campaign_id = ? AND id > ? ORDER BY id DESC LIMIT ?",
+            (campaign_id, since, limit),
+        )
+        return [event_row(row) for row in rows], total
+
+    async def macros(self, owner_id: int, campaign_id: int | None) -> list[MacroRow]:
+        """The member's own macros, then the campaign's, by name."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT id, owner_id, campaign_id, name, expression FROM macros"
+            " WHERE (owner_id = ? AND campaign_id IS NULL) OR campaign_id = ?"
+            " ORDER BY campaign_id IS NOT NULL, name_key",
+            (owner_id, campaign_id if campaign_id is not None else -1),
+        )
+        return [MacroRow(*row) for row in rows]
+
+    async def count_events(self, campaign_id: int) -> int:
+        """Kept by a trigger, so it costs one row however long the log."""
+        row = await self._one("SELECT events FROM event_counts WHERE campaign_id = ?", (campaign_id,))
+        return int(row[0]) if row else 0
+
+    # ------------------------------------------------------------------ play-by-post reads
+
+    async def waits(self, campaign_id: int) -> list[StoredWait]:
+        rows = await self._reader.execute_fetchall(
+            "SELECT * FROM waits WHERE campaign_id = ? ORDER BY since, key", (campaign_id,)
+        )
+        return [stored_wait(row) for row in rows]
+
+    async def waits_on(self, guild_id: int, user_id: int) -> list[tuple[CampaignRow, StoredWait]]:
+        """Every wait of the guild's live campaigns on this member: as a player, or as a GM for GM waits."""
+        rows = await self._reader.execute_fetchall(
+            """
+            SELECT c.*, w.campaign_id AS w_campaign, w.key AS w_key, w.user_id AS w_user, w.body AS w_body,
+                   w.since AS w_since, w.deadline AS w_deadline
+            FROM waits w JOIN campaigns c ON c.id = w.campaign_id
+            WHERE c.guild_id = ? AND c.archived_at IS NULL
+              AND (w.user_id = ? OR (w.user_id IS NULL AND EXISTS (SELECT 1 FROM json_each(c.gm_ids) WHERE value = ?)))
+            ORDER BY w.since, c.id LIMIT 50
+            """,
+            (guild_id, user_id, user_id),
+        )
+        return [
+            (
+                campaign_row(row),
+                StoredWait(
+                    row["w_campaign"],
+                    row["w_key"],
+                    row["w_user"],
+                    json.loads(row["w_body"]),
+                    row["w_since"],
+                    row["w_deadline"],
+                ),
+            )
+            for row in rows
+        ]
+
+    async def due_timers(self, now: int, *, limit: int = 100) -> list[TimerRow]:
+        """Unfired timers due by ``now`` whose campaign (if any) is live and not paused, oldest first."""
+        rows = await self._reader.execute_fetchall(
+            """
+            SELECT t.* FROM timers t LEFT JOIN campaigns c ON c.id = t.campaign_id
+            WHERE t.fired_at IS NULL AND t.due <= ?
+              AND (t.campaign_id IS NULL OR json_extract(c.pbp, '$.paused_at') IS NULL)
+            ORDER BY t.due, t.id LIMIT ?
+            """,
+            (now, limit),
+        )
+        return [timer_row(row) for row in rows]
+
+    async def timer(self, timer_id: int) -> TimerRow | None:
+        row = await self._one("SELECT * FROM timers WHERE id = ?", (timer_id,))
+        return timer_row(row) if row else None
+
+    async def reminders(self, guild_id: int, channel_id: int) -> list[TimerRow]:
+        rows = await self._reader.execute_fetchall(
+            "SELECT * FROM timers WHERE guild_id = ? AND channel_id = ? AND kind = 'remind' AND fired_at IS NULL "
+            "ORDER BY due, id LIMIT 25",
+            (guild_id, channel_id),
+        )
+        return [timer_row(row) for row in rows]
+
+    async def actor_names(self) -> dict[int, str]:
+        """Each actor's latest name in the log (the console names whom it pings with these).
+
+        What a timer ran as the GM is logged under the GM's id as "Magister (timer)": not the GM's name.
+        """
+        rows = await self._reader.execute_fetchall(
+            "SELECT actor_id, actor_name FROM events WHERE id IN "
+            "(SELECT max(id) FROM events WHERE actor_name NOT LIKE '%(timer)' GROUP BY actor_id)"
+        )
+        return {int(row[0]): row[1] for row in rows}
+
+    async def board(self, campaign_id: int) -> tuple[int, int] | None:
+        """The campaign's board message: (channel id, message id)."""
+        row = await self._one("SELECT channel_id, message_id FROM boards WHERE campaign_id = ?", (campaign_id,))
+        return (int(row[0]), int(row[1])) if row else None
+
+    async def member_timezone(self, user_id: int) -> str | None:
+        row = await self._one("SELECT timezone FROM members WHERE user_id = ?", (user_id,))
+        return row[0] if row else None
+
+    async def event_id_of(self, campaign_id: int, seq: int) -> int | None:
+        """The row id of the campaign's event number ``seq`` (one seek of the unique index)."""
+        row = await self._one("SELECT id FROM events WHERE campaign_id = ? AND seq = ?", (campaign_id, seq))
+        return int(row[0]) if row else None
+
+    async def undoable_since(self, campaign_id: int, event_id: int, *, limit: int) -> list[EventRow]:
+        """Event ``event_id`` and every later change still in force (not undone), oldest first, at most ``limit``."""
+        rows = await self._reader.execute_fetchall(
+            """
+            SELECT * FROM events e INDEXED BY events_undoable
+            WHERE e.campaign_id = ? AND e.id >= ? AND e.snapshot IS NOT NULL AND e.undoes IS NULL
+              AND NOT EXISTS (SELECT 1 FROM events u WHERE u.undoes = e.id)
+            ORDER BY e.id LIMIT ?
+            """,
+            (campaign_id, event_id, limit),
+        )
+        return [event_row(row) for row in rows]
+
+    async def last_undoable(self, campaign_id: int) -> EventRow | None:
+        """The newest action with a snapshot that no later undo has reversed."""
+        row = await self._one(
+            """
+            SELECT * FROM events e INDEXED BY events_undoable
+            WHERE e.campaign_id = ? AND e.snapshot IS NOT NULL AND e.undoes IS NULL
+              AND NOT EXISTS (SELECT 1 FROM events u WHERE u.undoes = e.id)
+            ORDER BY e.id DESC LIMIT 1
+            """,
+            (campaign_id,),
+        )
+        return event_row(row) if row else None
+
+
+def _probe(path: Path) -> None:
+    """Open the file with plain sqlite3 first: a failure here leaves no connection thread behind."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    connection = sqlite3.connect(path, timeout=5)
+    try:
+        for attempt in range(50):
+            try:  # switching to WAL does not wait on the busy timeout while another process switches it
+                connection.execute("PRAGMA journal_mode = WAL")
+                break
+            except sqlite3.OperationalError as error:
+                if "locked" not in str(error) or attempt == 49:
+                    raise
+                time.sleep(0.1)
+        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    finally:
+        connection.close()

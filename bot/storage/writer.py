@@ -1,0 +1,541 @@
+"""The write side of the store: one thread that owns the writing SQLite connection.
+
+Every write runs on that thread. Actions write through :meth:`Writer.write`,
+which commits in groups: writes that arrive while a group is in flight go into
+the next one together, and a whole group (BEGIN IMMEDIATE, every job's
+statements, COMMIT) is one call to the thread, so a group of 64 costs the event
+loop one hand-off instead of a hundred. Every action still waits for its own
+COMMIT, and if any job in a group fails the group rolls back and each job is
+retried alone, so one action's failure never touches another's.
+
+Before each transaction the thread checks, cheaply, that the file at the path is
+still the one it opened (a deleted or replaced database would swallow writes)
+and whether another process has committed since it last looked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import asynccontextmanager
+from functools import partial
+from pathlib import Path
+from typing import Any, TypeVar
+
+from bot.storage.rows import (
+    CampaignRow,
+    ConstraintError,
+    DatabaseGoneError,
+    StaleCampaignError,
+    TimerClaimedError,
+    dumps,
+    utcnow,
+)
+
+T = TypeVar("T")
+Job = Callable[["WriteTx"], Any]
+MAX_BATCH = 64  # writes per group commit: enough to amortize, small enough to keep latency flat
+
+log = logging.getLogger(__name__)
+
+
+class GroupCommit:
+    """Group commit, the same on both backends: writes that arrive while a group is in flight go into the next
+    one together; if any job of a group fails, the group rolls back and each job is retried alone, so one
+    action's failure never touches another's. A backend supplies :meth:`_on_thread` (its worker thread),
+    :meth:`_group` (every job in one transaction, on that thread) and, if it likes, :meth:`_committed`."""
+
+    _lock: asyncio.Lock  # one transaction at a time: a group, or an async transaction()
+    _queue: list[tuple[Job, asyncio.Future[Any]]]
+    _committer: asyncio.Task[None] | None
+
+    async def _on_thread(self, function: Callable[..., T], *args: Any) -> T:
+        raise NotImplementedError
+
+    def _group(self, jobs: list[Job]) -> list[Any]:
+        raise NotImplementedError
+
+    def _committed(self) -> None:
+        """On the loop, after a group committed whole."""
+
+    async def write(self, job: Callable[[WriteTx], T]) -> T:
+        """Run ``job`` (plain code, on the writer thread) in a committed transaction, maybe shared; its result."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.append((job, future))
+        if self._committer is None or self._committer.done():
+            self._committer = asyncio.create_task(self._commit_queued(), name="magister-group-commit")
+        return await future
+
+    async def _commit_queued(self) -> None:
+        while self._queue:
+            batch, self._queue = self._queue[:MAX_BATCH], self._queue[MAX_BATCH:]
+            jobs = [job for job, _ in batch]
+            async with self._lock:
+                try:
+                    results = await self._on_thread(self._group, jobs)
+                except Exception:
+                    outcomes = await self._on_thread(self._one_by_one, jobs)
+                    for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
+                        if not future.done():
+                            future.set_result(value) if ok else future.set_exception(value)
+                    continue
+            self._committed()
+            for (_, future), result in zip(batch, results, strict=True):
+                if not future.done():
+                    future.set_result(result)
+
+    def _one_by_one(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        """After a failed group, on the writer thread: each job alone, so only the faulty one fails."""
+        outcomes: list[tuple[bool, Any]] = []
+        for job in jobs:
+            try:
+                outcomes.append((True, self._group([job])[0]))
+            except Exception as error:
+                outcomes.append((False, error))
+        return outcomes
+
+
+class Writer(GroupCommit):
+    """The writing connection, on its own thread. Create with :meth:`start`."""
+
+    def __init__(self, path: Path, pool: ThreadPoolExecutor, connection: sqlite3.Connection) -> None:
+        self.path = path
+        self._pool = pool
+        self._db = connection
+        self._tx = WriteTx(connection)
+        self._lock = asyncio.Lock()  # one transaction at a time: a group, or an async transaction()
+        self._queue: list[tuple[Job, asyncio.Future[Any]]] = []
+        self._committer: asyncio.Task[None] | None = None
+        self._identity = identity(path)
+        self._gone: str | None = None  # why writes are refused, once the file is gone
+        self._data_version: int | None = None
+        self._group_version = 0  # data_version as the last group began
+        self.generation = 0  # bumped whenever another connection (another process) is seen to have written
+        self.checked_at = 0.0  # monotonic time of the last look for other writers
+
+    @classmethod
+    async def start(cls, path: Path, synchronous: str, migrations: Sequence[Sequence[str]]) -> Writer:
+        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="magister-writer")
+        loop = asyncio.get_running_loop()
+        try:
+            connection = await loop.run_in_executor(pool, _connect, path, synchronous)
+            try:
+                await loop.run_in_executor(pool, _migrate, connection, migrations)
+            except BaseException:
+                await loop.run_in_executor(pool, connection.close)
+                raise
+        except BaseException:
+            pool.shutdown(wait=False)  # the thread would keep the process alive after the error
+            raise
+        return cls(path, pool, connection)
+
+    async def close(self) -> None:
+        if self._committer is not None:
+            await asyncio.shield(self._committer)
+        async with self._lock:
+            await self._call(self._db.close)
+        self._pool.shutdown(wait=False)
+
+    async def _call(self, function: Callable[..., T], *args: Any) -> T:
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, partial(function, *args))
+        except sqlite3.IntegrityError as error:  # the neutral kind, as PostgreSQL's store raises it
+            raise ConstraintError(str(error)) from None
+
+    async def pragma(self, name: str) -> Any:
+        return await self._call(lambda: self._db.execute(f"PRAGMA {name}").fetchone()[0])
+
+    # ------------------------------------------------------------------ other writers, the file
+
+    async def check_others(self) -> bool:
+        """Look for commits by another process since the last look; True (and a new generation) if any."""
+        return self._saw(await self.pragma("data_version"))
+
+    def _saw(self, data_version: int) -> bool:
+        self.checked_at = time.monotonic()
+        changed = self._data_version is not None and data_version != self._data_version
+        self._data_version = data_version
+        if changed:
+            self.generation += 1
+        return changed
+
+    def _begin(self) -> int:
+        """On the writer thread: refuse if the file is gone, BEGIN IMMEDIATE, return the data version."""
+        if self._gone is None and identity(self.path) != self._identity:
+            log.critical(
+                "the database file %s was deleted or replaced while Magister was running; refusing every write "
+                "until a restart (writes now would go to a file nobody will read)",
+                self.path,
+            )
+            self._gone = (
+                "The campaign database was deleted or replaced while Magister was running, so nothing can be "
+                "saved: this was not saved. Ask the bot's admin to restart Magister."
+            )
+        if self._gone is not None:
+            raise DatabaseGoneError(self._gone)
+        self._db.execute("BEGIN IMMEDIATE")
+        return self._db.execute("PRAGMA data_version").fetchone()[0]
+
+    # ------------------------------------------------------------------ transactions
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Transaction]:
+        """One write transaction, statement by statement: committed on normal exit, rolled back on any exception."""
+        async with self._lock:
+            self._saw(await self._call(self._begin))
+            try:
+                yield Transaction(self)
+            except BaseException:
+                await self._call(self._db.execute, "ROLLBACK")
+                raise
+            await self._call(self._db.execute, "COMMIT")
+
+    async def _on_thread(self, function: Callable[..., T], *args: Any) -> T:
+        return await self._call(function, *args)
+
+    def _group(self, jobs: list[Job]) -> list[Any]:
+        """On the writer thread: every job in one transaction, or none (the exception propagates)."""
+        data_version = self._begin()
+        try:
+            results = [job(self._tx) for job in jobs]
+            self._db.execute("COMMIT")
+        except sqlite3.IntegrityError as error:
+            self._db.execute("ROLLBACK")
+            raise ConstraintError(str(error)) from None
+        except BaseException:
+            self._db.execute("ROLLBACK")
+            raise
+        self._group_version = data_version  # read by _committed, on the loop, once this call's future is done
+        return results
+
+    def _committed(self) -> None:
+        self._saw(self._group_version)
+
+
+class WriteTx:
+    """The writes an action may make, run on the writer thread inside one ``BEGIN IMMEDIATE``."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self._db = connection
+
+    def insert_campaign(
+        self,
+        guild_id: int,
+        channel_id: int,
+        ruleset: str,
+        name: str,
+        gm_ids: Sequence[int],
+        settings: dict,
+        state: dict,
+    ) -> int:
+        cursor = self._db.execute(
+            """INSERT INTO campaigns (guild_id, channel_id, ruleset, name, gm_ids, settings, state, created_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+            (guild_id, channel_id, ruleset, name, dumps(list(gm_ids)), dumps(settings), dumps(state), utcnow()),
+        )
+        return int(cursor.lastrowid)  # type: ignore[arg-type]
+
+    def set_created_at(self, campaign_id: int, created_at: str) -> None:
+        """An imported campaign keeps the date it began (``/campaign import``)."""
+        self._db.execute("UPDATE campaigns SET created_at = ? WHERE id = ?", (created_at, campaign_id))
+
+    def update_campaign(self, campaign: CampaignRow) -> None:
+        """Write the campaign back; raises StaleCampaignError if another process wrote it first."""
+        cursor = self._db.execute(
+            """UPDATE campaigns SET name = ?, gm_ids = ?, gm_channel_id = ?, settings = ?, state = ?,
+                      version = version + 1, archived_at = ?, pbp = ?
+               WHERE id = ? AND version = ?""",
+            (
+                campaign.name,
+                dumps(campaign.gm_ids),
+                campaign.gm_channel_id,
+                dumps(campaign.settings),
+                dumps(campaign.state),
+                campaign.archived_at,
+                dumps(campaign.pbp),
+                campaign.id,
+                campaign.version,
+            ),
+        )
+        if cursor.rowcount != 1:
+            raise StaleCampaignError(campaign.id)
+        campaign.version += 1
+
+    def touch_campaign(self, campaign: CampaignRow) -> None:
+        """Claim the campaign for a write that changes only its characters: the version still moves,
+        so another process holding the old characters finds out."""
+        cursor = self._db.execute(
+            "UPDATE campaigns SET version = version + 1 WHERE id = ? AND version = ? AND archived_at IS NULL",
+            (campaign.id, campaign.version),
+        )
+        if cursor.rowcount != 1:
+            raise StaleCampaignError(campaign.id)
+        campaign.version += 1
+
+    def check_campaign(self, campaign: CampaignRow) -> None:
+        """For a write that only logs: the campaign must still be live and as we read it."""
+        found = self._db.execute(
+            "SELECT 1 FROM campaigns WHERE id = ? AND version = ? AND archived_at IS NULL",
+            (campaign.id, campaign.version),
+        ).fetchone()
+        if found is None:
+            raise StaleCampaignError(campaign.id)
+
+    def insert_character(self, campaign_id: int, owner_id: int, name: str, sheet: dict) -> int:
+        now = utcnow()
+        cursor = self._db.execute(
+            """INSERT INTO characters (campaign_id, owner_id, name, name_key, sheet, created_at, updated_at)
+               VALUES (?, ?, ?, ?, ?, ?, ?)""",
+            (campaign_id, owner_id, name, name.casefold(), dumps(sheet), now, now),
+        )
+        return int(cursor.lastrowid)  # type: ignore[arg-type]
+
+    def update_character(self, character_id: int, owner_id: int, sheet: dict) -> None:
+        self._db.execute(
+            "UPDATE characters SET owner_id = ?, sheet = ?, updated_at = ? WHERE id = ?",
+            (owner_id, dumps(sheet), utcnow(), character_id),
+        )
+
+    def delete_character(self, character_id: int) -> None:
+        self._db.execute("DELETE FROM characters WHERE id = ?", (character_id,))
+
+    def append_event(
+        self,
+        campaign_id: int,
+        actor_id: int,
+        actor_name: str,
+        command: str,
+        summary: str,
+        result: dict,
+        snapshot: dict | None = None,
+        undoes: int | None = None,
+        thread_id: int | None = None,
+        *,
+        at: str | None = None,
+    ) -> int:
+        """Log one event, numbered next in its campaign (one seek of the (campaign_id, seq) index); its row id."""
+        (seq,) = self._db.execute(
+            "SELECT coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = ?", (campaign_id,)
+        ).fetchone()
+        cursor = self._db.execute(
+            """INSERT INTO events
+                   (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes, thread_id, seq)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+            (
+                campaign_id,
+                at or utcnow(),
+                actor_id,
+                actor_name,
+                command,
+                summary,
+                dumps(result),
+                dumps(snapshot) if snapshot is not None else None,
+                undoes,
+                thread_id,
+                seq,
+            ),
+        )
+        return int(cursor.lastrowid)  # type: ignore[arg-type]
+
+    def save_macro(self, owner_id: int, campaign_id: int | None, name: str, expression: str) -> bool:
+        """Save or replace a macro; True when it replaced one of the same name in the same scope."""
+        key = name.casefold()
+        if campaign_id is None:
+            where, found = "owner_id = ? AND campaign_id IS NULL AND name_key = ?", (owner_id, key)
+        else:
+            where, found = "campaign_id = ? AND name_key = ?", (campaign_id, key)
+        replaced = self._db.execute(f"DELETE FROM macros WHERE {where}", found).rowcount > 0
+        self._db.execute(
+            "INSERT INTO macros (owner_id, campaign_id, name, name_key, expression, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (owner_id, campaign_id, name, key, expression, utcnow()),
+        )
+        return replaced
+
+    def delete_macro(self, macro_id: int) -> None:
+        self._db.execute("DELETE FROM macros WHERE id = ?", (macro_id,))
+
+    # -- play-by-post: waits and timers ------------------------------------------
+
+    def put_wait(self, campaign_id: int, key: str, user_id: int | None, body: dict, since: str, deadline: str | None):
+        self._db.execute(
+            "INSERT OR REPLACE INTO waits (campaign_id, key, user_id, body, since, deadline) VALUES (?, ?, ?, ?, ?, ?)",
+            (campaign_id, key, user_id, dumps(body), since, deadline),
+        )
+
+    def drop_wait(self, campaign_id: int, key: str) -> None:
+        """The wait is over: it and its unfired timers go."""
+        self._db.execute("DELETE FROM waits WHERE campaign_id = ? AND key = ?", (campaign_id, key))
+        self._db.execute(
+            "DELETE FROM timers WHERE campaign_id = ? AND wait_key = ? AND fired_at IS NULL", (campaign_id, key)
+        )
+
+    def add_timer(
+        self,
+        campaign_id: int | None,
+        guild_id: int,
+        channel_id: int,
+        kind: str,
+        due: int,
+        body: dict,
+        *,
+        wait_key: str | None = None,
+        created_by: int | None = None,
+    ) -> int:
+        cursor = self._db.execute(
+            """INSERT INTO timers (campaign_id, guild_id, channel_id, kind, wait_key, due, body, created_by)
+               VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
+            (campaign_id, guild_id, channel_id, kind, wait_key, due, dumps(body), created_by),
+        )
+        return int(cursor.lastrowid)  # type: ignore[arg-type]
+
+    def claim_timer(self, timer_id: int, at: str) -> None:
+        """Mark a timer fired, in the transaction of what it does: if another process (or an earlier run)
+        claimed it first, this raises and the whole transaction rolls back, so it fires exactly once."""
+        cursor = self._db.execute("UPDATE timers SET fired_at = ? WHERE id = ? AND fired_at IS NULL", (at, timer_id))
+        if cursor.rowcount != 1:
+            raise TimerClaimedError(timer_id)
+
+    def pending_reminders(self, guild_id: int, channel_id: int) -> int:
+        return self._db.execute(
+            "SELECT count(*) FROM timers"
+            " WHERE guild_id = ? AND channel_id = ? AND kind = 'remind' AND fired_at IS NULL",
+            (guild_id, channel_id),
+        ).fetchone()[0]
+
+    def cancel_timer(self, timer_id: int, *, channel: tuple[int, int] | None = None) -> bool:
+        """Delete an unfired timer (of that guild and channel, if given); False if there was none."""
+        sql, parameters = "DELETE FROM timers WHERE id = ? AND fired_at IS NULL", [timer_id]
+        if channel is not None:
+            sql += " AND guild_id = ? AND channel_id = ?"
+            parameters += list(channel)
+        return self._db.execute(sql, parameters).rowcount == 1
+
+    def shift_timers(self, campaign_id: int, seconds: int) -> list[tuple[int, int]]:
+        """A holiday's length added to every timer of the campaign still to fire; (id, new due) of each."""
+        cursor = self._db.execute(
+            "UPDATE timers SET due = due + ? WHERE campaign_id = ? AND fired_at IS NULL RETURNING id, due",
+            (seconds, campaign_id),
+        )
+        return sorted((int(row[0]), int(row[1])) for row in cursor.fetchall())
+
+    def put_back_timers(self, timers: Sequence[tuple[int, int, int]]) -> list[int]:
+        """Each (id, moved due, old due) back to its old due time, unless one of them has fired: then nothing
+        moves, and the fired ones' ids are returned. A timer is matched by its id *and* the due time the resume
+        gave it: one since deleted (its wait ended) is skipped, and so is a newer timer that took a deleted
+        one's id (SQLite reuses the largest id after a delete)."""
+        fired = [
+            timer_id
+            for timer_id, moved, _ in timers
+            if self._db.execute(
+                "SELECT 1 FROM timers WHERE id = ? AND due = ? AND fired_at IS NOT NULL", (timer_id, moved)
+            ).fetchone()
+        ]
+        if fired:
+            return fired
+        self._db.executemany(
+            "UPDATE timers SET due = ? WHERE id = ? AND due = ? AND fired_at IS NULL",
+            [(old, timer_id, moved) for timer_id, moved, old in timers],
+        )
+        return []
+
+    def set_wait_deadline(self, campaign_id: int, key: str, deadline: str | None) -> None:
+        self._db.execute(
+            "UPDATE waits SET deadline = ? WHERE campaign_id = ? AND key = ?", (deadline, campaign_id, key)
+        )
+
+    def set_board(self, campaign_id: int, channel_id: int, message_id: int) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO boards (campaign_id, channel_id, message_id) VALUES (?, ?, ?)",
+            (campaign_id, channel_id, message_id),
+        )
+
+    def set_member_timezone(self, user_id: int, timezone: str | None) -> None:
+        self._db.execute(
+            "INSERT INTO members (user_id, timezone) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET timezone = ?",
+            (user_id, timezone, timezone),
+        )
+
+
+class Transaction:
+    """:class:`WriteTx` from the event loop, one statement per hand-off, for the few multi-step
+    writes that await between statements (starting, ending and undoing a campaign)."""
+
+    def __init__(self, writer: Writer) -> None:
+        self._writer = writer
+        self._tx = writer._tx
+
+    async def insert_campaign(self, *args: Any) -> int:
+        return await self._writer._call(self._tx.insert_campaign, *args)
+
+    async def update_campaign(self, campaign: CampaignRow) -> None:
+        await self._writer._call(self._tx.update_campaign, campaign)
+
+    async def touch_campaign(self, campaign: CampaignRow) -> None:
+        await self._writer._call(self._tx.touch_campaign, campaign)
+
+    async def check_campaign(self, campaign: CampaignRow) -> None:
+        await self._writer._call(self._tx.check_campaign, campaign)
+
+    async def insert_character(self, campaign_id: int, owner_id: int, name: str, sheet: dict) -> int:
+        return await self._writer._call(self._tx.insert_character, campaign_id, owner_id, name, sheet)
+
+    async def update_character(self, character_id: int, owner_id: int, sheet: dict) -> None:
+        await self._writer._call(self._tx.update_character, character_id, owner_id, sheet)
+
+    async def delete_character(self, character_id: int) -> None:
+        await self._writer._call(self._tx.delete_character, character_id)
+
+    async def append_event(self, *args: Any, **kwargs: Any) -> int:
+        return await self._writer._call(partial(self._tx.append_event, *args, **kwargs))
+
+    async def run(self, job: Callable[[WriteTx], T]) -> T:
+        """Any :class:`WriteTx` work, as one hand-off, inside this transaction."""
+        return await self._writer._call(job, self._tx)
+
+
+# ---------------------------------------------------------------------- on the writer thread
+
+
+def _connect(path: Path, synchronous: str) -> sqlite3.Connection:
+    connection = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=5)
+    try:
+        for pragma in ("foreign_keys = ON", "journal_mode = WAL", f"synchronous = {synchronous}"):
+            connection.execute(f"PRAGMA {pragma}")
+    except BaseException:
+        connection.close()
+        raise
+    return connection
+
+
+def _migrate(connection: sqlite3.Connection, migrations: Sequence[Sequence[str]]) -> None:
+    """Each pending migration in its own transaction; the version is read inside it, so two
+    processes starting at once never both run one."""
+    while True:
+        connection.execute("BEGIN IMMEDIATE")
+        try:
+            (version,) = connection.execute("PRAGMA user_version").fetchone()
+            if version >= len(migrations):
+                connection.execute("COMMIT")
+                return
+            for statement in migrations[version]:
+                connection.execute(statement)
+            connection.execute(f"PRAGMA user_version = {version + 1}")
+            connection.execute("COMMIT")
+        except BaseException:
+            connection.execute("ROLLBACK")
+            raise
+
+
+def identity(path: Path) -> tuple[int, int] | None:
+    """Which file is at ``path`` (device and inode), or None if there is none."""
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return found.st_dev, found.st_ino

@@ -1,0 +1,764 @@
+"""The table service: every action, from Discord or the console, goes through here.
+
+For one action it takes the channel's lock, loads the campaign, runs the
+ruleset's pure action, then saves the state, the characters and the log entry
+in one transaction, and only then returns the result to be shown. If anything
+raises, the transaction rolls back and the cached copy is left as it was.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+import weakref
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from bot.storage.protocol import Store, Transaction, WriteTx
+from bot.storage.rows import (
+    CampaignRow,
+    CharacterRow,
+    ConstraintError,
+    EventRow,
+    StaleCampaignError,
+    StoredWait,
+    utcnow,
+)
+from bot.table.delta import apply_delta, reverse_delta
+from bot.table.pbp import Ping, WaitPlan, apply_plan, pings_for, plan_waits, unshift_for_undo, updated_waits
+from bot.table.registry import Registry
+from bot.table.turns import turn_waits
+from rules.base import Actor, Card, CharacterRecord, NeedsGMError, Outcome, RuleError, Table, Wait, plain_error
+
+T = TypeVar("T")
+
+CACHE_SIZE = 2048
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where an action happens. Campaigns are keyed by (guild, channel); a DM has guild 0.
+
+    In a thread (or a forum post), ``channel_id`` is its parent and ``thread_id`` the thread: the thread
+    plays in its parent's campaign, unless a GM started one only for the thread (then that one is home).
+    ``thread_id`` takes no part in equality, so a thread's place is its parent's for locks and caches.
+    """
+
+    guild_id: int
+    channel_id: int
+    thread_id: int | None = field(default=None, compare=False)
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who asked, as Discord (or the console) vouches for them."""
+
+    user_id: int
+    name: str
+    manages_guild: bool = False
+
+
+@dataclass
+class Campaign:
+    """A campaign as loaded: its row and its characters keyed by casefolded name."""
+
+    row: CampaignRow
+    characters: dict[str, CharacterRow] = field(default_factory=dict)
+    waits: dict[str, StoredWait] = field(default_factory=dict)  # who the table waits on, by key
+
+    def is_gm(self, caller: Caller) -> bool:
+        return caller.manages_guild or caller.user_id in self.row.gm_ids
+
+
+@dataclass
+class Reply:
+    """An outcome plus where its secret part must go."""
+
+    outcome: Outcome
+    campaign: CampaignRow | None = None
+    event_id: int | None = None
+    pings: list[Ping] = field(default_factory=list)  # the waits this action opened: exactly these users hear it
+
+
+class NoCampaignError(RuleError):
+    pass
+
+
+class ConcurrentChangeError(RuleError):
+    """Another process changed the campaign while this one retried too: say so rather than guess."""
+
+
+FRESHNESS = 0.1  # seconds a cached campaign is trusted before looking for another process's writes
+
+
+class TableService:
+    def __init__(self, store: Store, registry: Registry, rng: random.Random | None = None) -> None:
+        self.store = store
+        self.registry = registry
+        self.rng = rng or random.Random()
+        # a channel's lock lives while someone holds or waits on it, then goes: a bot in 10,000 channels keeps
+        # locks only for the few acting now (python-discord's bot/utils/lock.py does the same)
+        self._locks: weakref.WeakValueDictionary[Place, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._cache: OrderedDict[Place, Campaign] = OrderedDict()
+        self.clock: Callable[[], str] = utcnow  # replaceable in tests
+        self._generation = store.generation
+        self._homes: dict[tuple[int, int], Place] = {}  # (guild, thread) -> the place whose campaign it plays in
+
+    # ------------------------------------------------------------------ plumbing
+
+    def home(self, place: Place) -> Place:
+        """The place whose campaign an action here uses: a thread's own (thread-only) campaign, or its parent's.
+
+        Known after :meth:`campaign` (or :meth:`locked`) has looked once; until then, the place as given.
+        """
+        if place.thread_id is None:
+            return place
+        return self._homes.get((place.guild_id, place.thread_id), place)
+
+    async def _find_home(self, place: Place) -> Place:
+        if place.thread_id is None:
+            return place
+        key = (place.guild_id, place.thread_id)
+        if key not in self._homes:
+            own = await self.store.campaign(place.guild_id, place.thread_id)
+            self._homes[key] = Place(place.guild_id, place.thread_id, place.thread_id) if own else place
+        return self._homes[key]
+
+    def lock(self, place: Place) -> asyncio.Lock:
+        place = self.home(place)
+        lock = self._locks.get(place)
+        if lock is None:
+            lock = self._locks[place] = asyncio.Lock()
+        return lock
+
+    async def campaign(self, place: Place) -> Campaign | None:
+        """The live campaign of a channel (cached; the cache only ever holds committed data).
+
+        Another process may share the database: if it wrote since we last looked (checked at most
+        every FRESHNESS seconds, and at every write), the whole cache goes. Writes never rely on
+        this: each checks the campaign's version.
+        """
+        if time.monotonic() - self.store.checked_at > FRESHNESS:
+            await self.store.check_others()
+        if self.store.generation != self._generation:
+            self._generation = self.store.generation
+            self._cache.clear()
+            self._homes.clear()
+        place = await self._find_home(place)
+        cached = self._cache.get(place)
+        if cached is not None:
+            self._cache.move_to_end(place)
+            return cached
+        row = await self.store.campaign(place.guild_id, place.channel_id)
+        if row is None:
+            return None
+        characters = {c.name.casefold(): c for c in await self.store.characters(row.id)}
+        waits = {w.key: w for w in await self.store.waits(row.id)}
+        loaded = Campaign(row, characters, waits)
+        self._remember(place, loaded)
+        return loaded
+
+    def _remember(self, place: Place, campaign: Campaign | None) -> None:
+        place = self.home(place)
+        if campaign is None:
+            self._cache.pop(place, None)
+            return
+        self._cache[place] = campaign
+        self._cache.move_to_end(place)
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+    def forget(self, place: Place) -> None:
+        self._cache.pop(self.home(place), None)
+        if place.thread_id is not None:
+            self._homes.pop((place.guild_id, place.thread_id), None)
+
+    async def require_campaign(self, place: Place) -> Campaign:
+        campaign = await self.campaign(place)
+        if campaign is None:
+            raise NoCampaignError(
+                "There is no campaign in this channel. A GM can start one with "
+                f"`/campaign start ruleset:<{'|'.join(self.registry.ids()) or 'ruleset'}> name:<text>`."
+            )
+        return campaign
+
+    async def locked(self, place: Place, work: Callable[[], Awaitable[T]]) -> T:
+        """Run ``work`` under the channel lock; retry once if another process wrote first.
+
+        A refusal is retried too when another process has written since we loaded: the
+        character it names may be one that process just created.
+        """
+        await self._find_home(place)
+        async with self.lock(place):
+            for attempt in range(2):
+                try:
+                    return await work()
+                except StaleCampaignError:
+                    self.forget(place)
+                except RuleError:
+                    if attempt or not await self.store.check_others():
+                        raise
+            raise ConcurrentChangeError(
+                "Another Magister process changed this campaign at the same moment, twice; "
+                "nothing was saved. Please try again."
+            )
+
+    # ------------------------------------------------------------------ ruleset actions
+
+    async def run(self, place: Place, caller: Caller, ruleset_id: str, action_name: str, options: dict) -> Reply:
+        """Run one ruleset action atomically."""
+        return await self.locked(place, lambda: self._run(place, caller, ruleset_id, action_name, options))
+
+    async def run_as_timer(
+        self, place: Place, caller: Caller, action_name: str, options: dict, *, also: Callable[[WriteTx], None]
+    ) -> Reply:
+        """A wait's ``on_deadline`` action, with the timer's claim in its transaction. The caller holds the lock."""
+        campaign = await self.require_campaign(place)
+        return await self._run(place, caller, campaign.row.ruleset, action_name, options, also=also)
+
+    async def _run(
+        self,
+        place: Place,
+        caller: Caller,
+        ruleset_id: str,
+        action_name: str,
+        options: dict,
+        *,
+        also: Callable[[WriteTx], None] | None = None,
+    ) -> Reply:
+        campaign = await self.require_campaign(place)
+        if campaign.row.ruleset != ruleset_id:
+            raise RuleError(
+                f"This channel's campaign uses the {campaign.row.ruleset} ruleset, not {ruleset_id}. "
+                f"Use the `/{campaign.row.ruleset}` commands here."
+            )
+        ruleset = self.registry.get(ruleset_id).ruleset
+        action = ruleset.actions.get(action_name)
+        if action is None:
+            known = ", ".join(sorted(ruleset.actions))
+            raise RuleError(f"/{ruleset_id} has no action {action_name!r}. Actions: {known}.")
+        command = f"{ruleset_id} {action_name}"
+        if action.gm_only and not campaign.is_gm(caller):
+            raise NeedsGMError(f"`/{command}`")
+        if action.undo:
+            reply, _ = await self._undo(place, caller, campaign, only=f"{ruleset_id} ", command=command)
+            return reply
+        parsed = validate(action.options, options, f"/{command}")
+        return await self._act(
+            place, campaign, caller, command, lambda table: action.run(table, parsed), logged=action.logged, also=also
+        )
+
+    async def act(
+        self, place: Place, caller: Caller, command: str, run: Callable[[Table], Outcome], *, gm_only: bool = False
+    ) -> Reply:
+        """Run a pure function over the channel's table, whatever its ruleset (``/character delete``...)."""
+
+        async def work() -> Reply:
+            campaign = await self.require_campaign(place)
+            if gm_only and not campaign.is_gm(caller):
+                raise NeedsGMError(f"`/{command}`")
+            return await self._act(place, campaign, caller, command, run)
+
+        return await self.locked(place, work)
+
+    def waits_of(self, row: CampaignRow, table: Table) -> list[Wait]:
+        """Everyone the table waits on: the ruleset's waits, and the /turn tracker's current turn."""
+        return [*self.registry.get(row.ruleset).ruleset.waits(table), *turn_waits(row, table.characters)]
+
+    def table_for(self, campaign: Campaign, caller: Caller) -> Table:
+        """The ruleset's view of a campaign: validated models, copies the action may change freely."""
+        loaded = self.registry.get(campaign.row.ruleset)
+        ruleset = loaded.ruleset
+        return Table(
+            ruleset_id=ruleset.id,
+            campaign_name=campaign.row.name,
+            actor=Actor(user_id=caller.user_id, name=caller.name, is_gm=campaign.is_gm(caller)),
+            rng=self.rng,
+            book=loaded.book,
+            settings=ruleset.settings_model.model_validate(campaign.row.settings),
+            state=ruleset.state_model.model_validate(campaign.row.state),
+            characters={
+                key: CharacterRecord(
+                    id=row.id, owner_id=row.owner_id, name=row.name, sheet=ruleset.sheet_model.model_validate(row.sheet)
+                )
+                for key, row in campaign.characters.items()
+            },
+            now=self.clock(),
+        )
+
+    async def _act(
+        self,
+        place: Place,
+        campaign: Campaign,
+        caller: Caller,
+        command: str,
+        run: Callable[[Table], Outcome],
+        *,
+        logged: bool = True,
+        also: Callable[[WriteTx], None] | None = None,
+    ) -> Reply:
+        table = self.table_for(campaign, caller)
+        try:
+            outcome = run(table)
+        except ValidationError as exc:  # the action set a value its model forbids: valid input, impossible result
+            raise RuleError(
+                f"`/{command}` would take a value out of its range ({_problems(exc)}). Nothing was changed."
+            ) from None
+        event_id, plan = await self._persist(place, campaign, caller, command, table, outcome, logged=logged, also=also)
+        row = self._cache[self.home(place)].row if self.home(place) in self._cache else campaign.row
+        return Reply(outcome, row, event_id, pings_for(row, plan))
+
+    async def _persist(
+        self,
+        place: Place,
+        campaign: Campaign,
+        caller: Caller,
+        command: str,
+        table: Table,
+        outcome: Outcome,
+        *,
+        logged: bool = True,
+        also: Callable[[WriteTx], None] | None = None,
+    ) -> tuple[int | None, WaitPlan]:
+        """Save what the action changed, with an undo snapshot and the table's new waits, then update the cache.
+
+        ``also`` writes more in the same transaction (a timer's claim, so it fires exactly once).
+        """
+        new_state = _dump(table.state)
+        new_settings = _dump(table.settings)
+        state_changed = new_state != campaign.row.state or new_settings != campaign.row.settings
+        removed = {name.casefold() for name in table.removed}
+        changed: list[tuple[CharacterRow, dict]] = []
+        for key, record in table.characters.items():
+            old = campaign.characters.get(key)
+            if old is None or key in removed:
+                continue
+            sheet = _dump(record.sheet)
+            if sheet != old.sheet or record.owner_id != old.owner_id:
+                changed.append((old, sheet))
+        added = [(record, _dump(record.sheet)) for record in table.added if record.name.casefold() in table.characters]
+        deleted = [campaign.characters[key] for key in removed if key in campaign.characters]
+
+        snapshot = None
+        if state_changed or changed or added or deleted:
+            snapshot = {
+                "state_delta": reverse_delta(campaign.row.state, new_state),
+                "settings_delta": reverse_delta(campaign.row.settings, new_settings),
+                "characters": [_character_snapshot(old) for old, _ in changed]
+                + [_character_snapshot(old) for old in deleted]
+                + [{"name": record.name, "before": None} for record, _ in added],
+            }
+
+        if snapshot is None and not logged and also is None:
+            return None, WaitPlan()  # a pure read: nothing to save, nothing worth a log line
+        new_row = _copy_row(campaign.row, state=new_state, settings=new_settings)
+        plan = WaitPlan()
+        if snapshot is not None:  # only a change can change whom the table waits on
+            plan = plan_waits(campaign.row, campaign.waits, self.waits_of(campaign.row, table), table.now)
+
+        version = new_row.version
+
+        def write(tx: WriteTx) -> tuple[int, dict[str, CharacterRow]]:
+            new_row.version = version  # a write retried after a failed group expects the same version again
+            characters = dict(campaign.characters)
+            if state_changed:
+                tx.update_campaign(new_row)
+            elif changed or added or deleted:
+                tx.touch_campaign(new_row)
+            else:
+                tx.check_campaign(new_row)
+            for old, sheet in changed:
+                owner = table.characters[old.name.casefold()].owner_id
+                tx.update_character(old.id, owner, sheet)
+                characters[old.name.casefold()] = CharacterRow(old.id, old.campaign_id, owner, old.name, sheet)
+            for old in deleted:
+                tx.delete_character(old.id)
+                characters.pop(old.name.casefold(), None)
+            for record, sheet in added:
+                new_id = tx.insert_character(campaign.row.id, record.owner_id, record.name, sheet)
+                characters[record.name.casefold()] = CharacterRow(
+                    new_id, campaign.row.id, record.owner_id, record.name, sheet
+                )
+            event_id = tx.append_event(
+                campaign.row.id,
+                caller.user_id,
+                caller.name,
+                command,
+                outcome.summary,
+                outcome.logged_result(),
+                snapshot,
+                thread_id=place.thread_id,
+            )
+            if also is not None:  # first: ending the wait below deletes its unfired timers
+                also(tx)
+            apply_plan(tx, new_row, plan)
+            return event_id, characters
+
+        event_id, new_characters = await self.store.write(write)
+        self._remember(place, Campaign(new_row, new_characters, updated_waits(campaign.waits, plan)))
+        return event_id, plan
+
+    # ------------------------------------------------------------------ campaigns
+
+    async def start_campaign(
+        self, place: Place, caller: Caller, ruleset_id: str, name: str, *, thread_only: bool = False
+    ) -> Reply:
+        """Open a campaign in this channel with the caller as its GM.
+
+        In a thread, the campaign is the parent channel's (its threads all play in it), unless ``thread_only``.
+        """
+        loaded = self.registry.get(ruleset_id)
+        ruleset = loaded.ruleset
+        name = name.strip()
+        if not 1 <= len(name) <= 100:
+            raise RuleError("A campaign name needs 1 to 100 characters.")
+        if thread_only and place.thread_id is None:
+            raise RuleError("`thread_only:` is for a thread: here, the campaign is this channel's anyway.")
+        target = Place(place.guild_id, place.thread_id, place.thread_id) if thread_only else place  # type: ignore[arg-type]
+        where = "this thread only" if thread_only else "this channel"
+        if place.thread_id is not None and not thread_only:
+            where = f"the parent channel <#{place.channel_id}> and all its threads"
+
+        async def work() -> Reply:
+            existing = await self.store.campaign(target.guild_id, target.channel_id)
+            if existing is not None and place.thread_id is not None and not thread_only:
+                raise RuleError(
+                    f"This thread plays in its parent channel's campaign {existing.name!r} ({existing.ruleset}): "
+                    "its commands work here already. To run a separate campaign only in this thread, "
+                    "add `thread_only:true`."
+                )
+            if existing is not None:
+                raise RuleError(
+                    f"This channel already runs the campaign {existing.name!r} ({existing.ruleset}). "
+                    "A GM can end it with `/campaign end` first, or start the new one in another channel."
+                )
+            settings = _dump(ruleset.settings_model())
+            state = _dump(ruleset.state_model())
+            outcome = Outcome(
+                card=Card(
+                    title=f"Campaign started: {name}",
+                    description=(
+                        f"Ruleset: **{ruleset.name}** (`/{ruleset.id}`). GM: {caller.name}. For {where}.\n"
+                        + "".join(f"\n{i}. {step}" for i, step in enumerate(ruleset.getting_started, 1))
+                        + f"\n\nEvery command with an example: `/help command:{ruleset.id}`. "
+                        "GMs: see `/campaign settings` for house rules."
+                    ),
+                    tone="success",
+                ),
+                summary=f"started campaign {name!r} ({ruleset.id})",
+                data={"campaign": name, "ruleset": ruleset.id, "gm_ids": [caller.user_id], "thread_only": thread_only},
+            )
+            try:
+                async with self.store.transaction() as tx:
+                    campaign_id = await tx.insert_campaign(
+                        target.guild_id, target.channel_id, ruleset.id, name, [caller.user_id], settings, state
+                    )
+                    event_id = await tx.append_event(
+                        campaign_id,
+                        caller.user_id,
+                        caller.name,
+                        "campaign start",
+                        outcome.summary,
+                        outcome.data,
+                        thread_id=place.thread_id,
+                    )
+            except ConstraintError:
+                raise StaleCampaignError(0) from None  # another process started one here first: reload, then refuse
+            self.forget(place)
+            if thread_only:
+                self._homes[(place.guild_id, place.thread_id)] = target  # type: ignore[index]
+            return Reply(outcome, await self.store.campaign_by_id(campaign_id), event_id)
+
+        return await self.locked(place, work)
+
+    # ------------------------------------------------------------------ shared actions
+
+    async def record(
+        self, place: Place, caller: Caller, command: str, outcome: Outcome, *, secret: bool = False
+    ) -> Reply:
+        """Log a roll made outside any ruleset (``/roll``, ``/check``...) if the channel has a campaign.
+
+        A ``secret`` roll is logged as made, by whom, with its result on the GM's side only.
+        With no campaign there is no GM, so it is shown to the roller alone.
+        """
+
+        async def work() -> Reply:
+            campaign = await self.campaign(place)
+            if campaign is None:
+                if not secret:
+                    return Reply(outcome)
+                footer = "Secret roll: no campaign here, so only you see it."
+                return Reply(
+                    outcome.model_copy(
+                        update={"card": outcome.card.model_copy(update={"footer": footer}), "ephemeral": True}
+                    )
+                )
+            logged = outcome.kept_secret("roll" if command == "roll" else f"{command} roll") if secret else outcome
+
+            def write(tx: WriteTx) -> int:
+                tx.check_campaign(campaign.row)  # not into a campaign another process ended
+                return tx.append_event(
+                    campaign.row.id,
+                    caller.user_id,
+                    caller.name,
+                    command,
+                    logged.summary,
+                    logged.logged_result(),
+                    thread_id=place.thread_id,
+                )
+
+            event_id = await self.store.write(write)
+            return Reply(logged, campaign.row, event_id)
+
+        return await self.locked(place, work)
+
+    async def change_campaign(
+        self,
+        place: Place,
+        caller: Caller,
+        command: str,
+        change: Callable[[Campaign, Transaction], Awaitable[Outcome]],
+        *,
+        gm_only: bool = True,
+        also: Callable[[WriteTx], None] | None = None,
+        locked: bool = False,
+    ) -> Reply:
+        """Run a campaign-level change (GMs, settings, archive, turns...) atomically, with an undo snapshot.
+
+        Whom the table waits on is compared afterwards too (the /turn tracker lives here). ``also`` writes more
+        in the same transaction (a timer's claim); ``locked``: the caller already holds the channel's lock.
+        """
+
+        async def work() -> Reply:
+            campaign = await self.require_campaign(place)
+            if gm_only and not campaign.is_gm(caller):
+                raise NeedsGMError(f"`/{command}`")
+            before = _copy_row(campaign.row)
+            draft = Campaign(_copy_row(campaign.row), dict(campaign.characters), dict(campaign.waits))
+            async with self.store.transaction() as tx:
+                if also is not None:
+                    await tx.run(also)
+                outcome = await change(draft, tx)
+                plan = WaitPlan()
+                if not draft.row.archived_at:
+                    table = self.table_for(draft, caller)
+                    plan = plan_waits(draft.row, draft.waits, self.waits_of(draft.row, table), table.now)
+                    await tx.run(lambda wtx: apply_plan(wtx, draft.row, plan))
+                    draft.waits = updated_waits(draft.waits, plan)
+                await tx.update_campaign(draft.row)
+                snapshot = {"state_delta": [], "settings_delta": [], "characters": [], "row": _meta(before)}
+                event_id = await tx.append_event(
+                    campaign.row.id,
+                    caller.user_id,
+                    caller.name,
+                    command,
+                    outcome.summary,
+                    outcome.logged_result(),
+                    snapshot,
+                    thread_id=place.thread_id,
+                )
+            self._remember(place, None if draft.row.archived_at else draft)
+            if draft.row.archived_at:
+                self.forget(place)
+            return Reply(outcome, draft.row, event_id, pings_for(draft.row, plan))
+
+        return await work() if locked else await self.locked(place, work)
+
+    async def undo(self, place: Place, caller: Caller, number: int | None = None) -> tuple[Reply, str]:
+        """Revert the newest action that changed anything, or the campaign's event ``number`` (its # in the
+        log) when nothing later depends on what it changed; the log keeps both entries."""
+
+        async def work() -> tuple[Reply, str]:
+            campaign = await self.require_campaign(place)
+            chosen = None if number is None else await self._chosen(campaign, number)
+            return await self._undo(place, caller, campaign, target=chosen)
+
+        return await self.locked(place, work)
+
+    async def _chosen(self, campaign: Campaign, number: int) -> EventRow:
+        """Event #``number``, if it can be undone alone: no later change still in force touched what it changed."""
+        event_id = await self.store.event_id_of(campaign.row.id, number)
+        events = (
+            []
+            if event_id is None
+            else await self.store.undoable_since(campaign.row.id, event_id, limit=UNDO_LOOK_AHEAD + 1)
+        )
+        if not events or events[0].id != event_id:
+            raise RuleError(
+                f"#{number} is not a change of this campaign that can be undone (a roll, a read, an undo, or "
+                "already undone). `/campaign log` shows the numbers."
+            )
+        target, later = events[0], events[1:]
+        if len(later) > UNDO_LOOK_AHEAD:
+            raise RuleError(f"#{number} is more than {UNDO_LOOK_AHEAD} changes back; undo later changes first.")
+        mine = touched(target.snapshot)
+        blocking = [event for event in later if overlaps(mine, touched(event.snapshot))]
+        if blocking:
+            listed = ", ".join(f"#{e.seq} `/{e.command}` ({e.summary[:60]})" for e in blocking[:8])
+            more = f" and {len(blocking) - 8} more" if len(blocking) > 8 else ""
+            raise RuleError(
+                f"Later changes depend on what #{number} changed, so they must be undone first: {listed}{more}."
+            )
+        return target
+
+    async def _undo(
+        self,
+        place: Place,
+        caller: Caller,
+        campaign: Campaign,
+        *,
+        only: str = "",
+        command: str = "campaign undo",
+        target: EventRow | None = None,
+    ) -> tuple[Reply, str]:
+        """Undo under the lock. With ``only``, the newest change must be one of those commands."""
+        if not campaign.is_gm(caller):
+            raise NeedsGMError(f"`/{command}`")
+        if target is None:
+            target = await self.store.last_undoable(campaign.row.id)
+        if target is None or target.snapshot is None:
+            raise RuleError("There is nothing to undo in this campaign.")
+        if only and not target.command.startswith(only):
+            raise RuleError(
+                f"The latest change is `/{target.command}` ({target.summary}), not a /{only.strip()} action. "
+                "Undo it with `/campaign undo` first, if that is what you mean."
+            )
+        snapshot = target.snapshot
+        state = _undone(campaign.row.state, snapshot["state_delta"])
+        settings = _undone(campaign.row.settings, snapshot["settings_delta"])
+        row = _copy_row(campaign.row, state=state, settings=settings)
+        if "row" in snapshot:
+            meta = snapshot["row"]
+            row.name, row.gm_ids, row.gm_channel_id = meta["name"], meta["gm_ids"], meta["gm_channel_id"]
+            if "pbp" in meta:
+                row.pbp = meta["pbp"]
+        characters = dict(campaign.characters)
+        summary = f"undid #{target.seq} ({target.command}: {target.summary})"
+        unshift = unshift_for_undo(target.command, target.result, row.id, campaign.waits)  # a resume's timers
+        waits = campaign.waits if unshift is None else unshift.waits
+        async with self.store.transaction() as tx:
+            if unshift is not None:
+                await tx.run(unshift.write)
+            await tx.update_campaign(row)
+            for entry in snapshot["characters"]:
+                await _restore_character(tx, row.id, characters, entry["name"], entry["before"])
+            event_id = await tx.append_event(
+                row.id,
+                caller.user_id,
+                caller.name,
+                command,
+                summary,
+                {"undone": target.seq},
+                undoes=target.id,
+                thread_id=place.thread_id,
+            )
+            restored = Campaign(row, characters, waits)
+            table = self.table_for(restored, caller)
+            plan = plan_waits(row, waits, self.waits_of(row, table), table.now)
+            await tx.run(lambda wtx: apply_plan(wtx, row, plan))
+        self._remember(place, Campaign(row, characters, updated_waits(waits, plan)))
+        outcome = Outcome(
+            card=Card(title="Undone", description=f"Reverted #{target.seq} `/{target.command}`: {target.summary}"),
+            summary=summary,
+            data={"undone_event": target.seq, "command": target.command, "summary": target.summary},
+        )
+        return Reply(outcome, row, event_id, pings_for(row, plan)), target.command
+
+
+# ---------------------------------------------------------------------- helpers
+
+UNDO_LOOK_AHEAD = 500  # undoing an older change checks this many later ones for a dependency
+
+
+def touched(snapshot: dict | None) -> set[tuple]:
+    """What a change touched, as its undo would put back: state and settings paths, characters, the campaign row."""
+    found: set[tuple] = set()
+    if not snapshot:
+        return found
+    for part in ("state_delta", "settings_delta"):
+        found.update((part, *op[0]) for op in snapshot.get(part) or [])
+    found.update(("character", str(entry["name"]).casefold()) for entry in snapshot.get("characters") or [])
+    if "row" in snapshot:
+        found.add(("row",))
+    return found
+
+
+def overlaps(first: set[tuple], second: set[tuple]) -> bool:
+    """Two changes depend on each other when a path of one lies at or under a path of the other."""
+
+    def prefixes(paths: set[tuple]) -> set[tuple]:
+        return {path[:depth] for path in paths for depth in range(1, len(path) + 1)}
+
+    return bool(first & prefixes(second) or second & prefixes(first))
+
+
+def validate(model: type[BaseModel], options: dict[str, Any], where: str) -> BaseModel:
+    """Validate options into the action's model, turning pydantic's errors into a user error."""
+    try:
+        return model.model_validate({k: v for k, v in options.items() if v is not None})
+    except ValidationError as exc:
+        raise RuleError(f"{where}: {_problems(exc)}.") from None
+
+
+def _problems(exc: ValidationError) -> str:
+    """Pydantic's complaints in a user's words: which value, and what it must be. No library text."""
+    problems = []
+    for error in exc.errors()[:5]:
+        name = ".".join(str(part) for part in error["loc"]) or "options"
+        problems.append(f"`{name}` {plain_error(error)}")
+    return "; ".join(problems)
+
+
+def _dump(model: Any) -> dict:
+    return model.model_dump(mode="json") if isinstance(model, BaseModel) else dict(model)
+
+
+def _undone(current: dict, ops: list) -> dict:
+    """``current`` with an undo's operations applied, copying only the dicts on their paths.
+
+    The cached row is left as it was; a deep copy of a large state cost more than the rest of the undo.
+    """
+    root = dict(current)
+    for op in ops:
+        parent = root
+        for key in op[0][:-1]:
+            parent[key] = dict(parent[key])
+            parent = parent[key]
+    return apply_delta(root, ops)
+
+
+async def _restore_character(
+    tx: Transaction, campaign_id: int, characters: dict[str, CharacterRow], name: str, before: dict | None
+) -> None:
+    """Put one character back as an undo snapshot recorded it (``None``: it did not exist)."""
+    key = name.casefold()
+    current = characters.get(key)
+    if before is None:
+        if current is not None:
+            await tx.delete_character(current.id)
+            del characters[key]
+        return
+    if current is None:
+        character_id = await tx.insert_character(campaign_id, before["owner_id"], name, before["sheet"])
+    else:
+        character_id = current.id
+        await tx.update_character(character_id, before["owner_id"], before["sheet"])
+    characters[key] = CharacterRow(character_id, campaign_id, before["owner_id"], name, before["sheet"])
+
+
+def _character_snapshot(row: CharacterRow) -> dict:
+    return {"name": row.name, "before": {"owner_id": row.owner_id, "sheet": row.sheet}}
+
+
+def _meta(row: CampaignRow) -> dict:
+    return {"name": row.name, "gm_ids": list(row.gm_ids), "gm_channel_id": row.gm_channel_id, "pbp": dict(row.pbp)}
+
+
+def _copy_row(row: CampaignRow, **changes: Any) -> CampaignRow:
+    values = {**row.__dict__, "gm_ids": list(row.gm_ids), "pbp": dict(row.pbp), **changes}
+    return CampaignRow(**values)
