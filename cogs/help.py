@@ -8,7 +8,7 @@ from discord.ext import commands
 
 from bot.adapter.client import MagisterBot
 from bot.adapter.context import send_reply, service_of
-from bot.table import help as guide
+from bot.adapter import help as guide
 from bot.table.service import Reply
 from cogs._common import matching
 

@@ -133,6 +133,26 @@ def test_layers_import_only_downwards() -> None:
     assert sorted(wrong) == []
 
 
+def test_only_the_adapter_and_entry_points_know_discord() -> None:
+    """The table service and storage run the same under the console, the bench and Discord."""
+    offenders = {
+        module: sorted(imports(path) & {"discord", "aiohttp"})
+        for module, path in all_modules().items()
+        if layer(module) in ("table", "storage") and imports(path) & {"discord", "aiohttp"}
+    }
+    assert offenders == {}
+
+
+def test_only_storage_knows_a_database_driver() -> None:
+    drivers = {"sqlite3", "aiosqlite", "asyncpg"}
+    offenders = {
+        module: sorted(imports(path) & drivers)
+        for module, path in all_modules().items()
+        if layer(module) not in ("storage", "entry") and imports(path) & drivers
+    }
+    assert offenders == {}
+
+
 def test_bot_holds_only_its_layer_packages_and_entry_point() -> None:
     loose = sorted(path.name for path in (ROOT / "bot").glob("*.py"))
     assert loose == ["__init__.py", "__main__.py"]

@@ -9,7 +9,7 @@ from pathlib import Path
 import discord
 
 from bot.cli.console import ConsoleError
-from bot.table.help import example, leaves
+from bot.adapter.help import example, leaves
 from tests.conftest import Console
 
 
