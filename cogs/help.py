@@ -6,9 +6,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.adapter import help as guide
 from bot.adapter.client import MagisterBot
 from bot.adapter.context import send_reply, service_of
-from bot.adapter import help as guide
 from bot.table.service import Reply
 from cogs._common import matching
 

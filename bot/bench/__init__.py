@@ -688,4 +688,3 @@ def main() -> None:
     print("targets:")
     for row in result["targets"]:
         print(f"  {'PASS' if row['met'] else 'MISS'}  {row['target']:<62} {row['figure']}")
-

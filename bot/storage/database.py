@@ -1,5 +1,6 @@
 """Which database: ``MAGISTER_DB`` names a SQLite file (a path, or ``sqlite:///path``) or a PostgreSQL
-database (``postgresql://user:password@host:port/name``). Both are a :class:`bot.storage.protocol.Store` (docs/deploy.md).
+database (``postgresql://user:password@host:port/name``). Both are a
+:class:`bot.storage.protocol.Store` (docs/deploy.md).
 asyncpg is imported only when the database is PostgreSQL, so a SQLite bot does not pay for it at start-up."""
 
 from __future__ import annotations

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.storage.rows import EventRow, utcnow
 from bot.storage.protocol import Store
+from bot.storage.rows import EventRow, utcnow
 
 Read = Callable[[str, Sequence[Any]], list[tuple]]  # a store's snapshot(): rows of a query, ? placeholders
 

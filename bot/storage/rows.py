@@ -100,7 +100,6 @@ class LogQuery:
     reveal: bool = False
 
 
-
 @dataclass
 class MacroRow:
     id: int

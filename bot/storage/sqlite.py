@@ -205,7 +205,6 @@ class SqliteOpenError(StoreOpenError):
         super().__init__(f"cannot open the database {path}: {advice}, or set MAGISTER_DB to another file")
 
 
-
 def log_where(query: LogQuery) -> tuple[str, tuple]:
     """The WHERE clauses after ``campaign_id = ?``, and their parameters."""
     clauses, parameters = [], []

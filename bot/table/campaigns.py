@@ -19,8 +19,8 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from bot.storage.export import write_export
-from bot.storage.rows import RECAP_COUNT_CAP, EventRow, LogQuery, utcnow
 from bot.storage.protocol import Transaction
+from bot.storage.rows import RECAP_COUNT_CAP, EventRow, LogQuery, utcnow
 from bot.table.pbp import (
     PBP_KEYS,
     PbpSettings,

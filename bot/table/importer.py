@@ -19,8 +19,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from bot.storage.rows import CampaignRow, ConstraintError
 from bot.storage.protocol import WriteTx
+from bot.storage.rows import CampaignRow, ConstraintError
 from bot.table.pbp import PbpSettings
 from bot.table.service import Caller, Place, Reply, TableService, _problems
 from rules.base import Card, Outcome, RuleError

@@ -12,8 +12,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from bot.storage.rows import TimerRow
 from bot.storage.protocol import WriteTx
+from bot.storage.rows import TimerRow
 from bot.table.pbp import MAX_SECONDS, epoch, iso_at, parse_duration, pbp_settings, when, zone
 from bot.table.service import Caller, Place, Reply, TableService
 from rules.base import Card, Outcome, RuleError, quoted

@@ -19,8 +19,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.storage.rows import StoredWait, TimerClaimedError, TimerRow
 from bot.storage.protocol import WriteTx
+from bot.storage.rows import StoredWait, TimerClaimedError, TimerRow
 from bot.table.board import BOARD_ACTIONS, BOARD_VIEWER
 from bot.table.pbp import Ping, epoch, iso_at, pbp_settings, wait_line, wait_users, when
 from bot.table.service import Caller, Campaign, Place, Reply, TableService

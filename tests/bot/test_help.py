@@ -8,8 +8,8 @@ from pathlib import Path
 
 import discord
 
-from bot.cli.console import ConsoleError
 from bot.adapter.help import example, leaves
+from bot.cli.console import ConsoleError
 from tests.conftest import Console
 
 

@@ -17,9 +17,8 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-from bot.storage import database
+from bot.storage import database, protocol
 from bot.storage.postgres import PG_MIGRATIONS, PgStore, PgStoreOpenError, PgTransaction, PgWriteTx
-from bot.storage import protocol
 from bot.storage.sqlite import MIGRATIONS, SqliteStore, Transaction, WriteTx
 from bot.table import campaigns
 from bot.table.service import TableService
@@ -43,7 +42,9 @@ def public(cls: type) -> dict[str, inspect.Signature | None]:
     return found
 
 
-@pytest.mark.parametrize(("sqlite", "postgres"), [(SqliteStore, PgStore), (WriteTx, PgWriteTx), (Transaction, PgTransaction)])
+@pytest.mark.parametrize(
+    ("sqlite", "postgres"), [(SqliteStore, PgStore), (WriteTx, PgWriteTx), (Transaction, PgTransaction)]
+)
 def test_the_postgres_store_offers_every_public_method_of_the_sqlite_one(sqlite: type, postgres: type) -> None:
     """Anything added to the SQLite store without a PostgreSQL twin fails here."""
     theirs, ours = public(sqlite), public(postgres)
