@@ -9,10 +9,9 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.adapter.render import card_problems, embed_problems
 from bot.cli.console import ConsoleTable
-from bot.cli.virtual import Sent, VirtualUser, command_data
 from tests.conftest import Console
+from tests.support.discord_harness import slash
 
 GM, PAT, OZ = "Gwen", "Pat", "Oz"
 ASH = (
@@ -20,38 +19,6 @@ ASH = (
     'gnosis:3 arcana:"Forces 3, Life 3, Spirit 3, Prime 2, Space 4, Time 2" attributes:"Intelligence 3, '
     'Composure 4" skills:"Occult 3" mana_max:15 high_speech:true health:7'
 )
-
-
-class Reply:
-    def __init__(self, interaction: discord.Interaction, sent: list[Sent]) -> None:
-        self.interaction = interaction
-        self.messages = [s for s in sent if s.kind not in ("autocomplete", "defer")]
-        for message in self.messages:
-            for embed in message.embeds:
-                assert embed_problems(discord.Embed.from_dict(embed)) == [], embed
-        self.outcome = interaction.extras.get("outcome")
-        self.error = interaction.extras.get("error")
-        assert "incident" not in interaction.extras, self.error
-        if self.outcome is not None:
-            for card in (self.outcome.card, self.outcome.secret):
-                if card is not None:
-                    assert card_problems(card) == [], card_problems(card)
-
-    @property
-    def embed(self) -> dict:
-        (message,) = self.messages
-        (embed,) = message.embeds
-        return embed
-
-    @property
-    def fields(self) -> dict[str, str]:
-        return {f["name"]: f["value"] for f in self.embed.get("fields", [])}
-
-
-async def slash(table: ConsoleTable, user: str, command: str, /, **options: object) -> Reply:
-    data = command_data(table.virtual.tree, command.split(), options, guild_id=table.virtual.guild_id)
-    interaction, sent = await table.virtual.command(VirtualUser(user), data)
-    return Reply(interaction, sent)
 
 
 @pytest.fixture

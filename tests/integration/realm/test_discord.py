@@ -7,63 +7,18 @@ Discord's embed limits; and the `/realm` tree within Discord's 25 subcommands an
 
 from __future__ import annotations
 
-import discord
 import pytest
 
 from bot.adapter.render import card_problems, embed_problems, to_embed
 from bot.cli.console import ConsoleTable
-from bot.cli.virtual import Sent, VirtualUser, command_data
 from rules.realm import RULESET
 from rules.realm.book import SpellDef
 from rules.realm.state import Casting
 from tests.conftest import Console
 from tests.rules.realm.helpers import Realm
+from tests.support.discord_harness import choices, ok, slash
 
 GM, PAT, OZ = "Gwen", "Pat", "Oz"
-
-
-class Reply:
-    def __init__(self, interaction: discord.Interaction, sent: list[Sent]) -> None:
-        self.interaction = interaction
-        self.messages = [s for s in sent if s.kind not in ("autocomplete", "defer")]
-        for message in self.messages:
-            for embed in message.embeds:
-                assert embed_problems(discord.Embed.from_dict(embed)) == [], embed
-        self.outcome = interaction.extras.get("outcome")
-        self.error = interaction.extras.get("error")
-        assert "incident" not in interaction.extras, self.error
-        if self.outcome is not None:
-            for card in (self.outcome.card, self.outcome.secret):
-                if card is not None:
-                    assert card_problems(card) == [], card_problems(card)
-
-    @property
-    def embed(self) -> dict:
-        (message,) = self.messages
-        (embed,) = message.embeds
-        return embed
-
-    @property
-    def fields(self) -> dict[str, str]:
-        return {f["name"]: f["value"] for f in self.embed.get("fields", [])}
-
-    @property
-    def ephemeral(self) -> bool:
-        return self.messages[0].ephemeral
-
-
-async def slash(table: ConsoleTable, user: str, path: str, **options: object) -> Reply:
-    data = command_data(table.virtual.tree, ["realm", *path.split()], options, guild_id=table.virtual.guild_id)
-    interaction, sent = await table.virtual.command(VirtualUser(user), data)
-    assert type(interaction) is discord.Interaction
-    assert interaction.command is not None and interaction.command.qualified_name == f"realm {path}"
-    return Reply(interaction, sent)
-
-
-async def ok(table: ConsoleTable, user: str, path: str, **options: object) -> Reply:
-    reply = await slash(table, user, path, **options)
-    assert reply.error is None, reply.error
-    return reply
 
 
 @pytest.fixture
@@ -91,41 +46,38 @@ async def test_the_tree_fits_discords_limits() -> None:
 
 
 async def test_a_round_through_the_tree(valley: ConsoleTable) -> None:
-    refused = await slash(valley, PAT, "combat start", clearing="Cave 1", order="Wizard, Witch")
+    refused = await slash(valley, PAT, "realm combat start", clearing="Cave 1", order="Wizard, Witch")
     assert refused.error and "needs the GM" in refused.error and refused.ephemeral
-    await ok(valley, GM, "combat start", clearing="Cave 1", order="Wizard, Witch")
+    await ok(valley, GM, "realm combat start", clearing="Cave 1", order="Wizard, Witch")
 
-    asked = await ok(valley, PAT, "castable", spell="Blind", ritual="MAGIC IV4")
+    asked = await ok(valley, PAT, "realm castable", spell="Blind", ritual="MAGIC IV4")
     assert asked.ephemeral and asked.embed["title"] == "Can Wizard cast Blind?"
     assert asked.embed["description"] == "**Castable**: Blind by Wizard with MAGIC IV4, speed 4."
     assert "✅ color: purple: clearing Cave 1." in asked.fields["Checks"]
 
-    cast = await ok(valley, PAT, "cast", spell="Blind", ritual="MAGIC IV4")
+    cast = await ok(valley, PAT, "realm cast", spell="Blind", ritual="MAGIC IV4")
     assert not cast.ephemeral and cast.embed["title"] == "Wizard casts Blind"
-    await ok(valley, OZ, "cast", spell="Curse", ritual="MAGIC V3*")
-    await ok(valley, GM, "combat melee")
-    await ok(valley, PAT, "target", targets="Witch")
-    await ok(valley, OZ, "target", targets="Wizard")
-    resolved = await ok(valley, GM, "resolve")
+    await ok(valley, OZ, "realm cast", spell="Curse", ritual="MAGIC V3*")
+    await ok(valley, GM, "realm combat melee")
+    await ok(valley, PAT, "realm target", targets="Witch")
+    await ok(valley, OZ, "realm target", targets="Wizard")
+    resolved = await ok(valley, GM, "realm resolve")
     assert resolved.fields["Order"].splitlines() == [
         "speed 3: ✨ #2 Curse (Witch) → Wizard",
         "speed 4: ❌ #1 Blind (Wizard) canceled by #2 Curse at speed 3",
     ]
-    board = await ok(valley, PAT, "spells")
+    board = await ok(valley, PAT, "realm spells")
     assert board.fields["In effect"] == (
         "#2 **Curse** (Witch on Wizard; permanent, black): active until midnight of day 1"
     )
 
 
 async def test_autocomplete_offers_spells_chits_and_castings(valley: ConsoleTable) -> None:
-    async def choices(user: str, path: str, option: str, **options: object) -> list[str]:
-        data = command_data(valley.virtual.tree, ["realm", *path.split()], options, focused=option, guild_id=1001)
-        return [c["value"] for c in await valley.virtual.autocomplete(VirtualUser(user), data)]
-
-    assert await choices(PAT, "castable", "spell", spell="") == ["Blind", "Curse", "Fiery Blast", "Lightning Bolt",
-                                                                 "Stones Fly"]  # fmt: skip
-    assert await choices(PAT, "cast", "ritual", spell="Blind", ritual="MAGIC") == ["MAGIC IV4", "MAGIC IV3*"]
-    assert await choices(OZ, "enchant", "chit", chit="") == ["MAGIC V3*", "MAGIC V4*", "MOVE L3"]
+    spells = ["Blind", "Curse", "Fiery Blast", "Lightning Bolt", "Stones Fly"]
+    assert await choices(valley, PAT, "realm castable", "spell", spell="") == spells
+    rituals = await choices(valley, PAT, "realm cast", "ritual", spell="Blind", ritual="MAGIC")
+    assert rituals == ["MAGIC IV4", "MAGIC IV3*"]
+    assert await choices(valley, OZ, "realm enchant", "chit", chit="") == ["MAGIC V3*", "MAGIC V4*", "MOVE L3"]
 
 
 async def test_the_log_pager_button_over_realm_actions(valley: ConsoleTable, console: Console) -> None:

@@ -9,72 +9,13 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.adapter.render import card_problems, embed_problems, to_embed
+from bot.adapter.render import embed_problems, to_embed
 from bot.cli.console import ConsoleTable
-from bot.cli.virtual import Sent, VirtualUser, command_data
+from bot.cli.virtual import VirtualUser
 from tests.conftest import Console
+from tests.support.discord_harness import ok, refused, slash
 
 GM, PAT, OZ = "Gwen", "Pat", "Oz"
-
-
-class Reply:
-    """One interaction's answer: the messages sent, the outcome and the secret card, limits checked."""
-
-    def __init__(self, interaction: discord.Interaction, sent: list[Sent]) -> None:
-        self.interaction = interaction
-        self.messages = [s for s in sent if s.kind not in ("autocomplete", "defer")]
-        for message in self.messages:
-            for embed in message.embeds:
-                assert embed_problems(discord.Embed.from_dict(embed)) == [], embed
-        self.outcome = interaction.extras.get("outcome")
-        self.error = interaction.extras.get("error")
-        assert "incident" not in interaction.extras, self.error
-        if self.outcome is not None:
-            for card in (self.outcome.card, self.outcome.secret):
-                if card is not None:
-                    assert card_problems(card) == [], card_problems(card)
-
-    @property
-    def embed(self) -> dict:
-        (message,) = self.messages
-        (embed,) = message.embeds
-        return embed
-
-    @property
-    def fields(self) -> dict[str, str]:
-        return {f["name"]: f["value"] for f in self.embed.get("fields", [])}
-
-    @property
-    def ephemeral(self) -> bool:
-        return self.messages[0].ephemeral
-
-    @property
-    def text(self) -> str:
-        message = self.messages[0]
-        if message.content:
-            return message.content
-        embed = message.embeds[0]
-        return "\n".join([embed.get("title", ""), embed.get("description", ""), *self.fields.values()])
-
-
-async def slash(table: ConsoleTable, user: str, path: str, **options: object) -> Reply:
-    """``/runic <path> option:value`` as a real interaction from ``user``."""
-    data = command_data(table.virtual.tree, path.split(), options, guild_id=table.virtual.guild_id)
-    interaction, sent = await table.virtual.command(VirtualUser(user), data)
-    return Reply(interaction, sent)
-
-
-async def ok(table: ConsoleTable, user: str, path: str, **options: object) -> Reply:
-    reply = await slash(table, user, path, **options)
-    assert reply.error is None, reply.error
-    return reply
-
-
-async def refused(table: ConsoleTable, user: str, path: str, **options: object) -> Reply:
-    reply = await slash(table, user, path, **options)
-    assert reply.error is not None and reply.outcome is None
-    assert reply.ephemeral and reply.text == reply.error
-    return reply
 
 
 @pytest.fixture

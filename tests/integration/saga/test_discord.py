@@ -6,9 +6,9 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.adapter.render import card_problems, embed_problems
+from bot.adapter.render import card_problems
 from bot.cli.console import ConsoleTable
-from bot.cli.virtual import Sent, VirtualUser, command_data
+from bot.cli.virtual import VirtualUser, command_data
 from rules.base import Card
 from rules.saga.area import Ctx
 from rules.saga.book import CardDef
@@ -16,32 +16,9 @@ from rules.saga.cards import catalog_card, kismet_fields, table_card
 from rules.saga.state import Battle, EnemyState, Game, HeroState, ItemState, LuckRecord, SagaSettings, SagaState, Spot
 from tests.conftest import Console
 from tests.rules.saga.helpers import make_table
+from tests.support.discord_harness import slash
 
 GM, PAT, OZ = "Gwen", "Pat", "Oz"
-
-
-class Reply:
-    def __init__(self, interaction: discord.Interaction, sent: list[Sent]) -> None:
-        self.interaction = interaction
-        self.messages = [s for s in sent if s.kind not in ("autocomplete", "defer")]
-        for message in self.messages:
-            for embed in message.embeds:
-                assert embed_problems(discord.Embed.from_dict(embed)) == [], embed
-        self.outcome = interaction.extras.get("outcome")
-        self.error = interaction.extras.get("error")
-        assert "incident" not in interaction.extras, self.error
-
-    @property
-    def embed(self) -> dict:
-        (message,) = self.messages
-        (embed,) = message.embeds
-        return embed
-
-
-async def slash(table: ConsoleTable, user: str, path: str, **options: object) -> Reply:
-    data = command_data(table.virtual.tree, path.split(), options, guild_id=table.virtual.guild_id)
-    interaction, sent = await table.virtual.command(VirtualUser(user), data)
-    return Reply(interaction, sent)
 
 
 @pytest.fixture

@@ -10,67 +10,29 @@ from __future__ import annotations
 
 from typing import Any
 
-import discord
 import pytest
 
-from bot.adapter.render import embed_problems
-from bot.cli.virtual import Sent, VirtualUser, command_data, find_command
+from bot.cli.virtual import VirtualUser, command_data, find_command
 from bot.table.service import Caller, Place
 from cogs._ruleset import command_path
 from rules.base import Card, Outcome, Table
 from rules.serpent import RULESET
 from rules.serpent.state import Battle, Being, CardState, SerpentState
 from tests.conftest import Console
+from tests.support.discord_harness import Reply, ok
+from tests.support.discord_harness import choices as offered
 
 NOW = "2030-01-01T12:00:00+00:00"
 GM = VirtualUser("Gwen")
 
 
-class Reply:
-    """What one interaction sent back: a single embed, read by field name."""
-
-    def __init__(self, interaction: discord.Interaction, sent: list[Sent]) -> None:
-        messages = [s for s in sent if s.kind != "defer"]
-        assert len(messages) == 1, messages
-        self.interaction = interaction
-        self.message = messages[0]
-        for embed in self.message.embeds:
-            assert embed_problems(discord.Embed.from_dict(embed)) == [], embed
-        (self.embed,) = self.message.embeds
-        self.fields = {f["name"]: f["value"] for f in self.embed.get("fields", [])}
-        self.error = interaction.extras.get("error")
-        outcome = interaction.extras.get("outcome")
-        self.data: dict[str, Any] = outcome.data if outcome is not None else {}
-
-    @property
-    def title(self) -> str:
-        return self.embed["title"]
-
-    @property
-    def description(self) -> str:
-        return self.embed.get("description", "")
-
-
 async def slash(console: Console, user: VirtualUser, line: str, **options: Any) -> Reply:
-    """``/serpent <line>`` as ``user`` clicks it in Discord: a real interaction through the real tree."""
-    table = console.table
-    path = ["serpent", *line.split()]
-    data = command_data(table.virtual.tree, path, options, guild_id=table.virtual.guild_id)
-    interaction, sent = await table.virtual.command(user, data)
-    assert type(interaction) is discord.Interaction
-    assert interaction.command is not None and interaction.command.qualified_name == " ".join(path)
-    reply = Reply(interaction, sent)
-    assert reply.error is None, reply.error
-    assert "incident" not in interaction.extras
-    return reply
+    """``/serpent <line>`` as ``user`` clicks it in Discord; it must succeed."""
+    return await ok(console.table, user, f"serpent {line}", **options)
 
 
 async def choices(console: Console, user: VirtualUser, line: str, option: str, **options: Any) -> list[str]:
-    table = console.table
-    data = command_data(
-        table.virtual.tree, ["serpent", *line.split()], options, focused=option, guild_id=table.virtual.guild_id
-    )
-    return [c["value"] for c in await table.virtual.autocomplete(user, data)]
+    return await offered(console.table, user, f"serpent {line}", option, **options)
 
 
 @pytest.fixture
