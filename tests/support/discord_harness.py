@@ -105,7 +105,15 @@ async def refused(table: ConsoleTable, user: User, path: str, /, **options: obje
     return reply
 
 
-async def choices(table: ConsoleTable, user: User, path: str, option: str, /, **options: object) -> list[str]:
-    """What Discord's autocomplete would offer ``user`` for ``option`` as typed so far."""
-    data = command_data(table.virtual.tree, path.split(), options, focused=option, guild_id=table.virtual.guild_id)
-    return [choice["value"] for choice in await table.virtual.autocomplete(_user(user), data)]
+async def choices(
+    table: ConsoleTable, user: User, path: str, option: str, typed: str = "", /, **options: object
+) -> list[str]:
+    """What Discord's autocomplete offers ``user`` for ``option`` while they type ``typed``, within Discord's limits
+    (25 choices, names of 1 to 100 characters). An ``option`` also given in ``options`` takes that value instead."""
+    data = command_data(
+        table.virtual.tree, path.split(), {option: typed, **options}, focused=option, guild_id=table.virtual.guild_id
+    )
+    found = await table.virtual.autocomplete(_user(user), data)
+    assert len(found) <= 25, found
+    assert all(1 <= len(choice["name"]) <= 100 for choice in found), found
+    return [choice["value"] for choice in found]

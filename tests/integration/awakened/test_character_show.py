@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.cli.virtual import VirtualUser, command_data
 from tests.conftest import Console
+from tests.support.discord_harness import choices
 
 
 async def _campaign(console: Console) -> None:
@@ -51,16 +51,8 @@ async def test_autocomplete_offers_the_campaigns_names(console: Console) -> None
     await console.ok("/awakened spell cast mode:rote spell:Ward arcana:Life aspect:covert")
     table = console.table
 
-    async def choices(path: str, option: str, typed: str = "", **others: object) -> list[str]:
-        data = command_data(
-            table.virtual.tree, path.split(), {**others, option: typed}, focused=option, guild_id=table.virtual.guild_id
-        )
-        found = await table.virtual.autocomplete(VirtualUser("Pat"), data)
-        assert len(found) <= 25
-        return [c["value"] for c in found]
-
-    assert await choices("awakened spell sustain", "spell") == ["#1 Veil"]
-    assert await choices("awakened spell cast", "spell") == ["Ward"]
-    assert "Forces" in await choices("awakened spell cast", "arcana", "For", spell="X")
-    assert await choices("awakened spell cast", "connection", spell="X") == ["mara"]
-    assert await choices("awakened scrutinize", "subject") == ["knife"]
+    assert await choices(table, "Pat", "awakened spell sustain", "spell") == ["#1 Veil"]
+    assert await choices(table, "Pat", "awakened spell cast", "spell") == ["Ward"]
+    assert "Forces" in await choices(table, "Pat", "awakened spell cast", "arcana", "For", spell="X")
+    assert await choices(table, "Pat", "awakened spell cast", "connection", spell="X") == ["mara"]
+    assert await choices(table, "Pat", "awakened scrutinize", "subject") == ["knife"]

@@ -7,21 +7,11 @@ import time
 import pytest
 
 from bot.cli.console import ConsoleTable
-from bot.cli.virtual import VirtualUser, command_data
 from rules.runic.suggest import PARAMETER_EXAMPLES
 from tests.conftest import Console
+from tests.support.discord_harness import choices
 
 GM, PAT, OZ = "Gwen", "Pat", "Oz"
-
-
-async def choices(table: ConsoleTable, user: str, path: str, option: str, typed: str = "", **others: object) -> list:
-    """The values Discord would list for ``option`` while ``user`` types ``typed``."""
-    options = {**others, option: typed}
-    data = command_data(table.virtual.tree, path.split(), options, focused=option, guild_id=table.virtual.guild_id)
-    found = await table.virtual.autocomplete(VirtualUser(user), data)
-    assert len(found) <= 25
-    assert all(1 <= len(c["name"]) <= 100 and c["name"] == c["value"] for c in found)
-    return [c["value"] for c in found]
 
 
 @pytest.fixture
