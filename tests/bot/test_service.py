@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 
 import pytest
 
@@ -77,6 +78,27 @@ async def test_channels_do_not_wait_for_each_other(tally: TableService) -> None:
         await asyncio.sleep(0.01)
         assert not blocked.done()
     await blocked
+
+
+async def test_a_channels_lock_goes_once_nobody_holds_or_waits_on_it(tally: TableService) -> None:
+    """A bot in thousands of channels keeps locks only for the channels acting right now."""
+    places = [Place(HERE.guild_id, 10_000 + n) for n in range(200)]
+    for place in places:
+        await tally.start_campaign(place, GM, "tally", f"Table {place.channel_id}")
+    assert await asyncio.gather(*(tally.run(place, GM, "tally", "reset", {}) for place in places))
+    gc.collect()
+    assert len(tally._locks) == 0
+    held = tally.lock(HERE)
+    async with held:  # while someone holds it, everyone gets that same lock
+        assert tally.lock(HERE) is held and len(tally._locks) == 1
+        waiter = asyncio.create_task(tally.run(HERE, GM, "tally", "reset", {}))
+        await asyncio.sleep(0.01)
+        del held
+        gc.collect()
+        assert len(tally._locks) == 1 and not waiter.done()  # the waiter keeps it alive
+    await waiter
+    gc.collect()
+    assert len(tally._locks) == 0
 
 
 async def test_nothing_crosses_channels_or_guilds(tally: TableService) -> None:
