@@ -14,6 +14,7 @@ from bot.table import rolls
 from bot.table.expressions import roll_text
 from bot.table.service import Reply
 from rules.base import Outcome, RuleError
+from rules.runic.calamity import calamity_odds
 
 AGAIN = {"10-again": 10, "9-again": 9, "8-again": 8, "none": None}
 AgainChoice = Literal["10-again", "9-again", "8-again", "none"]
@@ -167,11 +168,7 @@ class DiceCog(commands.Cog):
         registry = service_of(interaction).registry
         if "runic" not in registry:
             raise RuleError("The runic ruleset is not installed, so there is no Calamity Table.")
-        book = registry.get("runic").book
-        table = book.calamity
-        bands = [(row.low, row.high, row.label) for row in table.row]
-        bonus = max(0, -mp) // table.bonus_per
-        await send_reply(interaction, _plain(rolls.odds_calamity(mp, bands, bonus, table.spell_fails_from)))
+        await send_reply(interaction, _plain(calamity_odds(registry.get("runic").book, mp)))
 
 
 def _plain(outcome: Outcome) -> Reply:

@@ -22,7 +22,7 @@ from bot.table import campaigns, rolls
 from bot.table.service import Reply
 from cogs.dice import AGAIN
 from rules.base import Card, Outcome, RuleError
-from rules.dice.odds import sum_distribution
+from rules.dice.odds import percent, sum_distribution
 
 REPLAYABLE = ("roll", "check", "contest", "pool")
 SIMPLE_SUM = re.compile(r"^\s*(\d*)\s*d\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$", re.IGNORECASE)
@@ -146,7 +146,7 @@ def sum_odds(expression: str) -> Outcome:
     lines, at_least = [], Fraction(1)
     for index, total in enumerate(totals):
         if index % step == 0:
-            lines.append(f"`{total + shift:>5}` {rolls.percent(chances[total]):>7}   ≥ {rolls.percent(at_least)}")
+            lines.append(f"`{total + shift:>5}` {percent(chances[total]):>7}   ≥ {percent(at_least)}")
         at_least -= chances[total]
     mean = sum((total * p for total, p in chances.items()), Fraction(0)) + shift
     name = f"{dice}d{sides}" + (f"{shift:+d}" if shift else "")

@@ -15,16 +15,15 @@ from rules.dice import (
     QuickContest,
     ResistedRoll,
     SuccessRoll,
-    SumBand,
     check_odds,
     pool_odds,
     quick_contest,
     resisted_roll,
     roll_pool,
     roll_success,
-    sum_band_odds,
     threshold_odds,
 )
+from rules.dice.odds import exact
 
 OUTCOME_WORDS = {
     "critical_success": "Critical success",
@@ -178,16 +177,6 @@ def _face(value: int) -> str:
 # ---------------------------------------------------------------------- exact odds
 
 
-def percent(value: Fraction) -> str:
-    return f"{float(value) * 100:.2f}%"
-
-
-def exact(value: Fraction) -> str:
-    return (
-        f"{percent(value)} ({value.numerator}/{value.denominator})" if value.denominator <= 10_000 else percent(value)
-    )
-
-
 def odds_check(skill: int) -> Outcome:
     odds = check_odds(skill)
     rows = [
@@ -256,28 +245,6 @@ def odds_pool(dice: int, again: int | None = 10, rote: bool = False, exceptional
             bars.append((f"{len(odds.distribution)}+", float(odds.tail)))
     chart = Chart(title=title.removeprefix("Odds: "), bars=bars, x_label="successes", highlight=["0"])
     return Outcome(card=card, summary=f"odds of a pool of {dice}", data=data, ephemeral=True, chart=chart)
-
-
-def odds_calamity(mp: int, rows: list[tuple[int, int | None, str]], bonus: int, fails_from: int) -> Outcome:
-    """The chance of each band of a Calamity table for 3d6 + ``bonus``."""
-    bands = [SumBand(low=low, high=high, label=label) for low, high, label in rows]
-    odds = sum_band_odds(3, 6, bands, bonus=bonus)
-    lines = [f"`{band.band.label:>5}` {percent(band.probability):>7}" for band in odds.bands if band.probability]
-    fails = sum((b.probability for b in odds.bands if b.band.low >= fails_from), Fraction(0))
-    card = Card(title=f"Odds: Calamity check at MP {mp}", description="\n".join(lines)[:4000])
-    card.add("Bonus", f"+{bonus} (a full 5 MP below zero each)", inline=True)
-    card.add(f"{fails_from}+ (spell fails without a Will roll)", percent(fails), inline=True)
-    card.footer = "3d6 + bonus, exact (ruling 3)."
-    data = {"mp": mp, "bonus": bonus, "bands": {b.band.label: str(b.probability) for b in odds.bands}}
-    data["spell_fails"] = str(fails)
-    shown = [b for b in odds.bands if b.probability]
-    chart = Chart(
-        title=f"Calamity check at MP {mp} (3d6+{bonus})",
-        bars=[(b.band.label, float(b.probability)) for b in shown],
-        highlight=[b.band.label for b in shown if b.band.low is not None and b.band.low >= fails_from],
-        x_label="Calamity Table row",
-    )
-    return Outcome(card=card, summary=f"calamity odds at MP {mp}", data=data, ephemeral=True, chart=chart)
 
 
 def _table(rows: list[tuple[str, Fraction]]) -> str:

@@ -6,7 +6,6 @@ functions), then handed to ``rules.dice.pool_odds``: enumeration, not sampling.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Literal
 
 from pydantic import Field
@@ -16,6 +15,7 @@ from rules.awakened.sheet import AwakenedSheet
 from rules.awakened.upkeep import oblation_pool, trait
 from rules.base import Card, Model, Outcome, RuleError, Table
 from rules.dice import pool_odds
+from rules.dice.odds import percent
 
 RollKind = Literal[
     "shaping-covert",
@@ -76,10 +76,6 @@ def pool_for(table: Table, options: OddsOptions) -> tuple[int, int | None, bool,
             raise RuleError(f"{name} is not in crisis; give the pool in `dice`.")
         return sheet.crisis.pool, 10, False, f"{name}'s crisis"
     raise RuleError(f"Give the {kind} pool in `dice`.")
-
-
-def percent(value: Fraction) -> str:
-    return f"{float(value) * 100:.2f}%"
 
 
 def odds(table: Table, options: OddsOptions) -> Outcome:

@@ -27,6 +27,18 @@ MAX_SIDES = 100
 # ---------------------------------------------------------------- sums of dice
 
 
+def percent(value: Fraction) -> str:
+    """A chance as every odds card shows it: two decimals."""
+    return f"{float(value) * 100:.2f}%"
+
+
+def exact(value: Fraction) -> str:
+    """The percentage, and the fraction itself where it is short enough to read."""
+    return (
+        f"{percent(value)} ({value.numerator}/{value.denominator})" if value.denominator <= 10_000 else percent(value)
+    )
+
+
 def sum_distribution(dice: int, sides: int) -> dict[int, Fraction]:
     """P(total) for ``dice``d``sides``, by exact convolution of the ways to roll each total."""
     dice = check_range(dice, "The number of dice", 1, MAX_SUM_DICE)

@@ -9,12 +9,14 @@ there's been a drop, but not of how much") go to the GM's lines only.
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from random import Random
 
 from pydantic import Field
 
-from rules.base import Model, Table
+from rules.base import Card, Chart, Model, Outcome, Table
 from rules.dice import CannotAttemptError, SuccessRoll, roll_success
+from rules.dice.odds import SumBand, percent, sum_band_odds
 from rules.runic import rolls
 from rules.runic.book import (
     Aging,
@@ -377,3 +379,27 @@ def _companion_check(rng: Random, book: RunicBook, sheet: MageSheet, *, who: str
         )
     note = Applied(lines=[f"{MAX_REROLLS} rerolls in a row came up 22; the GM decides."])
     return CalamityResult(who=who, dice=[], bonus=bonus, total=0, row="—", text="", applied=note, rerolled=rerolled)
+
+
+def calamity_odds(book: RunicBook, mp: int) -> Outcome:
+    """``/odds calamity``: the chance of each row of the Calamity Table at ``mp``, for 3d6 + the bonus (ruling 3)."""
+    table = book.calamity
+    bonus = calamity_bonus(mp, book)
+    odds = sum_band_odds(3, 6, [SumBand(low=row.low, high=row.high, label=row.label) for row in table.row], bonus=bonus)
+    fails_from = table.spell_fails_from
+    lines = [f"`{band.band.label:>5}` {percent(band.probability):>7}" for band in odds.bands if band.probability]
+    fails = sum((b.probability for b in odds.bands if b.band.low >= fails_from), Fraction(0))
+    card = Card(title=f"Odds: Calamity check at MP {mp}", description="\n".join(lines)[:4000])
+    card.add("Bonus", f"+{bonus} (a full {table.bonus_per} MP below zero each)", inline=True)
+    card.add(f"{fails_from}+ (spell fails without a Will roll)", percent(fails), inline=True)
+    card.footer = "3d6 + bonus, exact (ruling 3)."
+    data = {"mp": mp, "bonus": bonus, "bands": {b.band.label: str(b.probability) for b in odds.bands}}
+    data["spell_fails"] = str(fails)
+    shown = [b for b in odds.bands if b.probability]
+    chart = Chart(
+        title=f"Calamity check at MP {mp} (3d6+{bonus})",
+        bars=[(b.band.label, float(b.probability)) for b in shown],
+        highlight=[b.band.label for b in shown if b.band.low is not None and b.band.low >= fails_from],
+        x_label="Calamity Table row",
+    )
+    return Outcome(card=card, summary=f"calamity odds at MP {mp}", data=data, ephemeral=True, chart=chart)
