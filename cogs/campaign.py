@@ -151,7 +151,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
         campaign = await service_of(interaction).campaign(place_of(interaction))
         if campaign is None:
             return []
-        return matching(await service_of(interaction).store.commands_seen(campaign.row.id), current.lstrip("/"))
+        return matching(await campaigns.commands_seen(service_of(interaction), campaign), current.lstrip("/"))
 
     @app_commands.command(name="waiting", description="Who this table waits on, for what, and until when")
     @app_commands.describe(mine="List every channel of this server that waits on you instead")

@@ -153,6 +153,16 @@ def test_only_storage_knows_a_database_driver() -> None:
     assert offenders == {}
 
 
+def test_the_adapter_reaches_storage_only_through_the_table_service() -> None:
+    """Discord's side asks the table layer (``campaigns.commands_seen``, ``board.board_message``), never the store."""
+    offenders = [
+        module
+        for module, path in all_modules().items()
+        if layer(module) in ("adapter", "cogs") and ".store." in path.read_text(encoding="utf-8")
+    ]
+    assert offenders == []
+
+
 def test_bot_holds_only_its_layer_packages_and_entry_point() -> None:
     loose = sorted(path.name for path in (ROOT / "bot").glob("*.py"))
     assert loose == ["__init__.py", "__main__.py"]

@@ -21,7 +21,7 @@ from bot.adapter.context import Host, mentions, release
 from bot.adapter.render import to_embed
 from bot.adapter.views import PICTURES, PictureButton, answer_view
 from bot.storage.rows import CampaignRow
-from bot.table.board import board_card
+from bot.table.board import board_card, board_message, remember_board
 from bot.table.pbp import Ping, ping_content
 from bot.table.schedule import Fired
 from bot.table.service import Caller, Campaign, Place, Reply
@@ -225,14 +225,14 @@ async def post_board(bot: Host, place: Place, caller: Caller) -> Reply:
     if not campaign.is_gm(caller):
         raise RuleError("`/campaign board` needs the GM.")
     card = board_card(service, campaign)
-    old = await service.store.board(campaign.row.id)
+    old = await board_message(service, campaign.row.id)
     channel_id = place.thread_id or campaign.row.channel_id
     if old is not None:
         await bot.poster.delete(bot, old[0], old[1])
     message_id = await bot.poster.board(bot, channel_id, None, card, view=board_view(campaign))
     if message_id is None:
         raise RuleError("I cannot post in this channel. Check that the bot may send messages here.")
-    await service.store.write(lambda tx: tx.set_board(campaign.row.id, channel_id, message_id))
+    await remember_board(service, campaign.row.id, channel_id, message_id)
     outcome = Outcome(
         card=Card(title="Board posted", description="It updates itself after each change here.", tone="success"),
         summary="posted the board",
@@ -276,7 +276,7 @@ class BoardKeeper:
 
     async def _refresh(self, campaign_id: int, place: Place) -> None:
         service = self.bot.service
-        where = await service.store.board(campaign_id)
+        where = await board_message(service, campaign_id)
         if where is None:
             return
         campaign = await service.campaign(place)
@@ -287,4 +287,4 @@ class BoardKeeper:
         posted = await self.bot.poster.board(self.bot, channel_id, message_id, card, view=board_view(campaign))
         self.edits += 1
         if posted is not None and posted != message_id:  # the old message was deleted: a new one took its place
-            await service.store.write(lambda tx: tx.set_board(campaign_id, channel_id, posted))
+            await remember_board(service, campaign_id, channel_id, posted)

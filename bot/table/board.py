@@ -1,24 +1,13 @@
-"""The live board: one message per campaign in its channel, edited after each change.
+"""The live board's card and where its message is: what :mod:`bot.adapter.posting` posts and edits.
 
-A GM posts it with ``/campaign board`` (again: it moves to the bottom). After every change the bot marks the
-campaign's board stale; :class:`BoardKeeper` re-renders it once per ``delay`` however many changes came in that
-time (a burst of actions makes one edit, well inside Discord's rate limits). If the message was deleted, the
-next change posts a new one. What the board shows is a ruleset's own read-only action, run as a player would
-see it (secrets stay hidden): serpent's battle, realm's day, colors and spells in play, saga's table.
+What the board shows is a ruleset's own board, or its read-only board action, run as a player would see it
+(secrets stay hidden): serpent's battle, realm's day, colors and spells in play, saga's table.
 """
 
 from __future__ import annotations
 
-import logging
-from typing import TYPE_CHECKING
-
 from bot.table.service import Caller, Campaign, TableService
 from rules.base import Card, RuleError
-
-if TYPE_CHECKING:
-    pass
-
-log = logging.getLogger("magister.board")
 
 # ruleset -> its read-only action whose card is the board (extend as rulesets gain one; runic has none yet)
 BOARD_ACTIONS: dict[str, str] = {"serpent": "battle board", "realm": "spells", "saga": "table"}
@@ -38,3 +27,13 @@ def board_card(service: TableService, campaign: Campaign) -> Card:
     except RuleError as error:  # nothing to show yet (no battle...): say so on the board
         card = Card(title=f"Board: {campaign.row.name}", description=str(error))
     return card.model_copy(update={"footer": (card.footer + " · " if card.footer else "") + "Live board"})
+
+
+async def board_message(service: TableService, campaign_id: int) -> tuple[int, int] | None:
+    """The (channel id, message id) of the campaign's board, if one was posted."""
+    return await service.store.board(campaign_id)
+
+
+async def remember_board(service: TableService, campaign_id: int, channel_id: int, message_id: int) -> None:
+    """The board now lives in this message (posted, moved, or re-posted after a deletion)."""
+    await service.store.write(lambda tx: tx.set_board(campaign_id, channel_id, message_id))

@@ -39,6 +39,11 @@ from rules.base import Card, Outcome, RuleError, Table
 LOG_PAGE_SIZE = 10
 
 
+async def commands_seen(service: TableService, campaign: Campaign) -> list[str]:
+    """Every command this campaign's log holds, for the log's ``command`` filter to offer."""
+    return await service.store.commands_seen(campaign.row.id)
+
+
 async def status(service: TableService, place: Place) -> Reply:
     campaign = await service.require_campaign(place)
     row = campaign.row
