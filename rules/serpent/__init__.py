@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from rules.base import Action, Card, CharacterRecord, LookupEntry, Ruleset, Table, Wait
+from rules.base import Action, BenchCase, BenchStep, Card, CharacterRecord, LookupEntry, Ruleset, Table, Wait
 from rules.serpent.actions import ACTIONS
 from rules.serpent.book import SerpentBook, lookup_entries
 from rules.serpent.magi import MagiSheet, codex_summary
@@ -65,6 +65,25 @@ class SerpentRuleset(Ruleset):
         if sheet.autopass != "never":
             card.add("Auto-pass", sheet.autopass, inline=True)
         return card
+
+    def bench_case(self) -> BenchCase:
+        """A Fireball in a two-Magi duel's action phase: payment, the response window, activation and damage."""
+        codex = "Fireball x2, Dissolve Tissue x2, Pillar of Earth, Acidic Matter, Air Essence"
+        prepared = "Fireball, Dissolve Tissue"
+        return BenchCase(
+            title="serpent cast (a Fireball in a duel)",
+            setup=(
+                BenchStep("magi create", {"name": "White", "codex": codex}),
+                BenchStep("magi create", {"name": "Black", "codex": codex}),
+                BenchStep("battle start", as_gm=True),
+                BenchStep("battle join", {"magi": "White"}),
+                BenchStep("battle join", {"magi": "Black"}),
+                BenchStep("battle round", {"resonance": 10, "rolloff": "White"}, as_gm=True),
+                BenchStep("prepare", {"magi": "White", "spells": prepared}),
+                BenchStep("prepare", {"magi": "Black", "spells": prepared}),
+            ),
+            measured=BenchStep("cast", {"magi": "White", "spell": "Fireball", "target": "Black"}),
+        )
 
 
 RULESET = SerpentRuleset()
