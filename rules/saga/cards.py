@@ -9,10 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from rules.base import Card
-from rules.saga.area import Ctx, kismet, kismet_labels, source_limit
+from rules.saga.area import Ctx, kismet, kismet_labels, source_limit, view
 from rules.saga.book import COLORS, CardDef
-from rules.saga.harmony import LUCK_WORDS
+from rules.saga.harmony import LUCK_WORDS, card_order
 from rules.saga.state import Game
+from rules.saga.steps import expects
 
 TONE = {"good": "success", "bad": "failure", "none": "neutral"}
 
@@ -123,8 +124,6 @@ def _tone(game: Game) -> str:
 
 
 def _next(game: Game) -> str:
-    from rules.saga.turn import expects
-
     if game.outcome != "playing":
         return "the game is over; `/saga start` begins another"
     return expects(game)
@@ -143,9 +142,6 @@ def battle_text(game: Game) -> str:
 
 def kismet_fields(ctx: Ctx, card: Card) -> None:
     """Steps 6-7 for each hero: the three cards as checked, with glyphs and harmonics, the match and the luck."""
-    from rules.saga.area import view
-    from rules.saga.harmony import card_order
-
     labels = kismet_labels(ctx.settings)
     for hero in ctx.game.heroes:
         record = ctx.game.luck.get(hero.name)

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from rules.base import Card, Model, Outcome, RuleError, Table, Upload, pasted_or_file, plain_error
 from rules.saga import catalog
+from rules.saga.area import location
 from rules.saga.book import CardDef, fold
 from rules.saga.cards import catalog_card
 from rules.saga.state import SagaState
@@ -169,11 +170,9 @@ def card_remove(table: Table, options: CardRemoveOptions) -> Outcome:
     card = state.card(options.card)
     if card is None:
         raise RuleError(f"{options.card!r} is not in the catalog.")
-    if state.game is not None and state.game.outcome == "playing":
-        from rules.saga.area import location
-
-        if location(state.game, card.name) is not None:
-            raise RuleError(f"{card.name} is in the running game; it stays in the catalog until the game ends.")
+    game = state.game
+    if game is not None and game.outcome == "playing" and location(game, card.name) is not None:
+        raise RuleError(f"{card.name} is in the running game; it stays in the catalog until the game ends.")
     del state.catalog[fold(card.name)]
     return Outcome(
         card=Card(title=f"Removed {card.name}"), summary=f"removed card {card.name}", data={"removed": card.name}
