@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 
 from pydantic import Field
 
-from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
+from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field, fit
 from rules.realm.book import Color, SpellDef, fold
-from rules.realm.cards import add, fit
 from rules.realm.core import (
     combat_of,
     find_spell,
@@ -339,8 +338,8 @@ def verdict_card(verdict: Verdict, title: str) -> Card:
     card.description = (
         f"{yes}: {verdict.spell.name} by {verdict.caster.name} with {verdict.ritual.name}, speed {verdict.speed}."
     )
-    add(card, "Checks", [f"{'✅' if c.ok else '❌'} {c.check}: {c.detail}" for c in verdict.checks])
-    add(card, "Colors present", [f"{c}: {s}" for c, s in verdict.colors] or ["none"])
+    add_field(card, "Checks", [f"{'✅' if c.ok else '❌'} {c.check}: {c.detail}" for c in verdict.checks])
+    add_field(card, "Colors present", [f"{c}: {s}" for c, s in verdict.colors] or ["none"])
     return fit(card)
 
 

@@ -13,10 +13,9 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from rules.base import Card, Model, Outcome, RuleError, Table
+from rules.base import Card, Model, Outcome, RuleError, Table, add_field, fit
 from rules.dice import CannotAttemptError, SuccessRoll, roll_success
 from rules.dice.gurps_damage import DamageNotationError, DamageRoll, minimum_for, roll_damage
-from rules.runic.cards import add, fit
 from rules.runic.rolls import parse_faces
 from rules.runic.sheet import HeldSpell, MageSheet
 
@@ -125,7 +124,7 @@ def held_launch(table: Table, options: HeldLaunchOptions) -> Outcome:
     tone = "success" if hit and not options.defended else "failure"
     card = Card(title=f"{record.name} {verb} {held.name}", description=verdict, tone=tone)
     if lines:
-        add(card, "Attack", lines)
+        add_field(card, "Attack", lines)
     data = {
         "mage": record.name,
         "spell": held.name,
@@ -171,7 +170,7 @@ def held_drop(table: Table, options: HeldDropOptions) -> Outcome:
         text = f"{held.name} evaporates harmlessly."
     card = Card(title=f"{record.name} lets go of {held.name}", description=text)
     if lines:
-        add(card, "Damage", lines)
+        add_field(card, "Damage", lines)
     data = {"mage": record.name, "spell": held.name, "at_feet": options.at_feet, "damage": _damage_data(damage, held),
             "hp": sheet.hp}  # fmt: skip
     return Outcome(card=fit(card), summary=f"{record.name} let go of {held.name}.", data=data)

@@ -11,10 +11,10 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
-from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
+from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field, fit
 from rules.runic import mana
 from rules.runic.book import RunicBook
-from rules.runic.cards import add, fit, mp_text, sheet_card
+from rules.runic.cards import mp_text, sheet_card
 from rules.runic.sheet import Grimoire, MageSheet, MagicItem, PowerItem
 from rules.runic.skill import default_word_skill, word_cap
 from rules.runic.spells import plan_spell
@@ -468,7 +468,7 @@ def adjust(table: Table, options: AdjustOptions) -> Outcome:
     summary = f"GM {table.actor.name} set {record.name}'s {target}: {change} ({options.reason})"
     card = Card(title=f"GM adjustment: {record.name}", description=f"**{target}**: {change}\n*{options.reason}*")
     for title, lines in extra.get("card", []):
-        add(card, title, lines)
+        add_field(card, title, lines)
     card.add("Now", f"HP {sheet.hp}/{sheet.hp_max} · FP {sheet.fp}/{sheet.fp_max} · {mp_text(sheet, reveal=False)}")
     data = {"character": record.name, "field": field, "name": options.name, "before": before, "after": after,
             "reason": options.reason, **extra.get("data", {})}  # fmt: skip
