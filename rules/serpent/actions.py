@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 
-from rules.base import Action, Card, Outcome, RuleError, Table
+from rules.base import Action, Card, Outcome, RuleError, Table, fit
 from rules.serpent import play
 from rules.serpent.artifacts import join_artifact
 from rules.serpent.book import fold, spell_body
-from rules.serpent.cards import battle_status, board, fit
+from rules.serpent.cards import battle_status, board
 from rules.serpent.context import Ctx
 from rules.serpent.encounter import join_encounter, rescale
 from rules.serpent.energy import after_change, energy_line
