@@ -12,6 +12,7 @@ from rules.saga.area import location
 from rules.saga.book import CardDef, fold
 from rules.saga.cards import catalog_card
 from rules.saga.state import SagaState
+from rules.text import DESCRIPTION, clip
 
 TypeName = Literal["hero", "enemy", "folk", "item", "place", "spell-song", "story"]
 GlyphName = Literal["end-winter", "spring", "summer", "autumn", "new-winter", "none"]
@@ -116,7 +117,7 @@ def card_import(table: Table, options: CardImportOptions) -> Outcome:
     added = [c.name for c in cards if fold(c.name) not in state.catalog]
     for card in cards:
         state.catalog[fold(card.name)] = card
-    out = Card(title=f"Imported {len(cards)} card(s)", description=", ".join(c.name for c in cards)[:4000])
+    out = Card(title=f"Imported {len(cards)} card(s)", description=clip(", ".join(c.name for c in cards), DESCRIPTION))
     out.add("Catalog", f"{len(state.catalog)} card(s); {len(added)} new, {len(cards) - len(added)} replaced")
     return Outcome(
         card=out,
@@ -156,7 +157,7 @@ def card_list(table: Table, options: CardListOptions) -> Outcome:
         "\n".join(lines)
         or "The catalog is empty: `/saga card define`, `/saga card import`, or `/saga start deck:sample`."
     )
-    out = Card(title=f"Card catalog ({len(cards)})", description=text[:4000])
+    out = Card(title=f"Card catalog ({len(cards)})", description=clip(text, DESCRIPTION))
     return Outcome(card=out, summary="listed the catalog", data={"cards": [c.name for c in cards]}, ephemeral=True)
 
 

@@ -16,6 +16,7 @@ from rules.saga.odds import next_draw_odds
 from rules.saga.posts import names as split_names
 from rules.saga.state import SagaState
 from rules.saga.steps import expects
+from rules.text import DESCRIPTION, clip
 
 # ---------------------------------------------------------------- checks on demand
 
@@ -190,7 +191,7 @@ def deck(table: Table, options: DeckOptions) -> Outcome:
     order = ctx.game.deck
     secret = Card(
         title="The deck, top first",
-        description="\n".join(f"{i + 1}. {n}" for i, n in enumerate(order))[:4000] or "empty",
+        description=clip("\n".join(f"{i + 1}. {n}" for i, n in enumerate(order)), DESCRIPTION) or "empty",
         tone="secret",
     )
     return Outcome(
