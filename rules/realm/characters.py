@@ -15,6 +15,7 @@ from rules.realm.book import fold
 from rules.realm.castability import CharacterOption
 from rules.realm.core import chit_text, find_chit, find_spell, items_held, parse_chit, parse_chits, sheet_of, state_of
 from rules.realm.state import RealmSheet
+from rules.text import TITLE, clip
 
 
 def sheet_card(table: Table, record: CharacterRecord, *, reveal: bool) -> Card:
@@ -161,7 +162,7 @@ def character_chit(table: Table, options: CharacterChitOptions) -> Outcome:
             chit.state, chit.prepared_day = "active", None
             said = f"{chit.label} is no longer prepared."
     card = sheet_card(table, record, reveal=may_see(table, record))
-    card.title = f"{record.name}: {said}"[:256]
+    card.title = clip(f"{record.name}: {said}", TITLE)
     return Outcome(
         card=card,
         summary=f"{record.name}: {said}",

@@ -19,6 +19,7 @@ from rules.runic.sheet import Grimoire, MageSheet, MagicItem, PowerItem
 from rules.runic.skill import default_word_skill, word_cap
 from rules.runic.spells import plan_spell
 from rules.runic.upkeep import mp_loss_consequences
+from rules.text import TITLE, clip
 
 MageName = Field(default=None, max_length=60, description="Your mage, if you have several")
 
@@ -38,7 +39,7 @@ def _sheet(record: CharacterRecord) -> MageSheet:
 
 def _show(record: CharacterRecord, table: Table, title: str, summary: str, data: dict[str, Any]) -> Outcome:
     card = sheet_card(record, table.book, reveal=False, campaign=table.state.spells)  # a public card
-    card.title = f"{title}: {card.title}"[:256]
+    card.title = clip(f"{title}: {card.title}", TITLE)
     return Outcome(card=card, summary=summary, data={"mage": record.name, **data})
 
 
