@@ -1,4 +1,4 @@
-"""Text within Discord's limits: the limits by name, and the one way every ruleset shortens text.
+"""Text as every ruleset handles it: names folded for comparing, and text within Discord's limits.
 
 A cut always says so: it ends in "…" (one character, counted in the limit), never in a space before it.
 Fitting a whole card (``rules.base.fit``) builds on these.
@@ -18,6 +18,11 @@ FOOTER = 2048
 EMBED_TOTAL = 6000
 
 ELLIPSIS = "…"
+
+
+def fold(name: str) -> str:
+    """Names compare without case or stray blanks, as players type them."""
+    return " ".join(name.split()).casefold()
 
 
 def clip(text: str, limit: int = FIELD_VALUE) -> str:

@@ -12,6 +12,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from rules.base import Model, RuleError
+from rules.glossary import Glossary
 
 Color = Literal["white", "grey", "gold", "purple", "black"]
 COLORS: tuple[Color, ...] = ("white", "grey", "gold", "purple", "black")
@@ -143,16 +144,6 @@ class RuleSection(Model):
 
 class RulesFile(Model):
     rule: list[RuleSection]
-
-
-class Term(Model):
-    name: str
-    body: str
-    aliases: list[str] = Field(default_factory=list)
-
-
-class Glossary(Model):
-    term: list[Term]
 
 
 class RealmBook(Model):

@@ -13,6 +13,7 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator, model_validator
 
 from rules.base import Model, RuleError
+from rules.glossary import Glossary
 
 Color = Literal["blue", "violet", "red", "yellow", "green"]
 COLORS: tuple[Color, ...] = ("blue", "violet", "red", "yellow", "green")
@@ -200,16 +201,6 @@ class Icon(Model):
 
 class IconTable(Model):
     icon: list[Icon]
-
-
-class Term(Model):
-    name: str
-    body: str
-    aliases: list[str] = Field(default_factory=list)
-
-
-class Glossary(Model):
-    term: list[Term]
 
 
 class TypeRow(Model):
