@@ -24,7 +24,7 @@ from rules.awakened.spells import (
     spell_cost,
 )
 from rules.base import Card, Outcome, RuleError, Table
-from rules.text import TITLE, clip
+from rules.text import TITLE, clip, fold
 
 GmAdjust = Field(default=0, ge=-20, le=20, description="GM: cost adjustment")
 
@@ -55,7 +55,7 @@ def _connection_need(table: Table, sheet: AwakenedSheet, options: CastOptions, d
     """Fold a named connection into the sympathy factors; returns its key."""
     if not options.connection:
         return None
-    key = " ".join(options.connection.split()).casefold()
+    key = fold(options.connection)
     link = sheet.connections.get(key)
     if link is None:
         known = ", ".join(sheet.connections) or "none yet (add them with /awakened sympathy)"

@@ -31,7 +31,7 @@ from rules.awakened.common import (
 from rules.awakened.sheet import SEVERITY, Attainment, AwakenedSheet, Connection, Hallow, Legacy
 from rules.awakened.upkeep import shed_newest, trait
 from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
-from rules.text import TITLE, clip
+from rules.text import TITLE, clip, fold
 
 DAMAGE_CAP = 5  # l.22
 WILLPOWER_DICE = 3
@@ -372,7 +372,7 @@ class SympathyOptions(Model):
 
 def sympathy(table: Table, options: SympathyOptions) -> Outcome:
     record, sheet = mage_of(table, options.mage)
-    key = " ".join(options.subject.split()).casefold()
+    key = fold(options.subject)
     levels = [lv.casefold() for lv in table.book.factors.sympathy.levels]
     if options.remove:
         if key not in sheet.connections:
@@ -542,7 +542,7 @@ class HallowOptions(Model):
 
 def hallow(table: Table, options: HallowOptions) -> Outcome:
     table.require_gm("Hallows")
-    key = " ".join(options.name.split()).casefold()
+    key = fold(options.name)
     current = table.state.hallows.get(key)
     hallows = dict(table.state.hallows)
     if options.remove:

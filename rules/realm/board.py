@@ -5,10 +5,10 @@ from __future__ import annotations
 from pydantic import Field
 
 from rules.base import Card, Model, Outcome, Table, add_field, fit
-from rules.realm.book import fold
 from rules.realm.core import clearing_colors, day_colors, item_colors, state_of
 from rules.realm.days import target_clearing
 from rules.realm.state import Casting
+from rules.text import fold
 
 HORIZON = 400  # days looked ahead for the next day of a color (GM overrides may push it past a month)
 

@@ -13,6 +13,7 @@ from pydantic import Field, model_validator
 
 from rules.base import Model, RuleError
 from rules.glossary import Glossary
+from rules.text import fold
 
 Color = Literal["white", "grey", "gold", "purple", "black"]
 COLORS: tuple[Color, ...] = ("white", "grey", "gold", "purple", "black")
@@ -36,11 +37,6 @@ TARGET_TYPES: tuple[TargetType, ...] = (
 ItemKind = Literal["book", "artifact", "item"]
 Direction = Literal["thrust", "swing", "smash"]
 Maneuver = Literal["charge", "dodge", "duck"]
-
-
-def fold(name: str) -> str:
-    """Names compare without case or stray blanks, as players type them."""
-    return " ".join(name.split()).casefold()
 
 
 def clean_name(text: str, what: str) -> str:

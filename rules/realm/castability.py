@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pydantic import Field
 
 from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field, fit
-from rules.realm.book import Color, SpellDef, fold
+from rules.realm.book import Color, SpellDef
 from rules.realm.core import (
     combat_of,
     find_spell,
@@ -23,6 +23,7 @@ from rules.realm.core import (
     state_of,
 )
 from rules.realm.state import Casting, Chit, Combat, ItemState
+from rules.text import fold
 
 CharacterOption = Field(default=None, max_length=60, description="Your character, if you have several")
 

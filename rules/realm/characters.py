@@ -11,11 +11,10 @@ from typing import Literal
 from pydantic import Field
 
 from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field, fit
-from rules.realm.book import fold
 from rules.realm.castability import CharacterOption
 from rules.realm.core import chit_text, find_chit, find_spell, items_held, parse_chit, parse_chits, sheet_of, state_of
 from rules.realm.state import RealmSheet
-from rules.text import TITLE, clip
+from rules.text import TITLE, clip, fold
 
 
 def sheet_card(table: Table, record: CharacterRecord, *, reveal: bool) -> Card:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from rules.base import Card, Model, Outcome, RuleError, Table, add_field, fit
-from rules.realm.book import clean_name, colors, fold
+from rules.realm.book import clean_name, colors
 from rules.realm.core import (
     Ended,
     book_of,
@@ -28,6 +28,7 @@ from rules.realm.core import (
     state_of,
 )
 from rules.realm.state import Casting, Clearing
+from rules.text import fold
 
 
 def target_clearing(table: Table, casting: Casting) -> str:

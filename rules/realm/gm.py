@@ -9,9 +9,9 @@ from typing import Literal
 from pydantic import Field
 
 from rules.base import Card, Model, Outcome, RuleError, Table, add_field
-from rules.realm.book import fold
 from rules.realm.core import Ended, combat_of, end_casting, find_casting, settings_of, sheet_of, state_of
 from rules.realm.state import Record
+from rules.text import fold
 
 
 class BreakOptions(Model):

@@ -23,10 +23,10 @@ from rules.realm.book import (
     SpellDef,
     TargetType,
     clean_name,
-    fold,
 )
 from rules.realm.core import all_spells, book_of, find_item, find_spell, state_of
 from rules.realm.state import ItemState
+from rules.text import fold
 
 IMPORT_FIELDS = ("name", "type", "color", "target_type", "duration", "text")
 MAX_IMPORT = 200

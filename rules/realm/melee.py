@@ -10,11 +10,12 @@ from typing import Literal
 from pydantic import Field
 
 from rules.base import Card, Model, Outcome, RuleError, Table, add_field, fit
-from rules.realm.book import Direction, fold
+from rules.realm.book import Direction
 from rules.realm.castability import CharacterOption
 from rules.realm.core import Ended, book_of, combat_at, combat_of, end_casting, settings_of, sheet_of, state_of
 from rules.realm.rounds import ClearingOption, combat_data
 from rules.realm.state import Casting, Combat, MissileDue, RealmSheet
+from rules.text import fold
 
 KEYWORDS = {"clearing": "clearing", "hex": "hex", "tile": "hex"}
 PREFIXES = {"chit:": "chit", "item:": "item", "spell:": "spell"}

@@ -10,7 +10,7 @@ from typing import Literal
 from pydantic import Field
 
 from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field
-from rules.realm.book import clean_name, colors, fold
+from rules.realm.book import clean_name, colors
 from rules.realm.castability import CharacterOption
 from rules.realm.core import (
     Ended,
@@ -25,6 +25,7 @@ from rules.realm.core import (
     state_of,
 )
 from rules.realm.days import energize, energize_by_standing, target_clearing
+from rules.text import fold
 
 # ---------------------------------------------------------------- daylight phases
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from rules.base import Card, Model, Outcome, RuleError, Table, add_field, fit
-from rules.realm.book import clean_name, fold
+from rules.realm.book import clean_name
 from rules.realm.castability import speed_limit
 from rules.realm.core import (
     Ended,
@@ -21,6 +21,7 @@ from rules.realm.core import (
 )
 from rules.realm.days import energize_by_standing, sunset
 from rules.realm.state import Combat, Fighter
+from rules.text import fold
 
 ClearingOption = Field(default=None, max_length=60, description="The combat's clearing, if several are under way")
 

@@ -13,6 +13,7 @@ from pydantic import Field
 
 from rules.base import Model
 from rules.realm.book import Color, Direction, Duration, ItemDef, Maneuver, Roman, SpellDef, TargetType
+from rules.text import fold
 
 ChitKind = Literal["magic", "fight", "move"]
 ChitState = Literal["active", "fatigued", "committed", "color", "prepared"]
@@ -58,7 +59,7 @@ class RealmSheet(Model):
     dead: bool = False
 
     def chit(self, label: str) -> Chit | None:
-        key = " ".join(label.split()).casefold()
+        key = fold(label)
         return next((c for c in self.chits if c.label.casefold() == key), None)
 
 
@@ -141,7 +142,7 @@ class Combat(Model):
     missile_due: list[MissileDue] = Field(default_factory=list)
 
     def fighter(self, name: str) -> Fighter | None:
-        return self.fighters.get(" ".join(name.split()).casefold())
+        return self.fighters.get(fold(name))
 
 
 class Record(Model):

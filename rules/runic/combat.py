@@ -18,6 +18,7 @@ from rules.dice import CannotAttemptError, SuccessRoll, roll_success
 from rules.dice.gurps_damage import DamageNotationError, DamageRoll, minimum_for, roll_damage
 from rules.runic.rolls import parse_faces
 from rules.runic.sheet import HeldSpell, MageSheet
+from rules.text import fold
 
 MageName = Field(default=None, max_length=60, description="Your mage")
 DISTRACTION_PENALTY = -3  # "make a Will roll at -3 to continue casting your spell" (and to keep concentrating)
@@ -340,7 +341,7 @@ def recognize(table: Table, options: RecognizeOptions) -> Outcome:
     if options.ritual in ("no_gesture", "no_words"):
         skill += numbers.one_ritual
         lines.append(f"Only one of the rituals: {numbers.one_ritual:+d}")
-    known = options.spell is not None and " ".join(options.spell.split()).casefold() in sheet.known
+    known = options.spell is not None and fold(options.spell) in sheet.known
     if known and sheet.magery > 0:
         skill += numbers.knows_spell
         lines.append(f"A Mage who knows the spell: {numbers.knows_spell:+d}")

@@ -26,6 +26,7 @@ from rules.runic.casting import CastOptions, cast, check_missile_energy, resolve
 from rules.runic.report import cast_outcome
 from rules.runic.sheet import LastingMagic, MageSheet, SpellDef, SpellOn
 from rules.runic.spells import parse_words, plan_spell
+from rules.text import fold
 
 Form = Literal["ward", "sigil", "inscription"]
 Duration = Literal["temporary", "lasting", "permanent", "enchantment"]
@@ -165,7 +166,7 @@ def _find(table: Table, mage: str | None, name: str, *, anyone: bool = False) ->
     """The named lasting magic of the mage; ``anyone`` lets any player reach another's (then checked by the caller)."""
     record = table.find_character(mage) if anyone and mage else table.default_character(mage)
     sheet: MageSheet = record.sheet
-    key = " ".join(name.split()).casefold()
+    key = fold(name)
     for item in sheet.lasting:
         if item.name.casefold() == key:
             return record.name, sheet, item

@@ -19,7 +19,7 @@ from rules.runic.sheet import Grimoire, MageSheet, MagicItem, PowerItem
 from rules.runic.skill import default_word_skill, word_cap
 from rules.runic.spells import plan_spell
 from rules.runic.upkeep import mp_loss_consequences
-from rules.text import TITLE, clip
+from rules.text import TITLE, clip, fold
 
 MageName = Field(default=None, max_length=60, description="Your mage, if you have several")
 
@@ -203,7 +203,7 @@ def mage_word(table: Table, options: MageWordOptions) -> Outcome:
 
 
 def _spell_key(table: Table, sheet: MageSheet, name: str) -> tuple[str, Any]:
-    key = " ".join(name.split()).casefold()
+    key = fold(name)
     spell = sheet.spells.get(key) or table.state.spells.get(key)
     if spell is None:
         saved = sorted({s.name for s in sheet.spells.values()} | {s.name for s in table.state.spells.values()})
@@ -250,7 +250,7 @@ def mage_grimoire(table: Table, options: MageGrimoireOptions) -> Outcome:
     record = table.default_character(options.mage)
     sheet = _sheet(record)
     book: RunicBook = table.book
-    key = " ".join(options.grimoire.split()).casefold()
+    key = fold(options.grimoire)
     grimoire = sheet.grimoires.get(key)
     if options.remove and options.spell is None:
         if grimoire is None:
@@ -368,7 +368,7 @@ def mage_item(table: Table, options: MageItemOptions) -> Outcome:
     record = table.default_character(options.mage)
     sheet = _sheet(record)
     book: RunicBook = table.book
-    key = " ".join(options.item.split()).casefold()
+    key = fold(options.item)
     item = sheet.items.get(key)
     if options.remove:
         if item is None:
@@ -489,7 +489,7 @@ def _adjust_named(sheet: MageSheet, book: RunicBook, field: str, name: str, valu
             store[word.name] = value
         return before
     if field.startswith("item_"):
-        item = sheet.items.get(" ".join(name.split()).casefold())
+        item = sheet.items.get(fold(name))
         if item is None:
             raise RuleError(f"No item {name!r}. Items: {', '.join(i.name for i in sheet.items.values()) or 'none'}.")
         attr = {"item_mp": "mp", "item_max_mp": "max_mp", "item_recovery": "recovery"}[field]

@@ -17,6 +17,7 @@ from rules.runic.casting import find_spell
 from rules.runic.sheet import MageSheet, ResistTrait, SpellDef, SpellType
 from rules.runic.skill import base_skill
 from rules.runic.spells import define_spell, plan_spell, spell_words
+from rules.text import fold
 
 Where = Literal["mage", "campaign"]
 
@@ -134,7 +135,7 @@ class SpellForgetOptions(Model):
 
 
 def spell_forget(table: Table, options: SpellForgetOptions) -> Outcome:
-    key = " ".join(options.spell.split()).casefold()
+    key = fold(options.spell)
     if options.where == "campaign":
         table.require_gm("Erasing from the campaign grimoire")
         store, place = table.state.spells, "the campaign grimoire"

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from rules.base import RuleError
 from rules.saga.area import Ctx, ack_text, acknowledged, cycle, exact, find_hero
-from rules.saga.book import CardDef, fold
+from rules.saga.book import CardDef
 from rules.saga.state import ActionCard, Battle, EnemyState, HeroState, ItemState
 from rules.saga.steps import end_prompt, expects
+from rules.text import fold
 
 
 def open_battle(ctx: Ctx, enemies: list[ActionCard]) -> list[str]:

@@ -9,10 +9,10 @@ from pydantic import Field
 from rules.base import Card, Model, Outcome, RuleError, Table, Upload, pasted_or_file, plain_error
 from rules.saga import catalog
 from rules.saga.area import location
-from rules.saga.book import CardDef, fold
+from rules.saga.book import CardDef
 from rules.saga.cards import catalog_card
 from rules.saga.state import SagaState
-from rules.text import DESCRIPTION, clip
+from rules.text import DESCRIPTION, clip, fold
 
 TypeName = Literal["hero", "enemy", "folk", "item", "place", "spell-song", "story"]
 GlyphName = Literal["end-winter", "spring", "summer", "autumn", "new-winter", "none"]

@@ -20,9 +20,10 @@ from rules.saga.area import (
     occupied,
     remove,
 )
-from rules.saga.book import CardDef, fold
+from rules.saga.book import CardDef
 from rules.saga.state import STACK_LIMIT, HeroState, ItemState
 from rules.saga.steps import expects
+from rules.text import fold
 
 
 def optional_window(ctx: Ctx, doing: str) -> None:

@@ -17,9 +17,10 @@ from rules.saga.area import (
     remove,
 )
 from rules.saga.bonus import place_circle_order
-from rules.saga.book import CardDef, fold
+from rules.saga.book import CardDef
 from rules.saga.optional import optional_window, place_spot, room_for_hero, room_for_item
 from rules.saga.state import ActionCard, HeroState, ItemState
+from rules.text import fold
 
 # ---------------------------------------------------------------- search (F-R33) and put
 

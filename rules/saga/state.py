@@ -12,7 +12,8 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from rules.base import Model
-from rules.saga.book import CardDef, fold
+from rules.saga.book import CardDef
+from rules.text import fold
 
 Draws = Literal["bot", "reported"]
 Outcome = Literal["playing", "won", "lost"]

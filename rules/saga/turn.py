@@ -26,10 +26,11 @@ from rules.saga.area import (
     source_limit,
 )
 from rules.saga.battle import open_battle
-from rules.saga.book import CardDef, fold
+from rules.saga.book import CardDef
 from rules.saga.harmony import LUCK_WORDS, harmonic_match, luck_check
 from rules.saga.state import ActionCard, Game, HeroState, ItemState, LuckRecord, SagaState, Spot
 from rules.saga.steps import at_step, end_prompt, expects, in_force, rules_in_force
+from rules.text import fold
 
 # ---------------------------------------------------------------- setup (S5)
 

@@ -19,6 +19,7 @@ from pydantic import Field, model_validator
 from rules.base import LookupEntry, Model, RuleError
 from rules.dice.threshold import ResonanceBand, check_resonance_bands
 from rules.glossary import Glossary
+from rules.text import fold
 
 Sphere = Literal["Soul", "Mind", "Quantum", "Bio", "Forces", "Matter"]
 SPHERES: tuple[Sphere, ...] = ("Soul", "Mind", "Quantum", "Bio", "Forces", "Matter")
@@ -40,11 +41,6 @@ MissingAspect = Literal[
     "cast_phrase",
     "fluency",
 ]
-
-
-def fold(name: str) -> str:
-    """Names compare without case or surrounding blanks, as players type them."""
-    return " ".join(name.split()).casefold()
 
 
 NUMBERED = re.compile(r"#\s*(\d+)\b")
