@@ -49,6 +49,24 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
 
+class HouseRules(Model):
+    """A ruleset's house-rule settings (its ``settings_model``).
+
+    ``retired`` names keys an older version stored that mean nothing now (a house rule that became the
+    campaign's play-by-post setting, say): a campaign saved with one still loads, without it, and setting
+    one is refused like any unknown key.
+    """
+
+    retired: ClassVar[tuple[str, ...]] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_retired(cls, data: Any) -> Any:
+        if cls.retired and isinstance(data, dict) and any(key in data for key in cls.retired):
+            return {key: value for key, value in data.items() if key not in cls.retired}
+        return data
+
+
 class Upload:
     """Marks a text option that Discord takes as an attached file: ``Annotated[str | None, Upload()]``.
 

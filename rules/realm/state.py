@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.base import Model
+from rules.base import HouseRules, Model
 from rules.realm.book import Color, Direction, Duration, ItemDef, Maneuver, Roman, SpellDef, TargetType
 from rules.text import fold
 
@@ -23,7 +23,7 @@ Step = Literal["encounter", "melee", "resolved", "attacks"]
 Action = Literal["none", "run", "alert", "cast"]
 
 
-class RealmSettings(Model):
+class RealmSettings(HouseRules):
     """House rules; every default is the spec's proposed ruling (docs/realm.md)."""
 
     effort_limit: int = Field(default=2, ge=0, le=10)  # L43 "Normally only two asterisks", G-R20
