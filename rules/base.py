@@ -15,6 +15,8 @@ from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from rules.text import DESCRIPTION, EMBED_TOTAL, FIELD_NAME, FIELD_VALUE, FIELDS, FOOTER, TITLE, clip, listing
+
 
 class RuleError(Exception):
     """Bad input or an impossible move. The message says what was wrong and what would work.
@@ -38,13 +40,31 @@ class NoCharacterNamedError(RuleError):
 
 def quoted(text: str, limit: int = 80) -> str:
     """User input echoed in a message, clipped: an error must never outgrow Discord's 2,000 characters."""
-    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+    return repr(clip(text, limit))
 
 
 class Model(BaseModel):
     """Base for every rules model: strict about unknown keys so typos fail loudly."""
 
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+
+class HouseRules(Model):
+    """A ruleset's house-rule settings (its ``settings_model``).
+
+    ``retired`` names keys an older version stored that mean nothing now (a house rule that became the
+    campaign's play-by-post setting, say): a campaign saved with one still loads, without it, and setting
+    one is refused like any unknown key.
+    """
+
+    retired: ClassVar[tuple[str, ...]] = ()
+
+    @model_validator(mode="before")
+    @classmethod
+    def _drop_retired(cls, data: Any) -> Any:
+        if cls.retired and isinstance(data, dict) and any(key in data for key in cls.retired):
+            return {key: value for key, value in data.items() if key not in cls.retired}
+        return data
 
 
 class Upload:
@@ -89,6 +109,70 @@ class Card(Model):
     def add(self, name: str, value: str, inline: bool = False) -> Card:
         self.fields.append(CardField(name=name, value=value, inline=inline))
         return self
+
+
+NOTHING = "—"  # a field with nothing to show says so
+BLANK = "\u200b"  # a field name or value Discord would refuse as empty: a zero-width space, as the renderer gives it
+DESCRIPTION_FLOOR = 200  # fitting a card shortens the description no further than this...
+VALUE_FLOOR = 100  # ...and a field's value no further than this, before it drops trailing fields
+
+
+def card_size(card: Card) -> int:
+    """What Discord counts toward an embed's 6,000 characters."""
+    return (
+        len(card.title)
+        + len(card.description)
+        + len(card.footer)
+        + sum(len(f.name) + len(f.value) for f in card.fields)
+    )
+
+
+def add_field(card: Card, name: str, value: str | Iterable[str], inline: bool = False) -> Card:
+    """Add a field within Discord's limits: lines listed with "… and N more", name and value clipped (a blank one
+    reads "—"); past the 25th field the rest is folded into the last one."""
+    text = value if isinstance(value, str) else listing(value)
+    if len(card.fields) >= FIELDS:
+        last = card.fields[-1]
+        last.value = clip(f"{last.value}\n**{name}**: {text}".strip() or NOTHING)
+        return card
+    return card.add(clip(name.strip() or NOTHING, FIELD_NAME), clip(text.strip() or NOTHING), inline)
+
+
+def fit(card: Card, total: int = EMBED_TOTAL) -> Card:
+    """The card within Discord's embed limits, whatever went into it; every cut ends in "…".
+
+    Each part is clipped to its own limit and fields past the 25th are folded into the 25th. Then, while the
+    whole is over ``total``, the longest text (the description or a field's value) gives way, down to its floor;
+    if everything is at its floor, trailing fields go, and last the description.
+    """
+    card.title = clip(card.title.strip(), TITLE)
+    card.description = clip(card.description.strip(), DESCRIPTION)
+    card.footer = clip(card.footer.strip(), FOOTER)
+    if len(card.fields) > FIELDS:
+        card.fields[FIELDS - 1].value += "".join(f"\n**{f.name}**: {f.value}" for f in card.fields[FIELDS:])
+        del card.fields[FIELDS:]
+    for item in card.fields:
+        item.name = clip(item.name.strip() or BLANK, FIELD_NAME)
+        item.value = clip(item.value.strip() or BLANK, FIELD_VALUE)
+    while (excess := card_size(card) - total) > 0:
+        room, longest = max(
+            [
+                (len(card.description) - DESCRIPTION_FLOOR, None),
+                *((len(f.value) - VALUE_FLOOR, f) for f in card.fields),
+            ],
+            key=lambda pair: pair[0],
+        )
+        if room <= 0:
+            break
+        if longest is None:
+            card.description = clip(card.description, max(DESCRIPTION_FLOOR, len(card.description) - excess))
+        else:
+            longest.value = clip(longest.value, max(VALUE_FLOOR, len(longest.value) - excess))
+    while card_size(card) > total and card.fields:
+        card.fields.pop()
+    if (excess := card_size(card) - total) > 0:
+        card.description = clip(card.description, max(1, len(card.description) - excess))
+    return card
 
 
 class Chart(Model):

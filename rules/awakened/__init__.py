@@ -25,6 +25,7 @@ from rules.awakened.sheet import AwakenedSettings, AwakenedSheet, AwakenedState
 from rules.awakened.suggest import suggestions
 from rules.awakened.waits import awakened_waits
 from rules.base import Action, BenchCase, BenchStep, Card, CharacterRecord, LookupEntry, Outcome, Ruleset, Table, Wait
+from rules.text import clip
 
 
 def _actions(*items: Action) -> dict[str, Action]:
@@ -195,7 +196,7 @@ class AwakenedRuleset(Ruleset):
                 f" · Health {sheet.health_max - len(sheet.wounds)}/{sheet.health_max}"
             ]
             lines += [f"{spell_label(spell)}: {spell.status}" for spell in sheet.spells]
-            card.add(record.name, "\n".join(lines)[:1024], inline=True)
+            card.add(record.name, clip("\n".join(lines)), inline=True)
         if not card.fields:
             card.description = (card.description + "\n" if card.description else "") + "No mages yet."
         return card

@@ -17,6 +17,7 @@ from rules.awakened.shaping import paradox_total
 from rules.awakened.sheet import AwakenedSheet, AwakenedState
 from rules.awakened.upkeep import soul_loss_roll, willpower_dot_roll
 from rules.base import Card, Model, Outcome, RuleError, Table
+from rules.text import FIELD_VALUE, clip
 
 
 class RoundOptions(Model):
@@ -40,7 +41,7 @@ def end_round(table: Table, options: RoundOptions) -> Outcome:
     if state.paradox_pool or state.paradox_marks:
         lines = [f"{p.caster}: {p.spell}: {p.dice}" for p in state.paradox_pool]
         lines += [f"{mark}: caused or aggravated paradox" for mark in state.paradox_marks]
-        card.add("Paradox this round", "\n".join(lines)[:1024])
+        card.add("Paradox this round", clip("\n".join(lines)))
     if pool >= 1:
         result = roll(
             table, pool, again=settings.paradox_again, rote=settings.paradox_rote, dice=dice, what="The paradox roll"
@@ -48,7 +49,7 @@ def end_round(table: Table, options: RoundOptions) -> Outcome:
         text = roll_text(
             result, f"Collective paradox roll ({total} dice" + (f" − {options.tools} tools)" if options.tools else ")")
         )
-        card.add("Paradox roll", text[:1024])
+        card.add("Paradox roll", clip(text))
         card.add("The GM rules", "What the successes do is the GM's ruling (the book gives no table, P-G12).")
         data["roll"] = roll_data(result)
         data["successes"] = result.successes
@@ -79,7 +80,7 @@ def end_round(table: Table, options: RoundOptions) -> Outcome:
     lapsed = _advance_round(table)
     state.round += 1
     if lapsed:
-        card.add("Lapsed", "\n".join(lapsed)[:1024])
+        card.add("Lapsed", clip("\n".join(lapsed)))
     card.footer = f"Now scene {state.scene}, round {state.round}."
     data["lapsed"] = lapsed
     return Outcome(card=card, summary=f"Round {state.round - 1} ended; paradox pool {pool}.", data=data, secret=secret)
@@ -148,7 +149,7 @@ def end_scene(table: Table, options: SceneOptions) -> Outcome:
     state.round = 1
     card = Card(title=f"Scene {state.scene - 1} ends", description=options.note or "")
     if lapsed:
-        card.add("Lapsed", "\n".join(lapsed)[:1024])
+        card.add("Lapsed", clip("\n".join(lapsed)))
     card.footer = f"Now scene {state.scene}, round 1."
     return Outcome(card=card, summary=f"Scene {state.scene - 1} ended.", data={"scene": state.scene, "lapsed": lapsed})
 
@@ -227,9 +228,9 @@ def end_day(table: Table, options: DayOptions) -> Outcome:
     card = Card(title=f"Day {state.day}", description=f"{options.days} day(s) pass; a new scene begins.")
     if lines:
         text = "\n".join(lines)
-        card.add("What changed", text[:1024])
-        if len(text) > 1024:
-            card.add("…more", text[1024:2048])
+        card.add("What changed", text[:FIELD_VALUE])
+        if len(text) > FIELD_VALUE:
+            card.add("…more", clip(text[FIELD_VALUE:]))
     card.footer = "Oblations and blood sacrifice by size are available again."
     return Outcome(
         card=card, summary=f"Day {state.day} begins.", data={"day": state.day, "rolls": rolls, "lines": lines}

@@ -1,4 +1,4 @@
-"""The mage's sheet as a card: everything the sheet holds, within Discord's embed limits."""
+"""The mage's sheet as a card: everything the sheet holds, fitted to Discord's embed limits (``rules.base.fit``)."""
 
 from __future__ import annotations
 
@@ -6,35 +6,11 @@ from rules.awakened.book import AwakenedBook
 from rules.awakened.common import health_text, mana_max, spell_label
 from rules.awakened.shaping import effective_aspect
 from rules.awakened.sheet import ActiveSpell, AwakenedSheet, AwakenedState
-from rules.base import Card, CharacterRecord
-
-FIELD_LIMIT = 1024
-CARD_TOTAL = 5900  # Discord allows 6,000 characters in an embed; keep a margin for the renderer's marks
+from rules.base import Card, CharacterRecord, fit
 
 
-def fit_card(card: Card, total: int = CARD_TOTAL) -> Card:
-    """Trim the longest fields until the whole card fits one embed, marking each cut with an ellipsis."""
-
-    def size() -> int:
-        return (
-            len(card.title)
-            + len(card.description)
-            + len(card.footer)
-            + sum(len(f.name) + len(f.value) for f in card.fields)
-        )
-
-    while size() > total:
-        longest = max(card.fields, key=lambda f: len(f.value))
-        keep = max(40, len(longest.value) - (size() - total) - 1)
-        if keep >= len(longest.value):
-            break
-        longest.value = longest.value[:keep] + "…"
-    return card
-
-
-def _fit(lines: list[str]) -> str:
-    text = "\n".join(lines) or "none"
-    return text if len(text) <= FIELD_LIMIT else text[: FIELD_LIMIT - 1] + "…"
+def _lines(lines: list[str]) -> str:
+    return "\n".join(lines) or "none"
 
 
 def spell_line(book: AwakenedBook, spell: ActiveSpell, state: AwakenedState | None) -> str:
@@ -56,7 +32,7 @@ def sheet_card(record: CharacterRecord, book: AwakenedBook, state: AwakenedState
     sheet: AwakenedSheet = record.sheet
     legacy = f" · Legacy: {sheet.legacy.name}" if sheet.legacy else ""
     card = Card(
-        title=f"{record.name}: {sheet.path}, Gnosis {sheet.gnosis}"[:256],
+        title=f"{record.name}: {sheet.path}, Gnosis {sheet.gnosis}",
         description=(
             f"Ruling {', '.join(sheet.ruling)} · inferior {sheet.inferior} "
             f"· favors {sheet.resistance.title()}{legacy}\n"
@@ -65,15 +41,15 @@ def sheet_card(record: CharacterRecord, book: AwakenedBook, state: AwakenedState
             + f" · Wisdom {sheet.wisdom}/{sheet.wisdom_max}\n"
             f"Health {health_text(sheet)} · armor {sheet.armor} · {sheet.state}"
             + (" (scoured: not bleeding out)" if sheet.scoured_out else "")
-        )[:4096],
+        ),
     )
     arcana = [f"{name} {sheet.arcana.get(name, 0)}" for name in book.arcana.names if sheet.arcana.get(name, 0)]
-    card.add("Arcana", _fit([" · ".join(arcana) or "none"]), inline=False)
+    card.add("Arcana", _lines([" · ".join(arcana) or "none"]), inline=False)
     traits = [f"{k.title()} {v}" for k, v in {**sheet.attributes, **sheet.skills}.items()]
     scrutiny = ", ".join(["Occult", *sheet.scrutiny_skills])
     card.add(
         "Traits",
-        _fit(
+        _lines(
             [
                 " · ".join(traits) or "none",
                 f"Scrutiny: {scrutiny}",
@@ -82,12 +58,12 @@ def sheet_card(record: CharacterRecord, book: AwakenedBook, state: AwakenedState
         ),
     )
     if sheet.nimbus:
-        card.add("Nimbus", sheet.nimbus[:FIELD_LIMIT])
+        card.add("Nimbus", sheet.nimbus)
     rotes = [f"{r.name} ({r.aspect}, {', '.join(r.arcana)}, {r.action})" for r in sheet.rotes]
-    card.add("Rotes", _fit(rotes))
+    card.add("Rotes", _lines(rotes))
     total = sum(s.cost for s in sheet.spells if s.status == "sustained")
     spells = [spell_line(book, s, state) for s in sheet.spells]
-    card.add(f"Spells in effect (sustained {total}/{sheet.gnosis})", _fit(spells))
+    card.add(f"Spells in effect (sustained {total}/{sheet.gnosis})", _lines(spells))
     extras = []
     if sheet.contingency:
         extras.append(f"Contingency: {sheet.contingency.name}")
@@ -116,5 +92,5 @@ def sheet_card(record: CharacterRecord, book: AwakenedBook, state: AwakenedState
         levels = [*book.factors.sympathy.levels, "Unknown"]
         extras.append("Sympathy: " + ", ".join(f"{k} {levels[c.level]}" for k, c in sheet.connections.items()))
     if extras:
-        card.add("Also", _fit(extras))
-    return fit_card(card)
+        card.add("Also", _lines(extras))
+    return fit(card)

@@ -24,6 +24,7 @@ from rules.awakened.spells import (
     spell_cost,
 )
 from rules.base import Card, Outcome, RuleError, Table
+from rules.text import TITLE, clip, fold
 
 GmAdjust = Field(default=0, ge=-20, le=20, description="GM: cost adjustment")
 
@@ -54,7 +55,7 @@ def _connection_need(table: Table, sheet: AwakenedSheet, options: CastOptions, d
     """Fold a named connection into the sympathy factors; returns its key."""
     if not options.connection:
         return None
-    key = " ".join(options.connection.split()).casefold()
+    key = fold(options.connection)
     link = sheet.connections.get(key)
     if link is None:
         known = ", ".join(sheet.connections) or "none yet (add them with /awakened sympathy)"
@@ -72,7 +73,7 @@ def _connection_need(table: Table, sheet: AwakenedSheet, options: CastOptions, d
 
 
 def cost_card(table: Table, who: str, design: Design, cost: Cost, title: str) -> Card:
-    card = Card(title=f"{title}: {design.name}"[:256], description=design_text(table.book, design))
+    card = Card(title=clip(f"{title}: {design.name}", TITLE), description=design_text(table.book, design))
     card.add("Cost", cost.text)
     return card
 
@@ -91,7 +92,7 @@ def spell_cost_preview(table: Table, options: CostOptions) -> Outcome:
         + (f"; {cost.total - own_max} must come from free Mana." if cost.total > own_max else "."),
     )
     if benefits:
-        card.add("Conjunctional", "\n".join(benefits)[:1024])
+        card.add("Conjunctional", clip("\n".join(benefits)))
     data = {"mage": record.name, "design": design.model_dump(mode="json"), **cost_data(cost)}
     return Outcome(
         card=card, summary=f"{record.name}: {design.name} would cost {cost.total}.", data=data, ephemeral=True
@@ -171,7 +172,7 @@ def _cast(
             + ": a spell opposing its resonance gets no Mana from it (l.288); the GM may rule so."
         )
     aspect = table.book.aspect(design.aspect)
-    card = Card(title=f"{verb}: {who} — {spell_label(spell)}"[:256], description=design_text(table.book, design))
+    card = Card(title=clip(f"{verb}: {who} — {spell_label(spell)}", TITLE), description=design_text(table.book, design))
     card.add("Cost", cost.text)
     card.add("Paid", payment.text)
     now = {
@@ -181,9 +182,9 @@ def _cast(
     }[spell.status]
     card.add("Now", f"Potency {aspect.potency} · Tenacity {aspect.tenacity}\n{now}")
     if benefits:
-        card.add("Conjunctional", "\n".join(benefits)[:1024])
+        card.add("Conjunctional", clip("\n".join(benefits)))
     if notes:
-        card.add("Notes", "\n".join(notes)[:1024])
+        card.add("Notes", clip("\n".join(notes)))
     card.footer = f"Mana {sheet.mana} · Willpower {sheet.willpower} · Scene {state.scene}, round {state.round}"
     data = {
         "mage": who,

@@ -17,6 +17,7 @@ from rules.awakened.common import DiceOption, find_spell, gm_dice, roll, roll_da
 from rules.awakened.shaping import effective_aspect
 from rules.awakened.sheet import ActiveSpell, AwakenedSheet
 from rules.base import Card, Model, Outcome, RuleError, Table
+from rules.text import TITLE, clip
 
 
 class RollOptions(Model):
@@ -91,7 +92,7 @@ def spell_roll(table: Table, options: RollOptions) -> Outcome:
         verdict = what if challenger_wins else "the spell holds"
         versus = f"{rolled} vs {options.against.title()} {stands}"
     text = (roll_text(result, "Opposing roll") + "\n" if result else "") + f"{versus}: **{verdict}**."
-    card = Card(title=f"Contest — {label}"[:256], description=text)
+    card = Card(title=clip(f"Contest — {label}", TITLE), description=text)
     data = {
         "mode": "contest",
         "against": options.against,

@@ -15,6 +15,7 @@ from rules.awakened.shaping import paradox_total
 from rules.awakened.sheet import AwakenedState, Crisis, ParadoxDice, ParadoxUnit, ScrutinyTrack, StandingParadox
 from rules.awakened.upkeep import trait
 from rules.base import Card, Model, Outcome, RuleError, Table
+from rules.text import DESCRIPTION, clip
 
 MAX_EDGE = 5
 DAYS_PER_WEEK, DAYS_PER_MONTH, DAYS_PER_YEAR = 7, 30, 365
@@ -93,7 +94,7 @@ def scrutinize(table: Table, options: ScrutinizeOptions) -> Outcome:
         if resonance
         else f"Resonance: not counted (only the first roll of each time increment on {subject} counts, l.70)."
     )
-    secret = Card(title=f"Scrutiny: {who} → {subject}", description="\n".join(lines)[:4000], tone="secret")
+    secret = Card(title=f"Scrutiny: {who} → {subject}", description=clip("\n".join(lines), DESCRIPTION), tone="secret")
     if dice is not None:
         secret.footer = "The GM rolled these dice at the table."
     card = Card(

@@ -15,6 +15,7 @@ from rules.awakened.payment import FreeManaOptions, pay, plan, scour_after
 from rules.awakened.sheet import ActiveSpell, AwakenedSheet, Factors
 from rules.awakened.spells import parse_damage, spell_cost
 from rules.base import Card, Model, Outcome, RuleError, Table
+from rules.text import TITLE, clip
 
 SpellOption = Field(min_length=1, max_length=80, description="Spell in effect (#number or name)")
 
@@ -56,7 +57,7 @@ def sustain(table: Table, options: SustainOptions) -> Outcome:
         )
     spell.status = "sustained"
     card = Card(
-        title=f"Sustained: {record.name} — {spell_label(spell)}"[:256],
+        title=clip(f"Sustained: {record.name} — {spell_label(spell)}", TITLE),
         description=f"Lasts to the end of the scene (even if {record.name} falls unconscious; it ends if they die).",
     )
     card.add("Sustained total", f"{sustained_total(sheet)} of Gnosis {sheet.gnosis}")
@@ -99,7 +100,7 @@ def refresh(table: Table, options: RefreshOptions) -> Outcome:
     scoured = scour_after(sheet, payment)
     if scoured:
         notes.append(scoured)
-    card = Card(title=f"Refreshed: {record.name} — {spell_label(spell)}"[:256], description=payment.text)
+    card = Card(title=clip(f"Refreshed: {record.name} — {spell_label(spell)}", TITLE), description=payment.text)
     card.add("Shaping window", "Open this turn (P-G6).")
     if notes:
         card.add("Notes", "\n".join(notes))
@@ -195,7 +196,7 @@ def reduce(table: Table, options: ReduceOptions) -> Outcome:
         lines.append(f"Successes applied lowered to {spell.strength} (restorable at no cost during the turn).")
     elif options.restore:
         lines.append("Successes applied restored to full.")
-    card = Card(title=f"Reduced: {record.name} — {spell_label(spell)}"[:256], description="\n".join(lines))
+    card = Card(title=clip(f"Reduced: {record.name} — {spell_label(spell)}", TITLE), description="\n".join(lines))
     card.add("Sustained total", f"{sustained_total(sheet)} of Gnosis {sheet.gnosis}")
     return Outcome(
         card=card,
@@ -246,7 +247,7 @@ def ceremony(table: Table, options: CeremonyOptions) -> Outcome:
     spell.hours += options.hours
     spell.potential = min(sheet.gnosis, 1 + spell.hours)
     card = Card(
-        title=f"Ceremony: {record.name} — {spell_label(spell)}"[:256],
+        title=clip(f"Ceremony: {record.name} — {spell_label(spell)}", TITLE),
         description=f"{spell.hours} hour(s) of ceremony: Shaping potential {before} → {spell.potential} "
         f"(at most Gnosis {sheet.gnosis}).",
     )

@@ -31,6 +31,7 @@ from rules.awakened.common import (
 from rules.awakened.sheet import SEVERITY, Attainment, AwakenedSheet, Connection, Hallow, Legacy
 from rules.awakened.upkeep import shed_newest, trait
 from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
+from rules.text import TITLE, clip, fold
 
 DAMAGE_CAP = 5  # l.22
 WILLPOWER_DICE = 3
@@ -67,7 +68,7 @@ def _sheet_outcome(
     ephemeral: bool = False,
 ) -> Outcome:
     card = sheet_card(record, table.book, table.state)
-    card.title = f"{title}: {card.title}"[:256]
+    card.title = clip(f"{title}: {card.title}", TITLE)
     return Outcome(card=card, summary=summary, data={"mage": record.name, **(data or {})}, ephemeral=ephemeral)
 
 
@@ -350,7 +351,7 @@ def attainment(table: Table, options: AttainmentOptions) -> Outcome:
     if found.limit != "none":
         found.uses += 1
         found.used_in = period
-    card = Card(title=f"Attainment ({options.mode}): {who} — {found.name}"[:256], description="\n".join(lines))
+    card = Card(title=clip(f"Attainment ({options.mode}): {who} — {found.name}", TITLE), description="\n".join(lines))
     return Outcome(card=card, summary=f"{who}: {found.name} ({options.mode}).", data=data)
 
 
@@ -371,7 +372,7 @@ class SympathyOptions(Model):
 
 def sympathy(table: Table, options: SympathyOptions) -> Outcome:
     record, sheet = mage_of(table, options.mage)
-    key = " ".join(options.subject.split()).casefold()
+    key = fold(options.subject)
     levels = [lv.casefold() for lv in table.book.factors.sympathy.levels]
     if options.remove:
         if key not in sheet.connections:
@@ -541,7 +542,7 @@ class HallowOptions(Model):
 
 def hallow(table: Table, options: HallowOptions) -> Outcome:
     table.require_gm("Hallows")
-    key = " ".join(options.name.split()).casefold()
+    key = fold(options.name)
     current = table.state.hallows.get(key)
     hallows = dict(table.state.hallows)
     if options.remove:

@@ -14,6 +14,7 @@ from rules.awakened.book import AwakenedBook
 from rules.awakened.common import add_wound, scourable
 from rules.awakened.sheet import AwakenedSettings, AwakenedSheet, AwakenedState, Hallow
 from rules.base import Model, RuleError
+from rules.text import fold
 
 MAX_SCOURING_PER_INSTANT = 5  # the Damage Cap, applied to scouring only by the house rule (P-G47)
 
@@ -47,7 +48,7 @@ class Payment(Model):
 
 
 def find_hallow(state: AwakenedState, name: str) -> Hallow:
-    hallow = state.hallows.get(" ".join(name.split()).casefold())
+    hallow = state.hallows.get(fold(name))
     if hallow is None:
         known = ", ".join(h.name for h in state.hallows.values()) or "none yet (the GM adds them with /awakened hallow)"
         raise RuleError(f"There is no Hallow named {name!r}. Hallows: {known}.")

@@ -29,6 +29,7 @@ from rules.awakened.life import SpellOption
 from rules.awakened.payment import FreeManaOptions, Payment, pay, plan, scour_after
 from rules.awakened.sheet import ActiveSpell, AwakenedState, ParadoxDice
 from rules.base import Card, Outcome, RuleError, Table
+from rules.text import TITLE, clip
 
 WILLPOWER_DICE = 3
 EXCEPTIONAL_AT = 5
@@ -145,7 +146,9 @@ def shape(table: Table, options: ShapeOptions) -> Outcome:
     scoured = scour_after(sheet, payment) if payment is not None else None
     if scoured:
         lines.append(scoured)
-    card = Card(title=f"Shaping: {who} — {spell_label(spell)}"[:256], description=roll_text(result, "Shaping roll"))
+    card = Card(
+        title=clip(f"Shaping: {who} — {spell_label(spell)}", TITLE), description=roll_text(result, "Shaping roll")
+    )
     if payment is not None:
         card.add("Paid", payment.text)
     card.add("Result", "\n".join(lines))

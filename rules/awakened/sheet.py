@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import Field
 
 from rules.awakened.book import ActionName, AspectName
-from rules.base import Model
+from rules.base import HouseRules, Model
 
 Name = Field(min_length=1, max_length=60)
 WoundKind = Literal["bashing", "lethal", "aggravated"]
@@ -247,7 +247,7 @@ class AwakenedState(Model):
         return (self.scene, self.round)
 
 
-class AwakenedSettings(Model):
+class AwakenedSettings(HouseRules):
     """House rules, each defaulting to the spec's ruling (spec section 5)."""
 
     base_cost: Literal["lists", "rule_of_thumb"] = "lists"

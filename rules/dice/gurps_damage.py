@@ -14,6 +14,7 @@ from random import Random
 from pydantic import BaseModel, ConfigDict
 
 from rules.base import Card, Outcome, RuleError
+from rules.text import TITLE, clip
 
 MAX_DICE = 100
 MAX_ADDS = 1000
@@ -134,7 +135,7 @@ def damage_outcome(expression: str, rng: Random, *, label: str | None = None) ->
         raise RuleError(str(exc)) from None
     title = f"{label}: {result.total}" if label else f"Roll: {result.total}"
     return Outcome(
-        card=Card(title=title[:256], description=f"GURPS damage: {result.text}"),
+        card=Card(title=clip(title, TITLE), description=f"GURPS damage: {result.text}"),
         summary=f"rolled {expression.strip()} = {result.total}" + (f" ({label})" if label else ""),
         data={
             "expression": expression.strip(),

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from rules.base import Card, Model, Outcome, Table
-from rules.realm.book import fold
-from rules.realm.cards import add, fit
+from rules.base import Card, Model, Outcome, Table, add_field, fit
 from rules.realm.core import clearing_colors, day_colors, item_colors, state_of
 from rules.realm.days import target_clearing
 from rules.realm.state import Casting
+from rules.text import fold
 
 HORIZON = 400  # days looked ahead for the next day of a color (GM overrides may push it past a month)
 
@@ -80,9 +79,9 @@ def spells_board(table: Table, options: SpellsOptions) -> Outcome:
         by_status.setdefault(group, []).append(casting_line(table, casting))
     for group in ("In effect", "Inert", "Pending"):
         if group in by_status:
-            add(card, group, by_status[group])
+            add_field(card, group, by_status[group])
     if not castings:
-        add(card, "None", "No spell is in effect.")
+        add_field(card, "None", "No spell is in effect.")
     data = {
         "day": state.day,
         "phase": state.phase,

@@ -12,6 +12,8 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from rules.base import Model, RuleError
+from rules.glossary import Glossary
+from rules.text import fold
 
 Color = Literal["white", "grey", "gold", "purple", "black"]
 COLORS: tuple[Color, ...] = ("white", "grey", "gold", "purple", "black")
@@ -35,11 +37,6 @@ TARGET_TYPES: tuple[TargetType, ...] = (
 ItemKind = Literal["book", "artifact", "item"]
 Direction = Literal["thrust", "swing", "smash"]
 Maneuver = Literal["charge", "dodge", "duck"]
-
-
-def fold(name: str) -> str:
-    """Names compare without case or stray blanks, as players type them."""
-    return " ".join(name.split()).casefold()
 
 
 def clean_name(text: str, what: str) -> str:
@@ -143,16 +140,6 @@ class RuleSection(Model):
 
 class RulesFile(Model):
     rule: list[RuleSection]
-
-
-class Term(Model):
-    name: str
-    body: str
-    aliases: list[str] = Field(default_factory=list)
-
-
-class Glossary(Model):
-    term: list[Term]
 
 
 class RealmBook(Model):

@@ -11,9 +11,8 @@ from dataclasses import dataclass, field
 
 from pydantic import Field
 
-from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
-from rules.realm.book import Color, SpellDef, fold
-from rules.realm.cards import add, fit
+from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field, fit
+from rules.realm.book import Color, SpellDef
 from rules.realm.core import (
     combat_of,
     find_spell,
@@ -24,6 +23,7 @@ from rules.realm.core import (
     state_of,
 )
 from rules.realm.state import Casting, Chit, Combat, ItemState
+from rules.text import fold
 
 CharacterOption = Field(default=None, max_length=60, description="Your character, if you have several")
 
@@ -339,8 +339,8 @@ def verdict_card(verdict: Verdict, title: str) -> Card:
     card.description = (
         f"{yes}: {verdict.spell.name} by {verdict.caster.name} with {verdict.ritual.name}, speed {verdict.speed}."
     )
-    add(card, "Checks", [f"{'✅' if c.ok else '❌'} {c.check}: {c.detail}" for c in verdict.checks])
-    add(card, "Colors present", [f"{c}: {s}" for c, s in verdict.colors] or ["none"])
+    add_field(card, "Checks", [f"{'✅' if c.ok else '❌'} {c.check}: {c.detail}" for c in verdict.checks])
+    add_field(card, "Colors present", [f"{c}: {s}" for c, s in verdict.colors] or ["none"])
     return fit(card)
 
 

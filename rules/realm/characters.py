@@ -10,12 +10,11 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
-from rules.realm.book import fold
-from rules.realm.cards import add, fit
+from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field, fit
 from rules.realm.castability import CharacterOption
 from rules.realm.core import chit_text, find_chit, find_spell, items_held, parse_chit, parse_chits, sheet_of, state_of
 from rules.realm.state import RealmSheet
+from rules.text import TITLE, clip, fold
 
 
 def sheet_card(table: Table, record: CharacterRecord, *, reveal: bool) -> Card:
@@ -32,11 +31,11 @@ def sheet_card(table: Table, record: CharacterRecord, *, reveal: bool) -> Card:
     for kind in ("magic", "fight", "move"):
         chits = [chit_text(c) for c in sheet.chits if c.kind == kind]
         if chits:
-            add(card, f"{kind.title()} chits", chits)
-    add(card, "Spells known", ", ".join(sheet.spells) or "none")
+            add_field(card, f"{kind.title()} chits", chits)
+    add_field(card, "Spells known", ", ".join(sheet.spells) or "none")
     held = items_held(table, record.name)
     if held:
-        add(
+        add_field(
             card,
             "Artifacts, books and items",
             [
@@ -47,7 +46,7 @@ def sheet_card(table: Table, record: CharacterRecord, *, reveal: bool) -> Card:
         )
     mine = [f"#{c.id} {c.spell}: {c.status}" for c in state_of(table).castings if fold(c.caster) == fold(record.name)]
     if mine:
-        add(card, "His spells in effect", mine)
+        add_field(card, "His spells in effect", mine)
     return fit(card)
 
 
@@ -162,7 +161,7 @@ def character_chit(table: Table, options: CharacterChitOptions) -> Outcome:
             chit.state, chit.prepared_day = "active", None
             said = f"{chit.label} is no longer prepared."
     card = sheet_card(table, record, reveal=may_see(table, record))
-    card.title = f"{record.name}: {said}"[:256]
+    card.title = clip(f"{record.name}: {said}", TITLE)
     return Outcome(
         card=card,
         summary=f"{record.name}: {said}",

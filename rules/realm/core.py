@@ -11,8 +11,9 @@ import re
 from dataclasses import dataclass
 
 from rules.base import CharacterRecord, RuleError, Table
-from rules.realm.book import ROMANS, Color, RealmBook, SpellDef, fold
+from rules.realm.book import ROMANS, Color, RealmBook, SpellDef
 from rules.realm.state import Casting, Chit, Combat, ItemState, RealmSettings, RealmSheet, RealmState
+from rules.text import fold
 
 CHIT = re.compile(r"^(MAGIC|FIGHT|MOVE)\s*([A-Z]*)\s*(\d)\s*(\**)$", re.IGNORECASE)
 STRENGTHS = ("L", "M", "H", "T")

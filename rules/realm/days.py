@@ -10,9 +10,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from rules.base import Card, Model, Outcome, RuleError, Table
-from rules.realm.book import clean_name, colors, fold
-from rules.realm.cards import add, fit
+from rules.base import Card, Model, Outcome, RuleError, Table, add_field, fit
+from rules.realm.book import clean_name, colors
 from rules.realm.core import (
     Ended,
     book_of,
@@ -29,6 +28,7 @@ from rules.realm.core import (
     state_of,
 )
 from rules.realm.state import Casting, Clearing
+from rules.text import fold
 
 
 def target_clearing(table: Table, casting: Casting) -> str:
@@ -149,13 +149,13 @@ def _new_day(table: Table, day: int) -> dict:
 def _boundary_card(table: Table, title: str, parts: dict) -> Card:
     card = Card(title=title)
     if parts.get("ended"):
-        add(card, "Ended", [e.text() for e in parts["ended"]])
+        add_field(card, "Ended", [e.text() for e in parts["ended"]])
     if parts.get("inert"):
-        add(card, "Fell inert at midnight", parts["inert"])
+        add_field(card, "Fell inert at midnight", parts["inert"])
     if parts.get("fatigued"):
-        add(card, "Fatigued", parts["fatigued"])
+        add_field(card, "Fatigued", parts["fatigued"])
     if parts.get("energized"):
-        add(card, "Energized", parts["energized"])
+        add_field(card, "Energized", parts["energized"])
     return card
 
 
@@ -249,7 +249,7 @@ def day_colors_set(table: Table, options: DayColorsOptions) -> Outcome:
         " (GM override)." if day in state.day_overrides else " (RULINGS 16)."
     )
     if woke:
-        add(card, "Energized", woke)
+        add_field(card, "Energized", woke)
     return Outcome(
         card=card,
         summary=f"day {day} colors: {', '.join(now) or 'none'}",
@@ -282,7 +282,7 @@ def clearing_set(table: Table, options: ClearingSetOptions) -> Outcome:
         ", ".join(f"{c} ({s})" for c, s in present) or "none"
     )
     if woke:
-        add(card, "Energized", woke)
+        add_field(card, "Energized", woke)
     return Outcome(
         card=card,
         summary=f"clearing {place.name} set",

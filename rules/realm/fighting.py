@@ -10,11 +10,12 @@ from typing import Literal
 from pydantic import Field
 
 from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
-from rules.realm.book import Maneuver, fold
+from rules.realm.book import Maneuver
 from rules.realm.castability import CharacterOption
 from rules.realm.core import combat_at, combat_of, find_casting, find_chit, settings_of, sheet_of, state_of
 from rules.realm.rounds import ClearingOption, combat_card, combat_data, encounter_only, fighter_in
 from rules.realm.state import Fighter
+from rules.text import fold
 
 # ---------------------------------------------------------------- charge, run, alert
 

@@ -8,11 +8,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.base import Card, Model, Outcome, RuleError, Table
-from rules.realm.book import fold
-from rules.realm.cards import add
+from rules.base import Card, Model, Outcome, RuleError, Table, add_field
 from rules.realm.core import Ended, combat_of, end_casting, find_casting, settings_of, sheet_of, state_of
 from rules.realm.state import Record
+from rules.text import fold
 
 
 class BreakOptions(Model):
@@ -58,7 +57,7 @@ def kill(table: Table, options: KillOptions) -> Outcome:
             fighter.present = False
     card = Card(title=f"{record.name} is killed", tone="failure")
     if ended:
-        add(card, "Spells ended", [e.text() for e in ended])
+        add_field(card, "Spells ended", [e.text() for e in ended])
     return Outcome(
         card=card,
         summary=f"{record.name} killed",

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError
 
-from rules.base import Card, Model, Outcome, RuleError, Table, Upload, pasted_or_file
+from rules.base import Card, Model, Outcome, RuleError, Table, Upload, add_field, fit, pasted_or_file
 from rules.realm.book import (
     COLORS,
     DURATIONS,
@@ -23,11 +23,10 @@ from rules.realm.book import (
     SpellDef,
     TargetType,
     clean_name,
-    fold,
 )
-from rules.realm.cards import add, fit
 from rules.realm.core import all_spells, book_of, find_item, find_spell, state_of
 from rules.realm.state import ItemState
+from rules.text import fold
 
 IMPORT_FIELDS = ("name", "type", "color", "target_type", "duration", "text")
 MAX_IMPORT = 200
@@ -80,7 +79,7 @@ def spell_show(table: Table, options: SpellShowOptions) -> Outcome:
     spell = find_spell(table, options.spell)
     card = Card(title=spell.name, description=spell_line(spell))
     if spell.text:
-        add(card, "Effect", spell.text)
+        add_field(card, "Effect", spell.text)
     if spell.missing():
         card.footer = f"Cannot be cast until the GM sets its {' and '.join(spell.missing())}."
     return Outcome(
@@ -98,7 +97,7 @@ class SpellListOptions(Model):
 def spell_list(table: Table, options: SpellListOptions) -> Outcome:
     spells = sorted(all_spells(table).values(), key=lambda s: fold(s.name))
     card = Card(title="Spells of this campaign")
-    add(card, f"{len(spells)} spells", [spell_line(s) for s in spells])
+    add_field(card, f"{len(spells)} spells", [spell_line(s) for s in spells])
     return Outcome(
         card=fit(card), summary="listed spells", data={"spells": [s.model_dump() for s in spells]}, ephemeral=True
     )
@@ -243,12 +242,12 @@ def spell_import(table: Table, options: SpellImportOptions) -> Outcome:
     for spell in spells:
         state_of(table).spells[fold(spell.name)] = spell
     card = Card(title=f"Imported {len(spells)} spells", tone="success")
-    add(card, "Spells", [spell_line(s) for s in spells])
+    add_field(card, "Spells", [spell_line(s) for s in spells])
     if replaced:
-        add(card, "Replaced", ", ".join(replaced))
+        add_field(card, "Replaced", ", ".join(replaced))
     unset = [s.name for s in spells if s.missing()]
     if unset:
-        add(card, "Not castable until the GM sets type, color or duration", ", ".join(unset))
+        add_field(card, "Not castable until the GM sets type, color or duration", ", ".join(unset))
     return Outcome(
         card=fit(card),
         summary=f"imported {len(spells)} spells",
@@ -308,9 +307,9 @@ def item_define(table: Table, options: ItemDefineOptions) -> Outcome:
         ),
     )
     if item.spells:
-        add(card, "Spells", ", ".join(item.spells))
+        add_field(card, "Spells", ", ".join(item.spells))
     if off_type:
-        add(card, "Not castable with it (another type, L39, G-R14)", ", ".join(off_type))
+        add_field(card, "Not castable with it (another type, L39, G-R14)", ", ".join(off_type))
     return Outcome(card=card, summary=f"item {item.name} defined", data={"item": item.model_dump()})
 
 

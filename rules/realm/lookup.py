@@ -24,10 +24,7 @@ def entries(book: RealmBook) -> Iterator[LookupEntry]:
             f"{section.body}\n\n*Magic Primer, {section.lines}.*",
             [f"rule {a}" for a in section.aliases] + section.aliases,
         )
-    for term in book.glossary.term:
-        yield _entry(
-            "glossary", term.name, term.name, term.body, [f"glossary {a}" for a in term.aliases] + term.aliases
-        )
+    yield from book.glossary.lookup_entries(RULESET)
     c = book.colors
     chits = "\n".join(f"| {row.type} | {row.color} |" for row in c.chit)
     days = "\n".join(f"| {row.day} | {' and '.join(row.colors)} |" for row in c.day)

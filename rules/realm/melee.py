@@ -9,13 +9,13 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.base import Card, Model, Outcome, RuleError, Table
-from rules.realm.book import Direction, fold
-from rules.realm.cards import add, fit
+from rules.base import Card, Model, Outcome, RuleError, Table, add_field, fit
+from rules.realm.book import Direction
 from rules.realm.castability import CharacterOption
 from rules.realm.core import Ended, book_of, combat_at, combat_of, end_casting, settings_of, sheet_of, state_of
 from rules.realm.rounds import ClearingOption, combat_data
 from rules.realm.state import Casting, Combat, MissileDue, RealmSheet
+from rules.text import fold
 
 KEYWORDS = {"clearing": "clearing", "hex": "hex", "tile": "hex"}
 PREFIXES = {"chit:": "chit", "item:": "item", "spell:": "spell"}
@@ -292,12 +292,12 @@ def resolve(table: Table, options: ResolveOptions) -> Outcome:
         "In speed order; equal speeds together (G-R4); a caster targeted by a faster spell in effect is "
         "canceled (L53, G-R5)."
     )
-    add(card, "Order", lines or ["no spells this round"])
+    add_field(card, "Order", lines or ["no spells this round"])
     if ended:
-        add(card, "Ended", [e.text() for e in ended])
+        add_field(card, "Ended", [e.text() for e in ended])
     launched = [c for c in result.in_effect if c.status == "launched"]
     if launched:
-        add(
+        add_field(
             card,
             "Attack spells launched",
             [f"#{c.id} {c.spell}: its caster places a direction with `/realm attack`" for c in launched],
@@ -437,7 +437,7 @@ def attacks(table: Table, options: AttacksOptions) -> Outcome:
         ended.append(end_casting(table, casting, "attack resolved (L63)"))
     combat.step = "attacks"
     card = Card(title=f"Attacks resolve: {combat.clearing}, round {combat.round}")
-    add(
+    add_field(
         card,
         "Attack spells",
         [f"#{h['id']} → {h['target']}: {'HIT' if h['hit'] else 'miss'} ({h['why']})" for h in hits] or ["none"],
@@ -448,9 +448,9 @@ def attacks(table: Table, options: AttacksOptions) -> Outcome:
         if m.result is None
     ]
     if due:
-        add(card, "Missile Table (GM enters: `/realm record kind:missile`)", due)
+        add_field(card, "Missile Table (GM enters: `/realm record kind:missile`)", due)
     if ended:
-        add(card, "Ended", [e.text() for e in ended])
+        add_field(card, "Ended", [e.text() for e in ended])
     return Outcome(
         card=fit(card),
         summary=f"attacks resolved in {combat.clearing}",

@@ -9,9 +9,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
-from rules.realm.book import clean_name, colors, fold
-from rules.realm.cards import add
+from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field
+from rules.realm.book import clean_name, colors
 from rules.realm.castability import CharacterOption
 from rules.realm.core import (
     Ended,
@@ -26,6 +25,7 @@ from rules.realm.core import (
     state_of,
 )
 from rules.realm.days import energize, energize_by_standing, target_clearing
+from rules.text import fold
 
 # ---------------------------------------------------------------- daylight phases
 
@@ -75,7 +75,7 @@ def enchant(table: Table, options: EnchantOptions) -> Outcome:
             title=f"Tile {tile} enchanted", description=f"Colors: {', '.join(state.tiles[fold(tile)]) or 'none'}."
         )
         if woke:
-            add(card, "Energized", woke)
+            add_field(card, "Energized", woke)
         return Outcome(
             card=card,
             summary=f"tile {tile}: {options.colors}",
@@ -101,9 +101,9 @@ def enchant(table: Table, options: EnchantOptions) -> Outcome:
     card = Card(title=f"{record.name} enchants {chit.label}", tone="success")
     card.description = f"✨ Spell phase: {chit.label} becomes **{made}** color magic (RULINGS 16)."
     if woke:
-        add(card, "Energized at the phase start", woke)
+        add_field(card, "Energized at the phase start", woke)
     if ended:
-        add(card, "Ended", [e.text() for e in ended])
+        add_field(card, "Ended", [e.text() for e in ended])
     return Outcome(
         card=card,
         summary=f"{record.name} enchanted {chit.label} into {made}",
@@ -137,7 +137,7 @@ def prepare(table: Table, options: PrepareOptions) -> Outcome:
     card = Card(title=f"{record.name} prepares {chit.label}", tone="success")
     card.description = "Alert phase: it casts at **speed 0** in tonight's combat and fatigues at its end (L32, L53)."
     if woke:
-        add(card, "Energized at the phase start", woke)
+        add_field(card, "Energized at the phase start", woke)
     return Outcome(
         card=card,
         summary=f"{record.name} prepared {chit.label}",
@@ -171,9 +171,9 @@ def phase(table: Table, options: PhaseOptions) -> Outcome:
         " Any player here may now play a color chit to energize a permanent spell (`/realm energize`)."
     )
     if woke:
-        add(card, "Energized", woke)
+        add_field(card, "Energized", woke)
     if ended:
-        add(card, "Ended", [e.text() for e in ended])
+        add_field(card, "Ended", [e.text() for e in ended])
     return Outcome(
         card=card,
         summary=f"{record.name} {options.kind} phase in {sheet.location}",

@@ -7,9 +7,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from rules.base import Card, Model, Outcome, RuleError, Table
-from rules.realm.book import clean_name, fold
-from rules.realm.cards import add, fit
+from rules.base import Card, Model, Outcome, RuleError, Table, add_field, fit
+from rules.realm.book import clean_name
 from rules.realm.castability import speed_limit
 from rules.realm.core import (
     Ended,
@@ -22,6 +21,7 @@ from rules.realm.core import (
 )
 from rules.realm.days import energize_by_standing, sunset
 from rules.realm.state import Combat, Fighter
+from rules.text import fold
 
 ClearingOption = Field(default=None, max_length=60, description="The combat's clearing, if several are under way")
 
@@ -54,13 +54,13 @@ def _board(combat: Combat) -> list[str]:
 def combat_card(combat: Combat, title: str, description: str = "") -> Card:
     card = Card(title=title, description=description)
     card.footer = f"{combat.clearing} · round {combat.round} · {combat.step} step"
-    add(card, "Encounter order", " → ".join(combat.order) or "—")
+    add_field(card, "Encounter order", " → ".join(combat.order) or "—")
     waiting = encounter_waiting(combat)
     if combat.step == "encounter" and waiting:
-        add(card, "Next in the Encounter Step", f"{waiting[0]} (then {', '.join(waiting[1:]) or 'nobody'})")
+        add_field(card, "Next in the Encounter Step", f"{waiting[0]} (then {', '.join(waiting[1:]) or 'nobody'})")
     if combat.attention:
-        add(card, "Attention order", " → ".join(combat.attention))
-    add(card, "In the clearing", _board(combat))
+        add_field(card, "Attention order", " → ".join(combat.attention))
+    add_field(card, "In the clearing", _board(combat))
     return card
 
 
@@ -143,9 +143,9 @@ def combat_start(table: Table, options: CombatStartOptions) -> Outcome:
         "⚔️ Round 1, Encounter Step: luring, assignment, charges, then actions in order (L13-L19).",
     )
     if ended:
-        add(card, "Sunset first", [e.text() for e in ended])
+        add_field(card, "Sunset first", [e.text() for e in ended])
     if woke:
-        add(card, "Energized", woke)
+        add_field(card, "Energized", woke)
     return Outcome(
         card=fit(card),
         summary=f"combat starts in {clearing}",
@@ -221,7 +221,7 @@ def melee(table: Table, options: MeleeOptions) -> Outcome:
         "`/realm resolve` (L25, L53).",
     )
     if waiting:
-        add(card, "Spells waiting for a target", waiting)
+        add_field(card, "Spells waiting for a target", waiting)
     return Outcome(
         card=card,
         summary=f"melee step in {combat.clearing}: {' → '.join(present)}",
@@ -289,11 +289,11 @@ def next_round(table: Table, options: RoundOptions) -> Outcome:
     woke = energize_by_standing(table, combat.clearing, f"at the start of round {combat.round}")
     card = combat_card(combat, f"Round {combat.round} in {combat.clearing}", "⚔️ Encounter Step.")
     if fatigue:
-        add(card, f"Fatigue Step of round {combat.round - 1}", fatigue)
+        add_field(card, f"Fatigue Step of round {combat.round - 1}", fatigue)
     if ended:
-        add(card, "Ended", [e.text() for e in ended])
+        add_field(card, "Ended", [e.text() for e in ended])
     if woke:
-        add(card, "Energized", woke)
+        add_field(card, "Energized", woke)
     return Outcome(
         card=fit(card),
         summary=f"round {combat.round} in {combat.clearing}",
@@ -342,11 +342,11 @@ def combat_end(table: Table, options: CombatEndOptions) -> Outcome:
         "" if ended or fatigued else " Nothing to expire or fatigue."
     )
     if fatigue:
-        add(card, f"Fatigue Step of round {combat.round}", fatigue)
+        add_field(card, f"Fatigue Step of round {combat.round}", fatigue)
     if ended:
-        add(card, "Expired", [e.text() for e in ended])
+        add_field(card, "Expired", [e.text() for e in ended])
     if fatigued:
-        add(card, "Fatigued", fatigued)
+        add_field(card, "Fatigued", fatigued)
     return Outcome(
         card=fit(card),
         summary=f"combat ends in {combat.clearing}",

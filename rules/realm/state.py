@@ -11,8 +11,9 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.base import Model
+from rules.base import HouseRules, Model
 from rules.realm.book import Color, Direction, Duration, ItemDef, Maneuver, Roman, SpellDef, TargetType
+from rules.text import fold
 
 ChitKind = Literal["magic", "fight", "move"]
 ChitState = Literal["active", "fatigued", "committed", "color", "prepared"]
@@ -22,7 +23,7 @@ Step = Literal["encounter", "melee", "resolved", "attacks"]
 Action = Literal["none", "run", "alert", "cast"]
 
 
-class RealmSettings(Model):
+class RealmSettings(HouseRules):
     """House rules; every default is the spec's proposed ruling (docs/realm.md)."""
 
     effort_limit: int = Field(default=2, ge=0, le=10)  # L43 "Normally only two asterisks", G-R20
@@ -58,7 +59,7 @@ class RealmSheet(Model):
     dead: bool = False
 
     def chit(self, label: str) -> Chit | None:
-        key = " ".join(label.split()).casefold()
+        key = fold(label)
         return next((c for c in self.chits if c.label.casefold() == key), None)
 
 
@@ -141,7 +142,7 @@ class Combat(Model):
     missile_due: list[MissileDue] = Field(default_factory=list)
 
     def fighter(self, name: str) -> Fighter | None:
-        return self.fighters.get(" ".join(name.split()).casefold())
+        return self.fighters.get(fold(name))
 
 
 class Record(Model):

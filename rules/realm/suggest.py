@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from rules.base import CharacterRecord, Table
-from rules.realm.book import COLORS, fold
+from rules.realm.book import COLORS
 from rules.realm.core import all_spells, sheet_of, state_of
+from rules.text import fold
 
 MAX_CHOICES = 25
 CASTING_OPTIONS = {

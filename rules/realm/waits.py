@@ -11,10 +11,10 @@ Daylight waits on nobody: the state does not record which phases each character 
 from __future__ import annotations
 
 from rules.base import Table, Wait
-from rules.realm.book import fold
 from rules.realm.core import sheet_of, state_of
 from rules.realm.rounds import encounter_waiting
 from rules.realm.state import Casting, Combat
+from rules.text import fold
 
 
 def realm_waits(table: Table) -> list[Wait]:

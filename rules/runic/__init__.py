@@ -47,6 +47,7 @@ from rules.runic.report import cast_outcome
 from rules.runic.sheet import MageSheet, RunicSettings, RunicState
 from rules.runic.suggest import suggestions
 from rules.runic.waits import runic_waits
+from rules.text import clip
 
 
 def run_cast(table: Table, options: CastOptions) -> Outcome:
@@ -171,7 +172,7 @@ class RunicRuleset(Ruleset):
             lines += [f"on: {on.name} ({on.maintenance} MP per {on.interval})" for on in sheet.spells_on]
             if sheet.held is not None:
                 lines.append(f"held: {sheet.held.name} ({sheet.held.type})")
-            card.add(record.name, "\n".join(lines)[:1024], inline=True)
+            card.add(record.name, clip("\n".join(lines)), inline=True)
         if not card.fields:
             card.description = "No mages yet: `/runic mage create`."
         return card

@@ -15,6 +15,7 @@ from pydantic import Field, field_validator, model_validator
 
 from rules.base import Model, RuleError
 from rules.runic.rolls import DiceSpec
+from rules.text import fold
 
 # ---------------------------------------------------------------- Words
 
@@ -630,7 +631,7 @@ class RunicBook(Model):
 
     def word(self, name: str) -> Word:
         """A Word by name, any case, or as autocomplete offers it ("Flam (Fire)"); the error lists every Word."""
-        key = " ".join(name.split()).casefold()
+        key = fold(name)
         found = self._words_by_key.get(key)
         if found is None:  # "Flam (Fire)", as autocomplete offers it
             found = next((w for w in self.words.word if f"{w.name} ({w.meaning})".casefold() == key), None)

@@ -1,87 +1,17 @@
-"""Cards: what players read. Every value is clipped to Discord's embed limits here, in one place."""
+"""Cards: what players read, within Discord's embed limits (``rules.base.add_field`` and ``fit``)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from rules.base import Card, CharacterRecord
+from rules.base import Card, CharacterRecord, add_field, fit
 from rules.dice import SuccessRoll
 from rules.runic.book import RunicBook
 from rules.runic.calamity import CalamityResult
 from rules.runic.sheet import MageSheet, SpellDef
 from rules.runic.skill import default_word_skill, word_cap
 from rules.runic.spells import SpellPlan
-
-FIELD_VALUE = 1024
-FIELD_NAME = 256
-DESCRIPTION = 4096
-MAX_FIELDS = 25
-TOTAL = 6000
-
-
-def clip(text: str, limit: int = FIELD_VALUE) -> str:
-    text = text.strip() or "—"
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
-
-
-def listing(lines: Iterable[str], limit: int = FIELD_VALUE, *, keep_last: int = 0) -> str:
-    """Lines joined until the limit, then "… and N more" so nothing is silently lost.
-
-    ``keep_last`` lines (a total, what was paid) are always shown: the cut falls before them.
-    """
-    items = [line for line in lines if line]
-    if keep_last and len(items) > keep_last:
-        tail = [clip(line, limit // 2) for line in items[-keep_last:]]
-        head = listing(items[:-keep_last], max(1, limit - sum(len(t) + 1 for t in tail)))
-        return clip("\n".join([head, *tail]), limit)
-    out: list[str] = []
-    used = 0
-    for index, line in enumerate(items):
-        rest = len(items) - index
-        tail = f"… and {rest} more"
-        if used + len(line) + 1 > limit - len(tail) - 1:
-            out.append(tail)
-            break
-        out.append(line)
-        used += len(line) + 1
-    return clip("\n".join(out), limit)
-
-
-def add(card: Card, name: str, value: str | Iterable[str], inline: bool = False) -> Card:
-    """Add a field, clipped; past 25 fields the rest is folded into the last one."""
-    text = value if isinstance(value, str) else listing(value)
-    if len(card.fields) >= MAX_FIELDS:
-        last = card.fields[-1]
-        last.value = clip(f"{last.value}\n**{name}**: {text}")
-        return card
-    return card.add(clip(name, FIELD_NAME), clip(text), inline)
-
-
-def fit(card: Card) -> Card:
-    """Last guard for the 6,000-character total: trims the description, then the longest fields."""
-    card.title = clip(card.title, 256)
-    card.description = clip(card.description, DESCRIPTION) if card.description else ""
-    card.footer = card.footer[:2048]
-
-    def total() -> int:
-        return (
-            len(card.title)
-            + len(card.description)
-            + len(card.footer)
-            + sum(len(f.name) + len(f.value) for f in card.fields)
-        )
-
-    while total() > TOTAL:
-        longest = max(card.fields, key=lambda f: len(f.value), default=None)
-        excess = total() - TOTAL
-        if card.description and len(card.description) > 200:
-            card.description = clip(card.description, max(200, len(card.description) - excess - 1))
-        elif longest is not None and len(longest.value) > 100:
-            longest.value = clip(longest.value, max(100, len(longest.value) - excess - 1))
-        else:
-            break
-    return card
+from rules.text import clip, listing
 
 
 def mp_text(sheet: MageSheet, *, reveal: bool) -> str:
@@ -129,7 +59,7 @@ def sheet_card(
     for word, level in sorted(sheet.cheaper_casting.items()):
         if word not in sheet.words:
             skills.append(f"{word} at default (Cheaper Casting {level})")
-    add(card, "Skills", skills)
+    add_field(card, "Skills", skills)
     spells = [
         f"{s.name}: {'-'.join(s.words)} ({s.type}{', known' if key in sheet.known else ''})"
         for key, s in sorted(sheet.spells.items())
@@ -137,22 +67,22 @@ def sheet_card(
     campaign_known = [k for k in sheet.known if k not in sheet.spells]
     if campaign_known:
         spells.append("Known from the campaign grimoire: " + ", ".join(sorted(map(spell_name, campaign_known))))
-    add(card, "Spells", spells or ["none"])
+    add_field(card, "Spells", spells or ["none"])
     grimoires = [
         f"{g.name} ({g.pages} pages): "
         + (", ".join(f"{spell_name(n)} {b:+d}" for n, b in sorted(g.spells.items())) or "empty")
         for g in sheet.grimoires.values()
     ]
     if grimoires:
-        add(card, "Grimoires", grimoires)
+        add_field(card, "Grimoires", grimoires)
     items = []
     if sheet.implement:
         items.append(f"Bonded: {sheet.implement.name}, {sheet.implement.mp}/{sheet.implement.capacity} MP")
     items += [f"{i.name}: {i.mp}/{i.max_mp} MP, +{i.recovery}/day" for i in sheet.items.values()]
     if items:
-        add(card, "Implement and items", items)
+        add_field(card, "Implement and items", items)
     if sheet.spells_on:
-        add(
+        add_field(
             card,
             "Spells on",
             [
@@ -165,9 +95,9 @@ def sheet_card(
     if sheet.held:
         held = sheet.held
         damage = f", {held.damage_dice} {held.damage_type}" if held.damage_dice else ""
-        add(card, "Held in hand", f"{held.name} ({held.type}, {held.energy} energy{damage})")
+        add_field(card, "Held in hand", f"{held.name} ({held.type}, {held.energy} energy{damage})")
     if sheet.lasting:
-        add(
+        add_field(
             card,
             "Lasting magic",
             [
@@ -179,9 +109,11 @@ def sheet_card(
             ],
         )
     if sheet.word_points is not None:
-        add(card, "Word points", f"The sheet says {sheet.word_points} (`/runic mage points` checks it)")
+        add_field(card, "Word points", f"The sheet says {sheet.word_points} (`/runic mage points` checks it)")
     if sheet.conditions:
-        add(card, "Conditions", [f"**{c.name}** ({c.duration}; {c.source}): {c.effect}" for c in sheet.conditions])
+        add_field(
+            card, "Conditions", [f"**{c.name}** ({c.duration}; {c.source}): {c.effect}" for c in sheet.conditions]
+        )
     return fit(card)
 
 
@@ -219,7 +151,7 @@ def spell_card(spell: SpellDef, plan: SpellPlan, book: RunicBook, *, where: str,
         lines.append(f"*{spell.effect}*")
     card = Card(title=f"{title}: {spell.name}", description="\n".join(lines), footer=f"Saved in {where}.")
     for name, value in plan_fields(plan):
-        add(card, name, value)
+        add_field(card, name, value)
     return fit(card)
 
 
@@ -270,7 +202,7 @@ def gm_calamity_card(result: CalamityResult | None) -> Card | None:
         return None
     card = Card(title=f"For the GM: Calamity {result.row} ({result.who})", tone="secret")
     for name, value in calamity_fields(result, reveal=True):
-        add(card, name, value)
+        add_field(card, name, value)
     return fit(card)
 
 

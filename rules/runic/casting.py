@@ -25,6 +25,7 @@ from rules.runic.rolls import parse_faces
 from rules.runic.sheet import HeldSpell, MageSheet, RunicSettings, SpellDef, SpellOn, SpellType
 from rules.runic.skill import BaseSkill, base_skill
 from rules.runic.spells import EnergyLine, SpellPlan, inline_spell, plan_spell, spell_words
+from rules.text import fold
 
 Source = Literal["memory", "grimoire", "scroll"]
 Ritual = Literal["normal", "no_gesture", "no_words", "none", "precise"]
@@ -135,7 +136,7 @@ class CastResult(Model):
 
 
 def find_spell(table: Table, sheet: MageSheet, name: str) -> tuple[SpellDef, Literal["mage", "campaign"]] | None:
-    key = " ".join(name.split()).casefold()
+    key = fold(name)
     if key in sheet.spells:
         return sheet.spells[key], "mage"
     if key in table.state.spells:

@@ -13,12 +13,12 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from rules.base import Card, Model, Outcome, RuleError, Table
+from rules.base import Card, Model, Outcome, RuleError, Table, add_field, fit
 from rules.dice import CannotAttemptError, SuccessRoll, roll_success
 from rules.dice.gurps_damage import DamageNotationError, DamageRoll, minimum_for, roll_damage
-from rules.runic.cards import add, fit
 from rules.runic.rolls import parse_faces
 from rules.runic.sheet import HeldSpell, MageSheet
+from rules.text import fold
 
 MageName = Field(default=None, max_length=60, description="Your mage")
 DISTRACTION_PENALTY = -3  # "make a Will roll at -3 to continue casting your spell" (and to keep concentrating)
@@ -125,7 +125,7 @@ def held_launch(table: Table, options: HeldLaunchOptions) -> Outcome:
     tone = "success" if hit and not options.defended else "failure"
     card = Card(title=f"{record.name} {verb} {held.name}", description=verdict, tone=tone)
     if lines:
-        add(card, "Attack", lines)
+        add_field(card, "Attack", lines)
     data = {
         "mage": record.name,
         "spell": held.name,
@@ -171,7 +171,7 @@ def held_drop(table: Table, options: HeldDropOptions) -> Outcome:
         text = f"{held.name} evaporates harmlessly."
     card = Card(title=f"{record.name} lets go of {held.name}", description=text)
     if lines:
-        add(card, "Damage", lines)
+        add_field(card, "Damage", lines)
     data = {"mage": record.name, "spell": held.name, "at_feet": options.at_feet, "damage": _damage_data(damage, held),
             "hp": sheet.hp}  # fmt: skip
     return Outcome(card=fit(card), summary=f"{record.name} let go of {held.name}.", data=data)
@@ -341,7 +341,7 @@ def recognize(table: Table, options: RecognizeOptions) -> Outcome:
     if options.ritual in ("no_gesture", "no_words"):
         skill += numbers.one_ritual
         lines.append(f"Only one of the rituals: {numbers.one_ritual:+d}")
-    known = options.spell is not None and " ".join(options.spell.split()).casefold() in sheet.known
+    known = options.spell is not None and fold(options.spell) in sheet.known
     if known and sheet.magery > 0:
         skill += numbers.knows_spell
         lines.append(f"A Mage who knows the spell: {numbers.knows_spell:+d}")

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from rules.base import Card, Model, Outcome, RuleError, Table
-from rules.runic.cards import add, calamity_data, calamity_fields, fit, gm_calamity_card
+from rules.base import Card, Model, Outcome, RuleError, Table, add_field, fit
+from rules.runic.cards import calamity_data, calamity_fields, gm_calamity_card
 from rules.runic.sheet import MageSheet
 from rules.runic.upkeep import drain
 
@@ -54,10 +54,10 @@ def energy_give(table: Table, options: EnergyGiveOptions) -> Outcome:
         lines.append(f"Strain: {result.strain_fp} FP (MP lost at or below -1 × maximum MP)")
     lines.append(f"{receiver.name}: +{gained} MP, now {receiver.sheet.mp}" + (f" ({lost} past the maximum, lost)"
                                                                                 if lost else ""))  # fmt: skip
-    add(card, "MP", lines)
+    add_field(card, "MP", lines)
     if result.calamity is not None:
         for name, value in calamity_fields(result.calamity, reveal=False):
-            add(card, name, value)
+            add_field(card, name, value)
     data = {
         "mage": giver.name, "to": receiver.name, "amount": options.amount, "mp_before": result.mp_before,
         "mp_after": result.mp_after, "strain_fp": result.strain_fp, "gained": gained, "lost": lost,
@@ -93,7 +93,7 @@ def energy_paut(table: Table, options: EnergyPautOptions) -> Outcome:
     before = sheet.mp
     gained = _gain(sheet, per_dose * options.doses)
     card = Card(title=f"{record.name} takes {options.doses} dose(s) of Paut", tone="success")
-    add(card, "MP", f"{per_dose} MP per dose (the GM's ruling): MP {before} → {sheet.mp}")
+    add_field(card, "MP", f"{per_dose} MP per dose (the GM's ruling): MP {before} → {sheet.mp}")
     if options.mp_per_dose is not None:
         card.description = f"The GM rules: a dose of Paut restores {per_dose} MP" + (
             f" (it was {ruled})." if ruled is not None and ruled != per_dose else "."

@@ -14,13 +14,14 @@ from rules.base import Card, Model, Outcome, RuleError, Table
 from rules.runic.casting import CastOptions, Source, cast, find_spell
 from rules.runic.report import cast_outcome
 from rules.runic.sheet import InfoAnswer, MageSheet
+from rules.text import fold
 
 Question = Field(min_length=1, max_length=300, description="The question asked")
 
 
 def question_key(mage: str, spell: str, question: str) -> str:
     """One question of one mage's spell: case and spacing do not make a new question."""
-    return "|".join(" ".join(part.split()).casefold() for part in (mage, spell, question))
+    return "|".join(fold(part) for part in (mage, spell, question))
 
 
 class InfoAskOptions(Model):

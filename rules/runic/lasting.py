@@ -19,14 +19,14 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.base import Card, Model, Outcome, RuleError, Table
+from rules.base import Card, Model, Outcome, RuleError, Table, add_field, fit
 from rules.dice.gurps_damage import minimum_for, roll_damage
 from rules.runic.book import RunicBook
-from rules.runic.cards import add, fit
 from rules.runic.casting import CastOptions, cast, check_missile_energy, resolve_spell
 from rules.runic.report import cast_outcome
 from rules.runic.sheet import LastingMagic, MageSheet, SpellDef, SpellOn
 from rules.runic.spells import parse_words, plan_spell
+from rules.text import fold
 
 Form = Literal["ward", "sigil", "inscription"]
 Duration = Literal["temporary", "lasting", "permanent", "enchantment"]
@@ -130,7 +130,7 @@ def lasting_inscribe(table: Table, options: LastingInscribeOptions) -> Outcome:
     )  # fmt: skip
     sheet.lasting.append(item)
     card = outcome.card.model_copy(deep=True)
-    add(card, f"Lasting: {name}", _lines(item, sheet))
+    add_field(card, f"Lasting: {name}", _lines(item, sheet))
     data = {**outcome.data, "lasting": item.model_dump()}
     return Outcome(card=fit(card), summary=f"{outcome.summary}; inscribed {name}", data=data, secret=outcome.secret,
                    secret_summary=outcome.secret_summary, secret_data=dict(outcome.secret_data))  # fmt: skip
@@ -166,7 +166,7 @@ def _find(table: Table, mage: str | None, name: str, *, anyone: bool = False) ->
     """The named lasting magic of the mage; ``anyone`` lets any player reach another's (then checked by the caller)."""
     record = table.find_character(mage) if anyone and mage else table.default_character(mage)
     sheet: MageSheet = record.sheet
-    key = " ".join(name.split()).casefold()
+    key = fold(name)
     for item in sheet.lasting:
         if item.name.casefold() == key:
             return record.name, sheet, item
@@ -197,8 +197,10 @@ def lasting_trigger(table: Table, options: LastingTriggerOptions) -> Outcome:
         _remove(sheet, item)
     card = Card(title=f"{item.name} is triggered", description=f"{owner}'s {item.form}: {item.spell} takes effect.")
     if damage is not None:
-        add(card, "Damage", f"{damage.text} {item.damage_type or ''}".strip())
-    add(card, "After", "Spent: it triggers only once." if spent else f"Still in place (triggered {item.triggered}×).")
+        add_field(card, "Damage", f"{damage.text} {item.damage_type or ''}".strip())
+    add_field(
+        card, "After", "Spent: it triggers only once." if spent else f"Still in place (triggered {item.triggered}×)."
+    )
     data = {"mage": owner, "name": item.name, "spell": item.spell, "spent": spent, "triggered": item.triggered,
             "damage": {**damage.model_dump(), "type": item.damage_type} if damage else None}  # fmt: skip
     return Outcome(card=fit(card), summary=f"{item.name} ({owner}) triggered" + (", spent" if spent else ""), data=data)

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from rules.base import Card, Model, Outcome, Table
+from rules.base import Card, Model, Outcome, Table, add_field, fit
 from rules.runic.book import RunicBook
-from rules.runic.cards import add, fit, listing
 from rules.runic.sheet import MageSheet
+from rules.text import listing
 
 
 class WordCost(Model):
@@ -59,11 +59,11 @@ def mage_points(table: Table, options: MagePointsOptions) -> Outcome:
         for c in costs
     ] or ["No trained Words: every Word is at default (free)."]
     card = Card(title=f"{record.name}'s Words: {total} points")
-    add(card, "Words (IQ " + str(sheet.iq) + ")", listing(lines))
+    add_field(card, "Words (IQ " + str(sheet.iq) + ")", listing(lines))
     verdict = None
     if sheet.word_points is not None:
         verdict = "matches" if sheet.word_points == total and not wrong else "differs"
-        add(card, "Sheet", f"The sheet says {sheet.word_points}: it {verdict}" + (
+        add_field(card, "Sheet", f"The sheet says {sheet.word_points}: it {verdict}" + (
             f" (the Words cost {total})." if verdict == "differs" else "."))  # fmt: skip
     if wrong:
         card.tone = "failure"

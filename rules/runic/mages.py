@@ -11,14 +11,15 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
-from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
+from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field, fit
 from rules.runic import mana
 from rules.runic.book import RunicBook
-from rules.runic.cards import add, fit, mp_text, sheet_card
+from rules.runic.cards import mp_text, sheet_card
 from rules.runic.sheet import Grimoire, MageSheet, MagicItem, PowerItem
 from rules.runic.skill import default_word_skill, word_cap
 from rules.runic.spells import plan_spell
 from rules.runic.upkeep import mp_loss_consequences
+from rules.text import TITLE, clip, fold
 
 MageName = Field(default=None, max_length=60, description="Your mage, if you have several")
 
@@ -38,7 +39,7 @@ def _sheet(record: CharacterRecord) -> MageSheet:
 
 def _show(record: CharacterRecord, table: Table, title: str, summary: str, data: dict[str, Any]) -> Outcome:
     card = sheet_card(record, table.book, reveal=False, campaign=table.state.spells)  # a public card
-    card.title = f"{title}: {card.title}"[:256]
+    card.title = clip(f"{title}: {card.title}", TITLE)
     return Outcome(card=card, summary=summary, data={"mage": record.name, **data})
 
 
@@ -202,7 +203,7 @@ def mage_word(table: Table, options: MageWordOptions) -> Outcome:
 
 
 def _spell_key(table: Table, sheet: MageSheet, name: str) -> tuple[str, Any]:
-    key = " ".join(name.split()).casefold()
+    key = fold(name)
     spell = sheet.spells.get(key) or table.state.spells.get(key)
     if spell is None:
         saved = sorted({s.name for s in sheet.spells.values()} | {s.name for s in table.state.spells.values()})
@@ -249,7 +250,7 @@ def mage_grimoire(table: Table, options: MageGrimoireOptions) -> Outcome:
     record = table.default_character(options.mage)
     sheet = _sheet(record)
     book: RunicBook = table.book
-    key = " ".join(options.grimoire.split()).casefold()
+    key = fold(options.grimoire)
     grimoire = sheet.grimoires.get(key)
     if options.remove and options.spell is None:
         if grimoire is None:
@@ -367,7 +368,7 @@ def mage_item(table: Table, options: MageItemOptions) -> Outcome:
     record = table.default_character(options.mage)
     sheet = _sheet(record)
     book: RunicBook = table.book
-    key = " ".join(options.item.split()).casefold()
+    key = fold(options.item)
     item = sheet.items.get(key)
     if options.remove:
         if item is None:
@@ -468,7 +469,7 @@ def adjust(table: Table, options: AdjustOptions) -> Outcome:
     summary = f"GM {table.actor.name} set {record.name}'s {target}: {change} ({options.reason})"
     card = Card(title=f"GM adjustment: {record.name}", description=f"**{target}**: {change}\n*{options.reason}*")
     for title, lines in extra.get("card", []):
-        add(card, title, lines)
+        add_field(card, title, lines)
     card.add("Now", f"HP {sheet.hp}/{sheet.hp_max} · FP {sheet.fp}/{sheet.fp_max} · {mp_text(sheet, reveal=False)}")
     data = {"character": record.name, "field": field, "name": options.name, "before": before, "after": after,
             "reason": options.reason, **extra.get("data", {})}  # fmt: skip
@@ -488,7 +489,7 @@ def _adjust_named(sheet: MageSheet, book: RunicBook, field: str, name: str, valu
             store[word.name] = value
         return before
     if field.startswith("item_"):
-        item = sheet.items.get(" ".join(name.split()).casefold())
+        item = sheet.items.get(fold(name))
         if item is None:
             raise RuleError(f"No item {name!r}. Items: {', '.join(i.name for i in sheet.items.values()) or 'none'}.")
         attr = {"item_mp": "mp", "item_max_mp": "max_mp", "item_recovery": "recovery"}[field]

@@ -24,6 +24,7 @@ from rules.runic import mana
 from rules.runic.book import RunicBook
 from rules.runic.casting import CastOptions, CastResult, cast
 from rules.runic.sheet import MageSheet
+from rules.text import clip
 
 OUTCOMES = ("critical_success", "success", "failure", "critical_failure")
 # The cast's own options (so the two never drift apart), those that most often change the odds: the command
@@ -109,7 +110,7 @@ def preview(table: Table, options: Model) -> Outcome:
 
     card = Card(title=f"Preview: {first.mage} casts {first.spell.name}", tone="neutral")
     skill_lines = [f"{m.label}: {m.value:+d}" for m in first.modifiers]
-    card.add("Effective skill", "\n".join([f"Base {first.base.skill}", *skill_lines, f"**{first.effective}**"])[:1024])
+    card.add("Effective skill", clip("\n".join([f"Base {first.base.skill}", *skill_lines, f"**{first.effective}**"])))
     full = next((r for r in by_total.values() if r.paid.due == first.cost), first)  # a run that paid in full
     card.add("Energy", f"Cost {first.cost}, paid in full from {full.paid.sources()}")
     lines = []
@@ -121,16 +122,14 @@ def preview(table: Table, options: Model) -> Outcome:
             )
     card.add("Outcomes (exact)", "\n".join(lines))
     if overcome_p:
-        card.add(
-            "Against each subject (exact; the rest of the time the casting fails)",
-            "\n".join(
-                f"{who}: overcome {_percent(overcome_p[who])} ({overcome_p[who]}), resists {_percent(resist_p[who])}"
-                for who in overcome_p
-            )[:1024],
-        )
+        subjects = [
+            f"{who}: overcome {_percent(overcome_p[who])} ({overcome_p[who]}), resists {_percent(resist_p[who])}"
+            for who in overcome_p
+        ]
+        card.add("Against each subject (exact; the rest of the time the casting fails)", clip("\n".join(subjects)))
     if calamity_p:
         shown = [f"{label}: {_percent(p)}" for label, p in row_p.items() if p]
-        card.add(f"Calamity check owed: {_percent(calamity_p)}", "\n".join(shown)[:1024])
+        card.add(f"Calamity check owed: {_percent(calamity_p)}", clip("\n".join(shown)))
         card.add("The 29+ Will roll fails and the spell with it", f"{_percent(fails_29)} ({fails_29})")
     card.footer = "Nothing was cast or paid. Every chance is exact: each 3d6 total run through the real casting."
     data: dict[str, Any] = {

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.base import Card, Outcome, Tone
-from rules.runic.cards import add, calamity_data, calamity_fields, fit, gm_calamity_card, listing
+from rules.base import Card, Outcome, Tone, add_field, fit
+from rules.runic.cards import calamity_data, calamity_fields, gm_calamity_card
 from rules.runic.casting import CastResult
+from rules.text import listing
 
 
 def _roll_text(result: CastResult) -> str:
@@ -81,34 +82,34 @@ def _full_card(result: CastResult, title: str, *, reveal: bool = False) -> Card:
     description = [f"**{'-'.join(spell.words)}** · {spell.type} · from {result.source}", result.verdict]
     description += [f"*{note}*" for note in result.notes]
     card = Card(title=title, description="\n".join(description), tone=_tone(result))
-    add(card, "Skill", listing(_skill_lines(result), keep_last=1))
-    add(card, "Roll", _roll_text(result))
+    add_field(card, "Skill", listing(_skill_lines(result), keep_last=1))
+    add_field(card, "Roll", _roll_text(result))
     if result.contests:
-        add(card, "Resistance", _contest_lines(result))
+        add_field(card, "Resistance", _contest_lines(result))
     _common_fields(card, result, reveal=reveal)
     if result.critical is not None:
         crit = result.critical
         dice = "+".join(map(str, crit.dice))
-        add(card, f"Critical Spell Failure {crit.row}", listing([f"3d [{dice}] = {crit.total}: {crit.text}",
-                                                                  *crit.applied.lines]))  # fmt: skip
+        rolled = f"3d [{dice}] = {crit.total}: {crit.text}"
+        add_field(card, f"Critical Spell Failure {crit.row}", listing([rolled, *crit.applied.lines]))
     return card
 
 
 def _common_fields(card: Card, result: CastResult, *, reveal: bool = False) -> None:
-    add(card, "Energy", listing(_energy_lines(result), keep_last=2))
+    add_field(card, "Energy", listing(_energy_lines(result), keep_last=2))
     unit = result.unit + ("s" if result.time != 1 else "")
-    add(card, "Casting time", listing([*result.time_lines, f"**{result.time} {unit}**"], keep_last=1))
-    add(card, "MP", _mp_lines(result))
+    add_field(card, "Casting time", listing([*result.time_lines, f"**{result.time} {unit}**"], keep_last=1))
+    add_field(card, "MP", _mp_lines(result))
     if result.calamity is not None:
         for name, value in calamity_fields(result.calamity, reveal=reveal):
-            add(card, name, value)
+            add_field(card, name, value)
     if result.ended:
-        add(card, "Spells ended", ", ".join(result.ended))
+        add_field(card, "Spells ended", ", ".join(result.ended))
     if result.damage is not None:
-        add(card, "Damage", f"{result.damage.text} {result.damage_type or ''}".strip())
+        add_field(card, "Damage", f"{result.damage.text} {result.damage_type or ''}".strip())
     if result.held is not None:
         held = result.held
-        add(
+        add_field(
             card,
             f"Held: {held.name}",
             f"Charged in hand with {held.energy} energy" + (f", {held.damage_dice} {held.damage_type}" if
@@ -117,7 +118,9 @@ def _common_fields(card: Card, result: CastResult, *, reveal: bool = False) -> N
         )  # fmt: skip
     if result.spell_on is not None:
         on = result.spell_on
-        add(card, "Spell on", f"{on.name}: {on.maintenance} MP per {on.interval} (`/runic maintain`, `/runic drop`)")
+        add_field(
+            card, "Spell on", f"{on.name}: {on.maintenance} MP per {on.interval} (`/runic maintain`, `/runic drop`)"
+        )
 
 
 def cast_outcome(result: CastResult) -> Outcome:

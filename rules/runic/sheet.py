@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.base import Model
+from rules.base import HouseRules, Model
 
 SpellType = Literal["regular", "melee", "missile", "blocking", "information", "area"]
 ResistTrait = Literal["HT", "Will", "IQ", "spell"]
@@ -192,7 +192,7 @@ class RunicState(Model):
     gm_values: dict[str, int] = Field(default_factory=dict)  # values the seed leaves to the GM, once set
 
 
-class RunicSettings(Model):
+class RunicSettings(HouseRules):
     """House rules. Defaults follow docs/rulings.md and docs/runic.md; each is a reading a GM could reasonably flip."""
 
     word_times: dict[str, int] = Field(

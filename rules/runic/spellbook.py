@@ -10,13 +10,14 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
+from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field
 from rules.runic.book import RunicBook
-from rules.runic.cards import add, spell_card
+from rules.runic.cards import spell_card
 from rules.runic.casting import find_spell
 from rules.runic.sheet import MageSheet, ResistTrait, SpellDef, SpellType
 from rules.runic.skill import base_skill
 from rules.runic.spells import define_spell, plan_spell, spell_words
+from rules.text import fold
 
 Where = Literal["mage", "campaign"]
 
@@ -92,13 +93,13 @@ def _skill_field(card: Card, table: Table, record: CharacterRecord | None, spell
     try:
         base = base_skill(record.sheet, spell_words(spell, table.book), table.book, inscription=spell.inscription)
     except RuleError as exc:
-        add(card, f"{record.name}'s skill", str(exc))
+        add_field(card, f"{record.name}'s skill", str(exc))
         return
     known = spell.name.casefold() in record.sheet.known or spell.inscription
     lines = [*base.lines()]
     if not known:
         lines.append("Not bought: -6 unless cast from a grimoire or scroll")
-    add(card, f"{record.name}'s base skill", lines)
+    add_field(card, f"{record.name}'s base skill", lines)
 
 
 class SpellShowOptions(Model):
@@ -134,7 +135,7 @@ class SpellForgetOptions(Model):
 
 
 def spell_forget(table: Table, options: SpellForgetOptions) -> Outcome:
-    key = " ".join(options.spell.split()).casefold()
+    key = fold(options.spell)
     if options.where == "campaign":
         table.require_gm("Erasing from the campaign grimoire")
         store, place = table.state.spells, "the campaign grimoire"

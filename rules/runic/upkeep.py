@@ -13,11 +13,11 @@ from typing import Any
 
 from pydantic import Field
 
-from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
+from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field, fit
 from rules.runic import mana
 from rules.runic.book import RunicBook
 from rules.runic.calamity import CalamityResult, calamity_check, companions
-from rules.runic.cards import add, calamity_data, calamity_fields, fit, gm_calamity_card
+from rules.runic.cards import calamity_data, calamity_fields, gm_calamity_card
 from rules.runic.rolls import parse_faces
 from rules.runic.sheet import MageSheet, RunicSettings
 
@@ -121,7 +121,7 @@ def maintain(table: Table, options: MaintainOptions) -> Outcome:
         ended: list[str] = []
         if result.calamity:
             for name, value in calamity_fields(result.calamity, reveal=False):
-                add(card, f"{name} (interval {interval})", value)
+                add_field(card, f"{name} (interval {interval})", value)
             hidden = gm_calamity_card(result.calamity)
             if hidden is not None:
                 secrets.append(hidden)
@@ -150,7 +150,7 @@ def maintain(table: Table, options: MaintainOptions) -> Outcome:
         secret = secrets[0]
         for extra in secrets[1:]:
             for item in extra.fields:
-                add(secret, item.name, item.value)
+                add_field(secret, item.name, item.value)
         secret = fit(secret)
     return Outcome(card=fit(card), summary=summary, data=data, secret=secret)
 
@@ -251,7 +251,7 @@ def sunrise(table: Table, options: SunriseOptions) -> Outcome:
         ended = [c for d in days for c in d["conditions_ended"]]
         if ended:
             lines.append("Ended: " + ", ".join(ended))
-        add(card, name, lines)
+        add_field(card, name, lines)
     if not reports:
         card.description = "No characters in this campaign yet."
     return Outcome(card=fit(card), summary=f"Sunrise: day {table.state.day}.", data={

@@ -13,6 +13,7 @@ from __future__ import annotations
 from rules.base import Table, Wait
 from rules.runic.information import question_key
 from rules.runic.sheet import MageSheet, RunicState
+from rules.text import clip
 
 QUESTION_SHOWN = 120  # the question is public (the ask's card shows it); clipped so the wait stays one line
 
@@ -38,9 +39,7 @@ def runic_waits(table: Table) -> list[Wait]:
     for entry in state.answers.values():
         if entry.answer is not None or entry.day != state.day:
             continue
-        question = (
-            entry.question if len(entry.question) <= QUESTION_SHOWN else entry.question[: QUESTION_SHOWN - 1] + "…"
-        )
+        question = clip(entry.question, QUESTION_SHOWN)
         waits.append(
             Wait(
                 key=f"info answer {question_key(entry.mage, entry.spell, entry.question)} day {entry.day}",

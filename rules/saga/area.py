@@ -10,9 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.base import RuleError, Table
-from rules.saga.book import CardDef, fold
+from rules.saga.book import CardDef
 from rules.saga.harmony import View
 from rules.saga.state import PLACE_SPOTS, Game, HeroState, SagaSettings, SagaState
+from rules.text import fold
 
 
 @dataclass

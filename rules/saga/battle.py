@@ -10,9 +10,11 @@ end of the round: hand cards picked by the table's RNG and named.
 from __future__ import annotations
 
 from rules.base import RuleError
-from rules.saga.area import Ctx, cycle, exact, find_hero
-from rules.saga.book import CardDef, fold
+from rules.saga.area import Ctx, ack_text, acknowledged, cycle, exact, find_hero
+from rules.saga.book import CardDef
 from rules.saga.state import ActionCard, Battle, EnemyState, HeroState, ItemState
+from rules.saga.steps import end_prompt, expects
+from rules.text import fold
 
 
 def open_battle(ctx: Ctx, enemies: list[ActionCard]) -> list[str]:
@@ -104,8 +106,6 @@ def _enemy(battle: Battle, name: str | None) -> EnemyState:
 def _in_battle(ctx: Ctx):
     battle = ctx.game.battle
     if ctx.game.step != 9 or battle is None:
-        from rules.saga.turn import expects
-
         raise RuleError(
             f"There is no battle. Turn {ctx.game.turn} is at step {ctx.game.step}; it expects {expects(ctx.game)}."
         )
@@ -179,8 +179,6 @@ def attack(
 
 def _song(ctx: Ctx, hero: HeroState, item: ItemState | None, name: str) -> CardDef:
     """A spell-song attached to one of the hero's items, or acknowledged in hand or the action pile (F-R16)."""
-    from rules.saga.area import ack_text, acknowledged
-
     card = ctx.card(name)
     if card.type != "spell-song":
         raise RuleError(f"{card.name} is a {card.type}, not a spell-song.")
@@ -244,8 +242,6 @@ def end_round(ctx: Ctx) -> list[str]:
 
 def prize_and_penalty(ctx: Ctx) -> list[str]:
     """L644-649: defeated enemies move to hand, undefeated ones are cycled; printed prizes/penalties are shown."""
-    from rules.saga.turn import end_prompt
-
     game = ctx.game
     battle = game.battle
     assert battle is not None

@@ -9,7 +9,6 @@ from __future__ import annotations
 from rules.base import RuleError
 from rules.saga.area import (
     Ctx,
-    acknowledged,
     find_hero,
     hero_group,
     kismet,
@@ -21,9 +20,9 @@ from rules.saga.area import (
     story_row,
     view,
 )
-from rules.saga.book import CardDef
 from rules.saga.harmony import LUCK_WORDS, Cost, Match, Order, card_order, group_match, run_match, same_harmonic
 from rules.saga.optional import optional_window
+from rules.saga.steps import in_force
 
 # ---------------------------------------------------------------- bonuses (S15, S19)
 
@@ -71,14 +70,6 @@ def _source_matches(ctx: Ctx, cost: Cost, source: str, hero_name: str | None, sh
         group_match(cost, stack_group(ctx, i), f"the stack topped by {game.places[i].stack[0]}", sharing=sharing)
         for i in occupied(game)
     ]
-
-
-def in_force(ctx: Ctx, card: CardDef) -> bool:
-    """L182: a card's rules are followed in the play area, or acknowledged in hand or action pile."""
-    where = location(ctx.game, card.name)
-    if where is None or where == "deck":
-        return False
-    return where not in ("hand", "action") or acknowledged(ctx, card)
 
 
 def bonus(

@@ -13,6 +13,8 @@ from typing import Annotated, Literal
 from pydantic import Field, field_validator, model_validator
 
 from rules.base import Model, RuleError
+from rules.glossary import Glossary
+from rules.text import fold
 
 Color = Literal["blue", "violet", "red", "yellow", "green"]
 COLORS: tuple[Color, ...] = ("blue", "violet", "red", "yellow", "green")
@@ -21,11 +23,6 @@ CardType = Literal["hero", "enemy", "folk", "item", "place", "spell-song", "stor
 CARD_TYPES: tuple[CardType, ...] = ("hero", "enemy", "folk", "item", "place", "spell-song", "story")
 Subtype = Literal["room", "wanted", "folk-hero", "folk-enemy"]
 LETTERS: dict[str, Color] = {"b": "blue", "v": "violet", "r": "red", "y": "yellow", "g": "green"}
-
-
-def fold(name: str) -> str:
-    """Card names compare without case or extra blanks, as players type them."""
-    return " ".join(name.split()).casefold()
 
 
 def _color_value(text: str) -> Color:
@@ -200,16 +197,6 @@ class Icon(Model):
 
 class IconTable(Model):
     icon: list[Icon]
-
-
-class Term(Model):
-    name: str
-    body: str
-    aliases: list[str] = Field(default_factory=list)
-
-
-class Glossary(Model):
-    term: list[Term]
 
 
 class TypeRow(Model):

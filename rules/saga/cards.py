@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.base import Card
-from rules.saga.area import Ctx, kismet, kismet_labels, source_limit
+from rules.base import Card, fit
+from rules.saga.area import Ctx, kismet, kismet_labels, source_limit, view
 from rules.saga.book import COLORS, CardDef
-from rules.saga.harmony import LUCK_WORDS
+from rules.saga.harmony import LUCK_WORDS, card_order
 from rules.saga.state import Game
+from rules.saga.steps import expects
 
 TONE = {"good": "success", "bad": "failure", "none": "neutral"}
 
@@ -32,15 +33,10 @@ def _list(ctx: Ctx, names: list[str]) -> str:
     return ", ".join(short(ctx, n) for n in names) or "empty"
 
 
-def _clip(text: str, limit: int = 1024) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def table_card(ctx: Ctx, title: str, notes: list[str]) -> Card:
     """The whole table after an action: what happened, then every pile (the deck as a count)."""
     game = ctx.game
-    description = "\n".join(notes)
-    card = Card(title=title, description=_clip(description, 4000), tone=_tone(game))
+    card = Card(title=title, description="\n".join(notes), tone=_tone(game))
     card.add(
         "Turn",
         f"{game.turn} · step {game.step}" + (f" · {game.outcome.upper()}" if game.outcome != "playing" else ""),
@@ -48,8 +44,8 @@ def table_card(ctx: Ctx, title: str, notes: list[str]) -> Card:
     )
     card.add("Visiting", short(ctx, game.visiting) if game.visiting else "—", inline=True)
     card.add("Deck", f"{len(game.deck)} card(s)" + (" (reported)" if game.draws == "reported" else ""), inline=True)
-    card.add(f"Hand ({len(game.hand)}, source limit {source_limit(ctx)})", _clip(_list(ctx, game.hand)))
-    card.add(f"Story pile ({len(game.story)})", _clip(_list(ctx, game.story)))
+    card.add(f"Hand ({len(game.hand)}, source limit {source_limit(ctx)})", _list(ctx, game.hand))
+    card.add(f"Story pile ({len(game.story)})", _list(ctx, game.story))
     heroes = []
     for hero in game.heroes:
         items = ", ".join(
@@ -60,7 +56,7 @@ def table_card(ctx: Ctx, title: str, notes: list[str]) -> Card:
             f"{short(ctx, hero.name)}: items {items or 'none'}; luck stack {_list(ctx, hero.luck[:1])}"
             + (f" (+{len(hero.luck) - 1} below)" if len(hero.luck) > 1 else "")
         )
-    card.add("Hero & luck piles", _clip("\n".join(heroes) or "empty"))
+    card.add("Hero & luck piles", "\n".join(heroes) or "empty")
     spots = []
     for i, spot in enumerate(game.places):
         if not spot.stack:
@@ -74,7 +70,7 @@ def table_card(ctx: Ctx, title: str, notes: list[str]) -> Card:
             marks = [f"{a}{' ◀ token' if game.token_room == a else ''}" for a in spot.attached]
             attached = f"; attached: {', '.join(marks)}"
         spots.append(f"{i + 1}. {short(ctx, spot.stack[0])}{below}{token}{attached}")
-    card.add("Place pile", _clip("\n".join(spots) or "empty"))
+    card.add("Place pile", "\n".join(spots) or "empty")
     if game.action:
         rows = [
             f"{short(ctx, a.name)} ({a.hero}"
@@ -82,36 +78,11 @@ def table_card(ctx: Ctx, title: str, notes: list[str]) -> Card:
             + ")"
             for a in game.action
         ]
-        card.add("Action pile", _clip("\n".join(rows)))
+        card.add("Action pile", "\n".join(rows))
     if game.battle:
-        card.add("Battle", _clip(battle_text(game)))
-    card.footer = _clip(f"Next: {_next(game)}", 2000)
+        card.add("Battle", battle_text(game))
+    card.footer = f"Next: {_next(game)}"
     return fit(card)
-
-
-EMBED_TOTAL = 5900  # Discord allows 6,000 characters in an embed; keep a margin
-
-
-def _size(card: Card) -> int:
-    return (
-        len(card.title)
-        + len(card.description)
-        + len(card.footer)
-        + sum(len(f.name) + len(f.value) for f in card.fields)
-    )
-
-
-def fit(card: Card) -> Card:
-    """A crowded table still fits one embed: the notes shrink first, then the longest fields, each marked "…"."""
-    excess = _size(card) - EMBED_TOTAL
-    if excess > 0 and len(card.description) > 300:
-        card.description = _clip(card.description, max(300, len(card.description) - excess))
-    while (excess := _size(card) - EMBED_TOTAL) > 0:
-        longest = max(card.fields, key=lambda f: len(f.value))
-        longest.value = _clip(longest.value, max(60, len(longest.value) - excess))
-        if len(longest.value) <= 60:
-            break
-    return card
 
 
 def _tone(game: Game) -> str:
@@ -123,8 +94,6 @@ def _tone(game: Game) -> str:
 
 
 def _next(game: Game) -> str:
-    from rules.saga.turn import expects
-
     if game.outcome != "playing":
         return "the game is over; `/saga start` begins another"
     return expects(game)
@@ -143,9 +112,6 @@ def battle_text(game: Game) -> str:
 
 def kismet_fields(ctx: Ctx, card: Card) -> None:
     """Steps 6-7 for each hero: the three cards as checked, with glyphs and harmonics, the match and the luck."""
-    from rules.saga.area import view
-    from rules.saga.harmony import card_order
-
     labels = kismet_labels(ctx.settings)
     for hero in ctx.game.heroes:
         record = ctx.game.luck.get(hero.name)
@@ -170,7 +136,7 @@ def kismet_fields(ctx: Ctx, card: Card) -> None:
             order_text = "incomplete"
         lines.append(f"Harmonics shared by all three: {shared} · order: {order_text}")
         lines.append(f"**{LUCK_WORDS[record.result].upper()}**: {record.reason}")
-        card.add(f"Kismet: {hero.name}", _clip("\n".join(lines)))
+        card.add(f"Kismet: {hero.name}", "\n".join(lines))
     fit(card)
 
 
@@ -189,9 +155,9 @@ def catalog_card(card: CardDef) -> Card:
         out.add("Warning bar", shown)
     for label, rules in (("~ Mandatory", card.mandatory), ("(&) Optional", card.optional)):
         if rules:
-            out.add(label, _clip("\n".join(rules)))
+            out.add(label, "\n".join(rules))
     if card.good_luck_bonus:
-        out.add("Good luck bonus", _clip(card.good_luck_bonus))
+        out.add("Good luck bonus", card.good_luck_bonus)
     for label, bonus in (("Harmonic bonus", card.harmonic_bonus), ("Discordant bonus", card.discordant_bonus)):
         if bonus is not None:
             cost = (
@@ -199,13 +165,13 @@ def catalog_card(card: CardDef) -> Card:
                 if bonus.hand_same_harmonic
                 else ", ".join(c.upper() for c in bonus.cost)
             )
-            out.add(label, _clip(f"({cost}) {bonus.text}"))
+            out.add(label, f"({cost}) {bonus.text}")
     for label, text in (("Prize", card.prize), ("Penalty", card.penalty)):
         if text:
-            out.add(label, _clip(text))
+            out.add(label, text)
     if card.end_of_demo:
         out.add("End of Demo", "Following this card's rules wins the game.")
-    return out
+    return fit(out)
 
 
 def public_data(ctx: Ctx) -> dict[str, Any]:

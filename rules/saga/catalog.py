@@ -15,7 +15,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from rules.base import RuleError, plain_error
-from rules.saga.book import Bonus, CardDef, fold, read_color
+from rules.saga.book import Bonus, CardDef, read_color
+from rules.text import fold
 
 MAX_ERRORS = 15
 

@@ -8,9 +8,11 @@ from pydantic import Field
 
 from rules.base import Card, Model, Outcome, RuleError, Table, Upload, pasted_or_file, plain_error
 from rules.saga import catalog
-from rules.saga.book import CardDef, fold
+from rules.saga.area import location
+from rules.saga.book import CardDef
 from rules.saga.cards import catalog_card
 from rules.saga.state import SagaState
+from rules.text import DESCRIPTION, clip, fold
 
 TypeName = Literal["hero", "enemy", "folk", "item", "place", "spell-song", "story"]
 GlyphName = Literal["end-winter", "spring", "summer", "autumn", "new-winter", "none"]
@@ -115,7 +117,7 @@ def card_import(table: Table, options: CardImportOptions) -> Outcome:
     added = [c.name for c in cards if fold(c.name) not in state.catalog]
     for card in cards:
         state.catalog[fold(card.name)] = card
-    out = Card(title=f"Imported {len(cards)} card(s)", description=", ".join(c.name for c in cards)[:4000])
+    out = Card(title=f"Imported {len(cards)} card(s)", description=clip(", ".join(c.name for c in cards), DESCRIPTION))
     out.add("Catalog", f"{len(state.catalog)} card(s); {len(added)} new, {len(cards) - len(added)} replaced")
     return Outcome(
         card=out,
@@ -155,7 +157,7 @@ def card_list(table: Table, options: CardListOptions) -> Outcome:
         "\n".join(lines)
         or "The catalog is empty: `/saga card define`, `/saga card import`, or `/saga start deck:sample`."
     )
-    out = Card(title=f"Card catalog ({len(cards)})", description=text[:4000])
+    out = Card(title=f"Card catalog ({len(cards)})", description=clip(text, DESCRIPTION))
     return Outcome(card=out, summary="listed the catalog", data={"cards": [c.name for c in cards]}, ephemeral=True)
 
 
@@ -169,11 +171,9 @@ def card_remove(table: Table, options: CardRemoveOptions) -> Outcome:
     card = state.card(options.card)
     if card is None:
         raise RuleError(f"{options.card!r} is not in the catalog.")
-    if state.game is not None and state.game.outcome == "playing":
-        from rules.saga.area import location
-
-        if location(state.game, card.name) is not None:
-            raise RuleError(f"{card.name} is in the running game; it stays in the catalog until the game ends.")
+    game = state.game
+    if game is not None and game.outcome == "playing" and location(game, card.name) is not None:
+        raise RuleError(f"{card.name} is in the running game; it stays in the catalog until the game ends.")
     del state.catalog[fold(card.name)]
     return Outcome(
         card=Card(title=f"Removed {card.name}"), summary=f"removed card {card.name}", data={"removed": card.name}

@@ -15,6 +15,8 @@ from rules.saga.harmony import LUCK_WORDS, View, card_order, color_order, luck_c
 from rules.saga.odds import next_draw_odds
 from rules.saga.posts import names as split_names
 from rules.saga.state import SagaState
+from rules.saga.steps import expects
+from rules.text import DESCRIPTION, clip
 
 # ---------------------------------------------------------------- checks on demand
 
@@ -189,7 +191,7 @@ def deck(table: Table, options: DeckOptions) -> Outcome:
     order = ctx.game.deck
     secret = Card(
         title="The deck, top first",
-        description="\n".join(f"{i + 1}. {n}" for i, n in enumerate(order))[:4000] or "empty",
+        description=clip("\n".join(f"{i + 1}. {n}" for i, n in enumerate(order)), DESCRIPTION) or "empty",
         tone="secret",
     )
     return Outcome(
@@ -214,7 +216,7 @@ def nudge(table: Table, options: NudgeOptions) -> Outcome:
     game.nudged = True
     card = Card(
         title="⏰ Your Spell Saga table is waiting",
-        description=f"Turn {game.turn} waits at step {game.step}: {turn.expects(game)}.",
+        description=f"Turn {game.turn} waits at step {game.step}: {expects(game)}.",
         tone="warning",
     )
     return Outcome(card=card, summary=f"nudged: turn {game.turn} step {game.step}", data={"step": game.step})

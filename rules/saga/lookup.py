@@ -54,7 +54,6 @@ def entries(book: SagaBook) -> Iterator[LookupEntry]:
         yield entry("harmonic", color, f"Harmonic: {color}", f"Letter {book.harmonics.letters[color]}. Cycle: {cycle}.")
     for icon in book.icons.icon:
         yield entry("icon", icon.name, f"Icon: {icon.name}", f"{icon.meaning} ({icon.group})")
-    for term in book.glossary.term:
-        yield entry("glossary", term.name, term.name, term.body, term.aliases)
+    yield from book.glossary.lookup_entries("saga")
     for kind in book.card_types.type:
         yield entry("card type", kind.name, f"Card type: {kind.name}", f"{kind.text}\nWhere it goes: {kind.goes}.")

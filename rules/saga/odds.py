@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from rules.saga.area import Ctx, place_view, view
+from rules.saga.area import Ctx, destinations, place_view, view
 from rules.saga.harmony import View, card_order, luck_check
 
 
@@ -64,8 +64,6 @@ def odds_for(ctx: Ctx, hero_name: str, place: View, deck: list[str]) -> Odds:
 
 def next_draw_odds(ctx: Ctx) -> list[Odds]:
     """For the current place (or, before step 1, every place the token may move to), per hero."""
-    from rules.saga.area import destinations
-
     game = ctx.game
     if game.step > 5 or (game.step == 5 and game.pending is not None):
         return []

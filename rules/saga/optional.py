@@ -20,14 +20,14 @@ from rules.saga.area import (
     occupied,
     remove,
 )
-from rules.saga.book import CardDef, fold
+from rules.saga.book import CardDef
 from rules.saga.state import STACK_LIMIT, HeroState, ItemState
+from rules.saga.steps import expects
+from rules.text import fold
 
 
 def optional_window(ctx: Ctx, doing: str) -> None:
     """F-R34: after step 1 and before step 10 is done, never inside a battle round."""
-    from rules.saga.turn import expects
-
     game = ctx.game
     if not game.moved:
         raise RuleError(

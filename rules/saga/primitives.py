@@ -5,6 +5,8 @@ The bot cannot read a card's free text; these moves carry it out, each logged wi
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules.base import RuleError
 from rules.saga.area import (
     Ctx,
@@ -14,9 +16,11 @@ from rules.saga.area import (
     location,
     remove,
 )
-from rules.saga.book import CardDef, fold
+from rules.saga.bonus import place_circle_order
+from rules.saga.book import CardDef
 from rules.saga.optional import optional_window, place_spot, room_for_hero, room_for_item
 from rules.saga.state import ActionCard, HeroState, ItemState
+from rules.text import fold
 
 # ---------------------------------------------------------------- search (F-R33) and put
 
@@ -74,10 +78,6 @@ def put_if_harmonic(ctx: Ctx, name: str, spot: int | None) -> list[str]:
 
     Tried on a copy of the table first (F-R32 reads the circle), so a refusal changes nothing.
     """
-    from dataclasses import replace
-
-    from rules.saga.bonus import place_circle_order
-
     trial = replace(ctx, game=ctx.game.model_copy(deep=True))
     put(trial, name, "place", None, spot)
     tops, order = place_circle_order(trial)

@@ -7,12 +7,13 @@ each card once). The deck order is the table's secret: only the GM may see it.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
-from rules.base import Model
-from rules.saga.book import CardDef, fold
+from rules.base import HouseRules, Model
+from rules.saga.book import CardDef
+from rules.text import fold
 
 Draws = Literal["bot", "reported"]
 Outcome = Literal["playing", "won", "lost"]
@@ -20,7 +21,7 @@ PLACE_SPOTS = 5
 STACK_LIMIT = 5
 
 
-class SagaSettings(Model):
+class SagaSettings(HouseRules):
     """House rules, each with the spec's default (F-R3, F-R6, F-R7, F-R11, F-R15)."""
 
     kismet_order: Literal["place-action-luck", "place-luck-action"] = "place-action-luck"
@@ -29,17 +30,8 @@ class SagaSettings(Model):
     damage_timing: Literal["end_of_round", "immediate"] = "end_of_round"
     source_limit: Literal["story_plus_bonus", "fixed"] = "story_plus_bonus"
 
-    @model_validator(mode="before")
-    @classmethod
-    def _drop_retired(cls, data: Any) -> Any:
-        """Campaigns saved before the core's play-by-post reminders still load: their retired keys are dropped."""
-        if isinstance(data, dict) and any(key in data for key in RETIRED_SETTINGS):
-            return {k: v for k, v in data.items() if k not in RETIRED_SETTINGS}
-        return data
-
-
-# Settings an older version stored, now play-by-post settings (`nudge`, `turn_deadline`; bot/table/pbp.py)
-RETIRED_SETTINGS = ("nudge_hours",)
+    # an older version's house rule, now the campaign's play-by-post `nudge` and `turn_deadline` (bot/table/pbp.py)
+    retired = ("nudge_hours",)
 
 
 class SagaSheet(Model):

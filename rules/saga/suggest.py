@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.base import Table
-from rules.saga.area import destinations
+from rules.saga.area import Ctx, destinations
 from rules.saga.book import CARD_TYPES
 from rules.saga.state import SagaState
 
@@ -31,8 +31,6 @@ def suggestions(table: Table, action: str, option: str, current: str) -> list[st
     if option in ("hero", "spot"):
         return heroes
     if action == "move" and option == "to":
-        from rules.saga.area import Ctx
-
         return [name for _, _, name in destinations(Ctx(table, state, game, table.settings))]
     if option == "item":
         return items

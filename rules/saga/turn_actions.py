@@ -9,10 +9,10 @@ from pydantic import Field
 from rules.base import Model, Outcome, RuleError, Table
 from rules.saga import battle, turn
 from rules.saga.area import Ctx, game_of
-from rules.saga.book import fold
 from rules.saga.posts import names, turn_ctx, turn_outcome
 from rules.saga.sheet import ensure_character
 from rules.saga.state import SagaState
+from rules.text import fold
 
 # ---------------------------------------------------------------- start
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from rules.base import OnDeadline, RuleError, Table, Wait
 from rules.saga.area import Ctx, source_limit
-from rules.saga.book import fold
 from rules.saga.state import Game, SagaState
+from rules.text import fold
 
 DRAWN_INTO = {"luck": "the luck pile", "hand": "hand", "action": "the action pile"}
 

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import re
 
-from rules.base import Action, Card, Outcome, RuleError, Table
+from rules.base import Action, Card, Outcome, RuleError, Table, fit
 from rules.serpent import play
 from rules.serpent.artifacts import join_artifact
-from rules.serpent.book import fold, spell_body
-from rules.serpent.cards import battle_status, board, fit
+from rules.serpent.book import spell_body
+from rules.serpent.cards import battle_status, board
 from rules.serpent.context import Ctx
 from rules.serpent.encounter import join_encounter, rescale
 from rules.serpent.energy import after_change, energy_line
@@ -63,6 +63,7 @@ from rules.serpent.runner import book_of, make_ctx, outcome, sheet_of, state_of,
 from rules.serpent.spelldef import define
 from rules.serpent.state import Battle, Being, CardState, QueuedDie
 from rules.serpent.turns import window_waiting
+from rules.text import fold
 
 # ---------------------------------------------------------------- Magi sheets
 
@@ -476,7 +477,7 @@ def run_close_window(table: Table, opts: CloseWindowOptions) -> Outcome:
             )
         title = top.title
         if opts.magi:
-            being = ctx.battle.beings.get(" ".join(opts.magi.split()).casefold())
+            being = ctx.battle.beings.get(fold(opts.magi))
             if being is None or being.key not in window_waiting(ctx, top):
                 waiting_names = ", ".join(ctx.name(k) for k in window_waiting(ctx, top))
                 raise RuleError(

@@ -14,10 +14,11 @@ defined still takes its slot, as before.
 from __future__ import annotations
 
 from rules.base import RuleError
-from rules.serpent.book import Spell, fold
+from rules.serpent.book import Spell
 from rules.serpent.context import Ctx
 from rules.serpent.energy import lose, shortfall
 from rules.serpent.state import Being, CardState, Effect, Impact
+from rules.text import fold
 
 CHARGE = "Charge"
 

@@ -18,6 +18,8 @@ from pydantic import Field, model_validator
 
 from rules.base import LookupEntry, Model, RuleError
 from rules.dice.threshold import ResonanceBand, check_resonance_bands
+from rules.glossary import Glossary
+from rules.text import fold
 
 Sphere = Literal["Soul", "Mind", "Quantum", "Bio", "Forces", "Matter"]
 SPHERES: tuple[Sphere, ...] = ("Soul", "Mind", "Quantum", "Bio", "Forces", "Matter")
@@ -39,11 +41,6 @@ MissingAspect = Literal[
     "cast_phrase",
     "fluency",
 ]
-
-
-def fold(name: str) -> str:
-    """Names compare without case or surrounding blanks, as players type them."""
-    return " ".join(name.split()).casefold()
 
 
 NUMBERED = re.compile(r"#\s*(\d+)\b")
@@ -433,13 +430,6 @@ class Encounter(Model):
         return next((c for c in self.ability_charts if c.name == name), None)
 
 
-class GlossaryTerm(Model):
-    name: str
-    heading: str | None = None
-    aliases: list[str] = Field(default_factory=list)
-    body: str
-
-
 class ExchangeOption(Model):
     give: Energy
     amount: int
@@ -490,10 +480,6 @@ class ResonanceTable(Model):
         return self
 
 
-class GlossaryTable(Model):
-    term: list[GlossaryTerm]
-
-
 class SerpentBook(Model):
     """``data/serpent``: one field per file stem."""
 
@@ -501,7 +487,7 @@ class SerpentBook(Model):
     specializations: SpecTable
     encounters: EncounterTable
     resonance: ResonanceTable
-    glossary: GlossaryTable
+    glossary: Glossary
     rules: CoreRules
 
     @model_validator(mode="after")
@@ -510,7 +496,6 @@ class SerpentBook(Model):
             ("spell", [s.key for s in self.spells.spell]),
             ("specialization", [fold(s.name) for s in self.specializations.specialization]),
             ("encounter", [fold(e.name) for e in self.encounters.encounter]),
-            ("glossary term", [fold(t.name) for t in self.glossary.term]),
         ):
             seen: set[str] = set()
             for name in names:
@@ -696,13 +681,7 @@ OVERLOAD_NOTE = " (Resonance Overload: every being with Harmony loses 1)"
 
 def lookup_entries(book: SerpentBook) -> Iterable[LookupEntry]:
     """Every glossary term, spell, Specialization, Encounter and the Resonance chart."""
-    for term in book.glossary.term:
-        aliases = list(term.aliases)
-        if term.heading and term.heading != term.name:
-            aliases.append(term.heading)
-        yield LookupEntry(
-            ruleset="serpent", category="glossary", key=term.name, title=term.name, body=term.body, aliases=aliases
-        )
+    yield from book.glossary.lookup_entries("serpent")
     for spell in book.spells.spell:
         yield LookupEntry(
             ruleset="serpent",

@@ -8,53 +8,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.base import Card, Tone
+from rules.base import Card, Tone, fit
 from rules.serpent.context import Ctx
 from rules.serpent.energy import energy_line
 from rules.serpent.state import Battle, Being, CardState, SerpentSettings
 from rules.serpent.turns import window_waiting
-
-TITLE_MAX = 256
-DESCRIPTION_MAX = 4096
-FIELDS_MAX = 25
-FIELD_NAME_MAX = 256
-FIELD_VALUE_MAX = 1024
-FOOTER_MAX = 2048
-TOTAL_MAX = 6000
-
+from rules.text import EMBED_TOTAL, FIELD_NAME, FIELD_VALUE, FIELDS, clip
 
 # A window closes at the campaign's play-by-post deadline for each Magi asked (bot/table/pbp.py, rules/serpent/waits.py)
 WINDOW_CLOCK = " In play-by-post each Magi asked has until the campaign's response_window deadline (/campaign waiting)."
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def card_size(card: Card) -> int:
-    return (
-        len(card.title)
-        + len(card.description)
-        + len(card.footer)
-        + sum(len(f.name) + len(f.value) for f in card.fields)
-    )
-
-
-def fit(card: Card) -> Card:
-    """Clip every part to Discord's embed limits, dropping trailing fields if the total is still too big."""
-    card.title = clip(card.title, TITLE_MAX)
-    card.footer = clip(card.footer, FOOTER_MAX)
-    card.fields = card.fields[:FIELDS_MAX]
-    for f in card.fields:
-        f.name = clip(f.name or "\u200b", FIELD_NAME_MAX)
-        f.value = clip(f.value or "\u200b", FIELD_VALUE_MAX)
-    card.description = clip(card.description, DESCRIPTION_MAX)
-    while card_size(card) > TOTAL_MAX and card.fields:
-        card.fields.pop()
-    if card_size(card) > TOTAL_MAX:
-        room = TOTAL_MAX - (card_size(card) - len(card.description))
-        card.description = clip(card.description, max(1, room))
-    return card
 
 
 def story(lines: list[str], limit: int = 3500) -> str:
@@ -242,14 +204,14 @@ def board(ctx: Ctx) -> Card:
 def share(card: Card) -> None:
     """Give every field an equal share of the 6000 characters, so no participant is dropped from the board."""
     card.description = clip(card.description, 1500)
-    card.fields = card.fields[:FIELDS_MAX]
+    card.fields = card.fields[:FIELDS]
     if not card.fields:
         return
-    room = TOTAL_MAX - 100 - len(card.title) - len(card.description) - len(card.footer)
+    room = EMBED_TOTAL - 100 - len(card.title) - len(card.description) - len(card.footer)
     each = room // len(card.fields)
     for f in card.fields:
-        f.name = clip(f.name, min(FIELD_NAME_MAX, max(20, each // 4)))
-        f.value = clip(f.value, max(20, min(FIELD_VALUE_MAX, each - len(f.name))))
+        f.name = clip(f.name, min(FIELD_NAME, max(20, each // 4)))
+        f.value = clip(f.value, max(20, min(FIELD_VALUE, each - len(f.name))))
 
 
 def window_status(battle: Battle, settings: SerpentSettings | None) -> dict[str, Any] | None:

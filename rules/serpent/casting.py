@@ -16,7 +16,7 @@ from typing import Literal
 from rules.base import RuleError
 from rules.serpent.artifacts import activate_artifact, artifact_card
 from rules.serpent.aspects import add, bearers, boosts, free_action, require
-from rules.serpent.book import Boost, Energy, Spell, fold, number_of
+from rules.serpent.book import Boost, Energy, Spell, number_of
 from rules.serpent.context import Ctx
 from rules.serpent.control import cloaked_by, phased_by, prevented
 from rules.serpent.energy import discard, gain, lose, release_focus, shortfall
@@ -24,6 +24,7 @@ from rules.serpent.requirements import plan_cast
 from rules.serpent.responses import response_problem
 from rules.serpent.state import Being, CardState, ChargePaid, Effect, Impact, Payment, Pledge, Zone
 from rules.serpent.turns import next_turn, priority_holder, require_full_action, require_turn, spend_full_action
+from rules.text import fold
 
 
 @dataclass

@@ -4,7 +4,10 @@ Each function reads the spells in play when it matters, so a Dispel of the spell
 ends the state at once. Glossary entries: "Cloaked", "Phased", "Prevented",
 "Innate Actions", "Injunction", "Action" (extra Full Actions never stack),
 "Legendary", "Unique to Bearer", "Unique to Caster", "Unique to Descriptor X",
-"Adamant Empowerment", "Inexorable", "Backlash", "Potency", "Resistance".
+"Adamant Empowerment", "Inexorable", "Potency", "Resistance".
+
+These only read the table. "Backlash" takes energy, so it is part of the impact (``impact.backlash``):
+``energy`` reads Injunctions from here, and this module imports nothing that changes energy.
 """
 
 from __future__ import annotations
@@ -74,24 +77,6 @@ def adamant_refuses(ctx: Ctx, source: Spell, source_controller: str, target: Car
     if not spell.adamant or source.inexorable or source_controller == (target.controller or target.owner):
         return None
     return f"{target.title} is Adamant ({source.title} is not Inexorable)"
-
-
-def backlash(ctx: Ctx, target: CardState, controller: Being, source_title: str) -> None:
-    """Glossary "Backlash": whoever Abjures or Transmutes it "takes Unblockable Harmony Dmg equal to the Backlash
-    rating", even on their own spell; part of the impact, no Response phase."""
-    from rules.serpent.energy import lose  # energy reads Injunctions from this module
-
-    rating = ctx.spell(target.title).backlash
-    if not rating:
-        return
-    lost = lose(ctx, controller, "Harmony", rating, f"Backlash from {target.title}")
-    ctx.j.say(
-        f"⚡ Backlash {rating}: {controller.name} takes {rating} Unblockable Harmony Dmg for {source_title} on "
-        f"{target.title} (Harmony now {controller.harmony}).",
-        "backlash",
-        target=controller.name,
-        amount=lost,
-    )
 
 
 def potency(ctx: Ctx, card: CardState) -> int:

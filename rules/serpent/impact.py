@@ -11,7 +11,7 @@ from __future__ import annotations
 from rules.serpent.aspects import bearers, boosts, require, spell_impact
 from rules.serpent.casting import area_abjuration_targets, card_offensive
 from rules.serpent.context import Ctx
-from rules.serpent.control import adamant_refuses, backlash, phased_by, resisted, uniqueness
+from rules.serpent.control import adamant_refuses, phased_by, resisted, uniqueness
 from rules.serpent.defenses import Hit, defend, immune, spell_immune_to, team_shields, warded_siphon
 from rules.serpent.energy import after_change, amount_of, discard, gain, incapacitate, lose, release_focus
 from rules.serpent.state import Being, CardState, Effect, Impact
@@ -507,6 +507,22 @@ def dispel_manifesting(ctx: Ctx, card: CardState, effect_id: int) -> None:
     )
     backlash(ctx, victim, abjurer, card.title)
     discard(ctx, victim, f"Dispelled by {card.title}", to=to)
+
+
+def backlash(ctx: Ctx, target: CardState, controller: Being, source_title: str) -> None:
+    """Glossary "Backlash": whoever Abjures or Transmutes it "takes Unblockable Harmony Dmg equal to the Backlash
+    rating", even on their own spell; part of the impact, no Response phase."""
+    rating = ctx.spell(target.title).backlash
+    if not rating:
+        return
+    lost = lose(ctx, controller, "Harmony", rating, f"Backlash from {target.title}")
+    ctx.j.say(
+        f"⚡ Backlash {rating}: {controller.name} takes {rating} Unblockable Harmony Dmg for {source_title} on "
+        f"{target.title} (Harmony now {controller.harmony}).",
+        "backlash",
+        target=controller.name,
+        amount=lost,
+    )
 
 
 def refund(ctx: Ctx, victim: CardState, caster: Being) -> str:

@@ -15,10 +15,10 @@ to apply with ``battle end``).
 from __future__ import annotations
 
 from rules.base import RuleError
-from rules.serpent.book import fold
 from rules.serpent.context import Ctx
 from rules.serpent.state import Being, CardState
 from rules.serpent.turns import next_turn, require_turn
+from rules.text import fold
 
 
 def team_namshub(ctx: Ctx, team: str) -> CardState | None:

@@ -10,7 +10,6 @@ from rules.base import Card, Outcome, RuleError, Table
 from rules.serpent import namshub
 from rules.serpent.artifacts import artifact_card
 from rules.serpent.aspects import bearers
-from rules.serpent.book import fold
 from rules.serpent.casting import CastRequest, cast, find_being, find_card_in_play, respond, tier_costs, use_ability
 from rules.serpent.context import Ctx
 from rules.serpent.energy import LEAVING, discard, energy_line, gain, lose
@@ -37,6 +36,7 @@ from rules.serpent.runner import magi_in_battle, with_battle
 from rules.serpent.state import Being, CardState, Pledge
 from rules.serpent.turns import next_turn, require_full_action, require_turn, spend_full_action, window_waiting
 from rules.serpent.zones import order_zone
+from rules.text import fold
 
 
 def _upgrades(text: str | None) -> tuple[str, ...]:

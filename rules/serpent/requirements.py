@@ -12,9 +12,10 @@ from dataclasses import dataclass, field
 
 from rules.base import RuleError
 from rules.serpent.aspects import bearers
-from rules.serpent.book import Energy, Requirement, Spell, fold, number_of
+from rules.serpent.book import Energy, Requirement, Spell, number_of
 from rules.serpent.context import Ctx
 from rules.serpent.state import Being, CardState
+from rules.text import fold
 
 
 @dataclass

@@ -12,7 +12,6 @@ re-attunes discards.
 from __future__ import annotations
 
 from rules.base import RuleError
-from rules.serpent.book import fold
 from rules.serpent.context import Ctx
 from rules.serpent.control import haste_bonus
 from rules.serpent.energy import after_change, discard, energy_line, gain, lose, shortfall
@@ -20,6 +19,7 @@ from rules.serpent.impact import tick
 from rules.serpent.magi import split_variant
 from rules.serpent.requirements import sustain_problem
 from rules.serpent.state import ZONE_ORDER, Being, CardState, Effect
+from rules.text import fold
 
 
 def start_round(ctx: Ctx, resonance: int | None, rolloff: list[str]) -> None:

@@ -16,7 +16,8 @@ from typing import Any, get_args
 from pydantic import ValidationError
 
 from rules.base import RuleError
-from rules.serpent.book import ENERGIES, SPHERES, Requirement, Role, Spell, fold
+from rules.serpent.book import ENERGIES, SPHERES, Requirement, Role, Spell
+from rules.text import fold
 
 
 def _sphere(text: str) -> str:

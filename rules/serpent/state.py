@@ -8,11 +8,11 @@ service's exact undo of the newest change, so the state keeps no history itself.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field
 
-from rules.base import Model
+from rules.base import HouseRules, Model
 from rules.serpent.book import Amount, Boost, Dispel, Energy, Spell, SpellLoss, Sphere
 
 Zone = Literal["attack", "defense", "curse", "enhance"]
@@ -23,7 +23,7 @@ AutoPass = Literal["never", "allies", "always"]
 ZONE_ORDER: tuple[Zone, ...] = ("attack", "defense", "curse", "enhance")
 
 
-class SerpentSettings(Model):
+class SerpentSettings(HouseRules):
     """House rules: defaults follow docs/rulings.md (8-13); a GM may change them per campaign."""
 
     basic_play: bool = (
@@ -35,17 +35,8 @@ class SerpentSettings(Model):
     shadow_spectral_claw_dmg: int | None = Field(default=None, ge=0)
     shadow_gain_resonance: int | None = Field(default=None, ge=0)
 
-    @model_validator(mode="before")
-    @classmethod
-    def _drop_retired(cls, data: Any) -> Any:
-        """Campaigns saved before the core's play-by-post timers still load: their retired keys are dropped."""
-        if isinstance(data, dict) and any(key in data for key in RETIRED_SETTINGS):
-            return {k: v for k, v in data.items() if k not in RETIRED_SETTINGS}
-        return data
-
-
-# Settings an older version stored, now the campaign's play-by-post settings (`response_window`, bot/table/pbp.py)
-RETIRED_SETTINGS = ("response_window_minutes",)
+    # an older version's house rule, now the campaign's play-by-post `response_window` (bot/table/pbp.py)
+    retired = ("response_window_minutes",)
 
 
 class Pledge(Model):

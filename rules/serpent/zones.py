@@ -11,10 +11,11 @@ a response window is open, which is "before each attacking effect impacts".
 from __future__ import annotations
 
 from rules.base import RuleError
-from rules.serpent.book import fold, number_of
+from rules.serpent.book import number_of
 from rules.serpent.context import Ctx
 from rules.serpent.rounds import maintenance_queue
 from rules.serpent.state import Being, CardState
+from rules.text import fold
 
 
 def owns_zone_of(being: Being, card: CardState) -> bool:

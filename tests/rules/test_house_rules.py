@@ -6,7 +6,7 @@ import pytest
 from pydantic import ValidationError
 
 from rules.awakened import RULESET as AWAKENED
-from rules.base import HouseRules
+from rules.base import HouseRules, Ruleset
 from rules.realm import RULESET as REALM
 from rules.runic import RULESET as RUNIC
 from rules.saga import RULESET as SAGA
@@ -16,14 +16,15 @@ RULESETS = [AWAKENED, REALM, RUNIC, SAGA, SERPENT]
 
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=lambda r: r.id)
-def test_every_ruleset_keeps_its_house_rules_in_one_shape(ruleset) -> None:
+def test_every_ruleset_keeps_its_house_rules_in_one_shape(ruleset: Ruleset) -> None:
     assert issubclass(ruleset.settings_model, HouseRules)
     assert "retired" not in ruleset.settings_model.model_fields  # never a setting a GM sees or sets
 
 
 @pytest.mark.parametrize(("ruleset", "key"), [(SAGA, "nudge_hours"), (SERPENT, "response_window_minutes")])
-def test_a_retired_key_loads_away(ruleset, key: str) -> None:
+def test_a_retired_key_loads_away(ruleset: Ruleset, key: str) -> None:
     model = ruleset.settings_model
+    assert issubclass(model, HouseRules)
     assert key in model.retired
     assert model.model_validate({key: 12}) == model()
 

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 from rules.base import NeedsGMError, Outcome, RuleError, Table
 from rules.runic import RULESET
 from rules.runic.book import RunicBook
-from rules.runic.cards import listing
 from rules.runic.rolls import parse_faces
 from rules.runic.sheet import Grimoire, MagicItem, RunicState, SpellDef, SpellOn
+from rules.text import listing
 
 from .conftest import GM, OTHER, PLAYER, TableMaker, assert_fits, mage_sheet
 

@@ -9,7 +9,8 @@ import pytest
 
 from bot.table.books import BookError, load_book
 from rules.serpent import RULESET
-from rules.serpent.book import SerpentBook, find_spell, fold
+from rules.serpent.book import SerpentBook, find_spell
+from rules.text import fold
 from tests.rules.serpent.helpers import DATA, book
 
 SEED = Path(__file__).resolve().parents[4] / "shared" / "seeds" / "000_7785e83d9a21795a.txt"
