@@ -24,8 +24,10 @@ from bot.adapter.pickers import character_choice
 from bot.adapter.views import REPLY_BUTTONS, ReplyButtons, buttons_for
 from cogs._common import MAX_CHOICES, matching
 from rules.base import Action, NoCharacterNamedError, RuleError, Ruleset, Upload
+from rules.text import clip
 
 DISCORD_INT_LIMIT = 2**53
+DESCRIBED = 100  # Discord's limit on a command's or an option's description
 
 
 def command_path(action_name: str) -> tuple[str | None, str]:
@@ -43,19 +45,21 @@ def build_group(ruleset: Ruleset, reply_buttons: ReplyButtons | None = None) -> 
     """
     if reply_buttons is not None:
         REPLY_BUTTONS[ruleset.id] = reply_buttons
-    root = app_commands.Group(name=ruleset.id, description=_clip(f"{ruleset.name}: every action of this ruleset"))
+    root = app_commands.Group(
+        name=ruleset.id, description=clip(f"{ruleset.name}: every action of this ruleset", DESCRIBED)
+    )
     groups: dict[str, app_commands.Group] = {}
     for action in ruleset.actions.values():
         group_name, command_name = command_path(action.name)
         parent = root
         if group_name is not None:
             parent = groups.get(group_name) or app_commands.Group(
-                name=group_name, description=_clip(f"{group_name.title()} commands"), parent=root
+                name=group_name, description=clip(f"{group_name.title()} commands", DESCRIBED), parent=root
             )
             groups[group_name] = parent
         command = app_commands.Command(
             name=command_name,
-            description=_clip(action.description or action.name) + (" (GM)" if action.gm_only else ""),
+            description=clip((action.description or action.name) + (" (GM)" if action.gm_only else ""), DESCRIBED),
             callback=_callback(ruleset, action),
             parent=parent,
         )
@@ -97,7 +101,7 @@ def _callback(ruleset: Ruleset, action: Action):
         parameters.append(
             inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default)
         )
-        descriptions[name] = _clip(field.description or name.replace("_", " ").capitalize())
+        descriptions[name] = clip(field.description or name.replace("_", " ").capitalize(), DESCRIBED)
     callback.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
     # discord.py treats a callback whose qualname differs from its name as a method (and skips "self")
     callback.__name__ = callback.__qualname__ = f"{ruleset.id}_{action.name.replace(' ', '_').replace('-', '_')}"
@@ -213,7 +217,3 @@ def _suggester(ruleset: Ruleset, action: Action, field_name: str):
         return matching(list(dict.fromkeys(names)), current)
 
     return suggest
-
-
-def _clip(text: str, limit: int = 100) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

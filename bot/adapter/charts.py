@@ -11,6 +11,7 @@ import io
 from dataclasses import dataclass, field
 
 from rules.base import Chart
+from rules.text import clip
 
 WIDTH, HEIGHT, DPI = 8.0, 4.5, 100  # 800 × 450 px: sharp on a phone, small to upload
 BACKGROUND = "#2b2d31"
@@ -136,9 +137,9 @@ def render_battle(picture: BattlePicture) -> bytes:
     def text(x: float, y: float, words: str, size: int, color: str = TEXT, **kw: object) -> None:
         axes.text(x, y, words, fontsize=size, color=color, va="center", **kw)  # type: ignore[arg-type]
 
-    text(24, 40, _clip(picture.title, 44), 22, weight="bold")
+    text(24, 40, clip(picture.title, 44), 22, weight="bold")
     if picture.subtitle:
-        text(24, 82, _clip(picture.subtitle, 62), 15, MUTED)
+        text(24, 82, clip(picture.subtitle, 62), 15, MUTED)
     y = 118
     teams = {team: TEAMS[i % len(TEAMS)] for i, team in enumerate(dict.fromkeys(b.team for b in picture.beings))}
     for being in picture.beings[:MAX_BEINGS]:
@@ -147,8 +148,8 @@ def render_battle(picture: BattlePicture) -> bytes:
             FancyBboxPatch((16, y), width - 32, 126, boxstyle="round,pad=0,rounding_size=10", fc=PANEL, ec=edge, lw=3)
         )
         axes.add_patch(Rectangle((16, y + 6), 8, 114, color=teams[being.team]))
-        text(38, y + 24, _clip(being.name, 22), 19, weight="bold")
-        text(width - 36, y + 24, _clip(f"team {being.team}", 18), 14, teams[being.team], ha="right")
+        text(38, y + 24, clip(being.name, 22), 19, weight="bold")
+        text(width - 36, y + 24, clip(f"team {being.team}", 18), 14, teams[being.team], ha="right")
         if being.status:
             color = TURN if being.status == "TURN" else MUTED
             text(width - 36, y + 56, "▶ their turn" if being.status == "TURN" else being.status, 14, color, ha="right")
@@ -159,7 +160,7 @@ def render_battle(picture: BattlePicture) -> bytes:
         axes.add_patch(Rectangle((38, y + 76), min(300, 20 * max(0, being.resonance)), 16, color=ENERGY))
         text(348, y + 84, f"Resonance {being.resonance}", 15)
         details = [f"hand: {being.hand} prepared" if being.hand is not None else "", being.actions, being.extra]
-        text(38, y + 110, _clip(" · ".join(d for d in details if d), 60), 14, MUTED)
+        text(38, y + 110, clip(" · ".join(d for d in details if d), 60), 14, MUTED)
         y += 138
     if picture.in_play:
         text(24, y + 26, "In play", 17, weight="bold")
@@ -168,18 +169,14 @@ def render_battle(picture: BattlePicture) -> bytes:
         if len(picture.in_play) > MAX_LINES:
             shown.append(f"… and {len(picture.in_play) - MAX_LINES} more (/serpent battle board)")
         for line in shown:
-            text(32, y + 2, _clip(line, 64), 14)
+            text(32, y + 2, clip(line, 64), 14)
             y += 30
     if picture.manifesting:
         text(24, y + 26, "Manifesting", 17, WARNING, weight="bold")
         y += 56
         for line in picture.manifesting[:4]:
-            text(32, y + 2, _clip(line, 64), 14)
+            text(32, y + 2, clip(line, 64), 14)
             y += 30
     out = io.BytesIO()
     figure.savefig(out, format="png", facecolor=BACKGROUND)
     return out.getvalue()
-
-
-def _clip(words: str, limit: int) -> str:
-    return words if len(words) <= limit else words[: limit - 1] + "…"

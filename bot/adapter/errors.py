@@ -15,17 +15,13 @@ from discord import app_commands
 
 from bot.adapter.limits import MAX_CONTENT
 from rules.base import RuleError
+from rules.text import clip
 
 log = logging.getLogger("magister")
 
 
-def clip_message(text: str, limit: int = MAX_CONTENT) -> str:
-    """Discord refuses a message over 2,000 characters, and the user would see nothing at all."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 async def send_text(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
-    text = clip_message(text)
+    text = clip(text, MAX_CONTENT)  # Discord refuses a longer message, and the user would see nothing at all
     if interaction.response.is_done():
         await interaction.followup.send(text, ephemeral=ephemeral)
     else:

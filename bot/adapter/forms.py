@@ -22,6 +22,7 @@ from bot.adapter.views import LastingButton, buttons_for
 from bot.table import campaigns
 from bot.table.pbp import PBP_KEYS, pbp_settings
 from rules.base import Action, RuleError, Ruleset, Upload
+from rules.text import clip
 
 NOT_YOURS = "This belongs to whoever ran the command. Run it yourself to get your own."
 FORM_MINUTES = 30  # a form left open this long is dropped; the command that opened it opens another
@@ -31,15 +32,11 @@ MORE = "more"  # the custom_id of the paragraph that holds the options beyond th
 MORE_LINE = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*[:=]\s*(.*?)\s*$")
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 class OwnedModal(discord.ui.Modal):
     """A modal only its owner may submit; errors go to the one handler."""
 
     def __init__(self, *, title: str, owner_id: int) -> None:
-        super().__init__(title=_clip(title, MAX_TITLE), timeout=FORM_MINUTES * 60)
+        super().__init__(title=clip(title, MAX_TITLE), timeout=FORM_MINUTES * 60)
         self.owner_id = owner_id
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
@@ -64,9 +61,9 @@ class SettingModal(OwnedModal):
         self.key = key
         long = len(current) > 60 or current.startswith(("[", "{"))
         self.value: discord.ui.TextInput = discord.ui.TextInput(
-            label=_clip(key, MAX_LABEL),
+            label=clip(key, MAX_LABEL),
             custom_id="value",
-            default=_clip(current, MAX_VALUE),
+            default=clip(current, MAX_VALUE),
             style=discord.TextStyle.paragraph if long else discord.TextStyle.short,
             max_length=MAX_VALUE,
         )
@@ -145,7 +142,7 @@ class SettingSelect(Owned, discord.ui.DynamicItem[discord.ui.Select], template=r
     """ "Change a house rule…": pick one, and its form opens."""
 
     def __init__(self, owner_id: int, campaign_id: int, keys: list[str] | None = None) -> None:
-        options = [discord.SelectOption(label=_clip(key, 100), value=key) for key in (keys or [])[:25]]
+        options = [discord.SelectOption(label=clip(key, 100), value=key) for key in (keys or [])[:25]]
         super().__init__(
             discord.ui.Select(
                 placeholder="Change a house rule…",
@@ -201,7 +198,7 @@ def _upload_fields(model: Any) -> list[str]:
 def _label(name: str, field: FieldInfo) -> str:
     """The option's description when it fits a label (``IQ``), else its name (``symbol drawing``)."""
     description = field.description or ""
-    return description if 0 < len(description) <= MAX_LABEL else _clip(name.replace("_", " ").capitalize(), MAX_LABEL)
+    return description if 0 < len(description) <= MAX_LABEL else clip(name.replace("_", " ").capitalize(), MAX_LABEL)
 
 
 def _default_text(field: FieldInfo) -> str:
@@ -225,7 +222,7 @@ class ActionModal(OwnedModal):
                 discord.ui.TextInput(
                     label=_label(name, field),
                     custom_id=name,
-                    placeholder=_clip(field.description or name, MAX_PLACEHOLDER),
+                    placeholder=clip(field.description or name, MAX_PLACEHOLDER),
                     default=_default_text(field) or None,
                     required=field.is_required(),
                     max_length=MAX_VALUE,
@@ -238,7 +235,7 @@ class ActionModal(OwnedModal):
                     label="More options (one option: value a line)",
                     custom_id=MORE,
                     style=discord.TextStyle.paragraph,
-                    default=_clip("\n".join(lines), MAX_VALUE),
+                    default=clip("\n".join(lines), MAX_VALUE),
                     required=False,
                     max_length=MAX_VALUE,
                 )
@@ -260,7 +257,7 @@ class ActionModal(OwnedModal):
                 match = MORE_LINE.match(line)
                 if match is None or match[1] not in self.more:
                     raise RuleError(
-                        f"`{_clip(line.strip(), 60)}` is not an `option: value` line. Options here: "
+                        f"`{clip(line.strip(), 60)}` is not an `option: value` line. Options here: "
                         + ", ".join(self.more)
                         + "."
                     )

@@ -11,6 +11,7 @@ from discord import app_commands
 
 from bot.table.registry import Registry
 from rules.base import Card, Outcome, RuleError
+from rules.text import FIELD_VALUE, listing
 
 OptionType = discord.AppCommandOptionType
 EXAMPLE_VALUES = {
@@ -99,7 +100,7 @@ def about(tree: app_commands.CommandTree, registry: Registry, name: str) -> Outc
         card = Card(title=f"/{node.qualified_name}", description=node.description)
         options = [f"`{p.name}`{'' if p.required else ' (optional)'}: {p.description}" for p in node.parameters]
         if options:
-            card.add("Options", _fit(options, 1024))
+            card.add("Options", listing(options, FIELD_VALUE))
         card.add("Example", f"`{example(node)}`")
         data = {"command": node.qualified_name, "example": example(node), "options": [p.name for p in node.parameters]}
         return Outcome(card=card, summary="help", data=data, ephemeral=True)
@@ -108,24 +109,11 @@ def about(tree: app_commands.CommandTree, registry: Registry, name: str) -> Outc
     if node.parent is None and node.name in registry:
         steps = registry.get(node.name).ruleset.getting_started
         if steps:
-            card.add("Getting started", "\n".join(f"{i}. {step}" for i, step in enumerate(steps, 1))[:1024])
-    listed = _fit([f"`/{c.qualified_name}` {c.description}" for c in commands], 3800)
+            card.add("Getting started", listing([f"{i}. {step}" for i, step in enumerate(steps, 1)], FIELD_VALUE))
+    listed = listing([f"`/{c.qualified_name}` {c.description}" for c in commands], 3800)
     card.description = f"{node.description}\n\n{listed}"
     data = {"group": node.qualified_name, "commands": [c.qualified_name for c in commands]}
     return Outcome(card=card, summary="help", data=data, ephemeral=True)
-
-
-def _fit(lines: list[str], limit: int) -> str:
-    """Whole lines up to ``limit`` characters, then how many were left out."""
-    kept: list[str] = []
-    size = 0
-    for index, line in enumerate(lines):
-        tail = f"… and {len(lines) - index} more"
-        if size + len(line) + 1 > limit - len(tail) - 1:
-            return "\n".join([*kept, tail])
-        kept.append(line)
-        size += len(line) + 1
-    return "\n".join(kept)
 
 
 def names(tree: app_commands.CommandTree) -> list[str]:

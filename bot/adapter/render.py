@@ -10,6 +10,7 @@ from __future__ import annotations
 import discord
 
 from rules.base import Card
+from rules.text import DESCRIPTION, EMBED_TOTAL, FIELD_NAME, FIELD_VALUE, FIELDS, FOOTER, TITLE, clip
 
 TONE_COLOURS: dict[str, int] = {
     "neutral": 0x5865F2,
@@ -21,29 +22,21 @@ TONE_COLOURS: dict[str, int] = {
     "secret": 0x2C2F33,
 }
 
-LIMITS = {"title": 256, "description": 4096, "fields": 25, "field_name": 256, "field_value": 1024, "footer": 2048}
-EMBED_TOTAL = 6000
-
-
-def clip(text: str, limit: int) -> str:
-    """Shorten text to a limit, saying so, rather than let Discord reject the message."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
 
 def to_embed(card: Card) -> discord.Embed:
     embed = discord.Embed(
-        title=clip(card.title, LIMITS["title"]),
-        description=clip(card.description, LIMITS["description"]) or None,
+        title=clip(card.title, TITLE),
+        description=clip(card.description, DESCRIPTION) or None,
         colour=TONE_COLOURS[card.tone],
     )
-    for item in card.fields[: LIMITS["fields"]]:
+    for item in card.fields[:FIELDS]:
         embed.add_field(
-            name=clip(item.name, LIMITS["field_name"]) or "\u200b",
-            value=clip(item.value, LIMITS["field_value"]) or "\u200b",
+            name=clip(item.name, FIELD_NAME) or "\u200b",
+            value=clip(item.value, FIELD_VALUE) or "\u200b",
             inline=item.inline,
         )
     if card.footer:
-        embed.set_footer(text=clip(card.footer, LIMITS["footer"]))
+        embed.set_footer(text=clip(card.footer, FOOTER))
     return embed
 
 
@@ -68,22 +61,22 @@ def embed_problems(embed: discord.Embed) -> list[str]:
     fields = data.get("fields", [])
     footer = data.get("footer", {}).get("text", "")
     author = data.get("author", {}).get("name", "")
-    if len(title) > LIMITS["title"]:
-        problems.append(f"title has {len(title)} characters (max {LIMITS['title']})")
-    if len(description) > LIMITS["description"]:
-        problems.append(f"description has {len(description)} characters (max {LIMITS['description']})")
-    if len(fields) > LIMITS["fields"]:
-        problems.append(f"{len(fields)} fields (max {LIMITS['fields']})")
+    if len(title) > TITLE:
+        problems.append(f"title has {len(title)} characters (max {TITLE})")
+    if len(description) > DESCRIPTION:
+        problems.append(f"description has {len(description)} characters (max {DESCRIPTION})")
+    if len(fields) > FIELDS:
+        problems.append(f"{len(fields)} fields (max {FIELDS})")
     total = len(title) + len(description) + len(footer) + len(author)
     for index, item in enumerate(fields):
         name, value = item.get("name", ""), item.get("value", "")
         total += len(name) + len(value)
-        if not 1 <= len(name) <= LIMITS["field_name"]:
-            problems.append(f"field {index + 1} name has {len(name)} characters (1 to {LIMITS['field_name']})")
-        if not 1 <= len(value) <= LIMITS["field_value"]:
-            problems.append(f"field {index + 1} value has {len(value)} characters (1 to {LIMITS['field_value']})")
-    if len(footer) > LIMITS["footer"]:
-        problems.append(f"footer has {len(footer)} characters (max {LIMITS['footer']})")
+        if not 1 <= len(name) <= FIELD_NAME:
+            problems.append(f"field {index + 1} name has {len(name)} characters (1 to {FIELD_NAME})")
+        if not 1 <= len(value) <= FIELD_VALUE:
+            problems.append(f"field {index + 1} value has {len(value)} characters (1 to {FIELD_VALUE})")
+    if len(footer) > FOOTER:
+        problems.append(f"footer has {len(footer)} characters (max {FOOTER})")
     if total > EMBED_TOTAL:
         problems.append(f"{total} characters in all (max {EMBED_TOTAL})")
     return problems
@@ -92,17 +85,17 @@ def embed_problems(embed: discord.Embed) -> list[str]:
 def card_problems(card: Card) -> list[str]:
     """Limits checked on the card itself, before any clipping hides an overflow."""
     problems = []
-    if len(card.title) > LIMITS["title"]:
-        problems.append(f"title has {len(card.title)} characters (max {LIMITS['title']})")
-    if len(card.description) > LIMITS["description"]:
-        problems.append(f"description has {len(card.description)} characters (max {LIMITS['description']})")
-    if len(card.fields) > LIMITS["fields"]:
-        problems.append(f"{len(card.fields)} fields (max {LIMITS['fields']})")
+    if len(card.title) > TITLE:
+        problems.append(f"title has {len(card.title)} characters (max {TITLE})")
+    if len(card.description) > DESCRIPTION:
+        problems.append(f"description has {len(card.description)} characters (max {DESCRIPTION})")
+    if len(card.fields) > FIELDS:
+        problems.append(f"{len(card.fields)} fields (max {FIELDS})")
     for index, item in enumerate(card.fields):
-        if len(item.name) > LIMITS["field_name"] or len(item.value) > LIMITS["field_value"]:
+        if len(item.name) > FIELD_NAME or len(item.value) > FIELD_VALUE:
             problems.append(f"field {index + 1} ({item.name[:30]!r}) is over its limits")
-    if len(card.footer) > LIMITS["footer"]:
-        problems.append(f"footer has {len(card.footer)} characters (max {LIMITS['footer']})")
+    if len(card.footer) > FOOTER:
+        problems.append(f"footer has {len(card.footer)} characters (max {FOOTER})")
     total = len(card.title) + len(card.description) + len(card.footer)
     total += sum(len(item.name) + len(item.value) for item in card.fields)
     if total > EMBED_TOTAL:

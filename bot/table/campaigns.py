@@ -35,6 +35,7 @@ from bot.table.pbp import (
 )
 from bot.table.service import Caller, Campaign, Place, Reply, TableService
 from rules.base import Card, Outcome, RuleError, Table
+from rules.text import DESCRIPTION, FIELD_VALUE, clip, listing
 
 LOG_PAGE_SIZE = 10
 
@@ -54,7 +55,7 @@ async def status(service: TableService, place: Place) -> Reply:
     card.add("GMs", ", ".join(f"<@{gm}>" for gm in row.gm_ids) or "none", inline=True)
     card.add("GM channel", f"<#{row.gm_channel_id}>" if row.gm_channel_id else "not set: secrets go by DM", inline=True)
     names = sorted(c.name for c in campaign.characters.values())
-    card.add(f"Characters ({len(names)})", _clip_list(names) or "none yet")
+    card.add(f"Characters ({len(names)})", clip(", ".join(names), FIELD_VALUE) or "none yet")
     card.add("Log", f"{events} events since {row.created_at[:10]}", inline=True)
     data = {
         "campaign": row.name,
@@ -208,7 +209,7 @@ async def waiting(service: TableService, place: Place, caller: Caller, *, mine: 
         ]
         card = Card(
             title="Waiting on you",
-            description=_clip_lines(lines) or "No table in this server is waiting on you.",
+            description=listing(lines, DESCRIPTION) or "No table in this server is waiting on you.",
         )
         data = {"waits": [_wait_data(wait, row) for row, wait in found]}
         return Reply(Outcome(card=card, summary="waiting mine", data=data, ephemeral=True))
@@ -218,7 +219,7 @@ async def waiting(service: TableService, place: Place, caller: Caller, *, mine: 
     paused = is_paused(campaign.row)
     card = Card(
         title=f"Waiting: {campaign.row.name}",
-        description=_clip_lines(lines) or "The table is not waiting on anyone.",
+        description=listing(lines, DESCRIPTION) or "The table is not waiting on anyone.",
         footer="Timers are paused: /campaign resume (GM) starts them again." if paused else "",
     )
     data = {"waits": [_wait_data(wait) for wait in waits], "paused": paused}
@@ -567,7 +568,7 @@ async def archive_list(service: TableService, place: Place) -> Reply:
     lines = [f"`#{r.id}` **{r.name}** ({r.ruleset}), {r.created_at[:10]} to {r.archived_at[:10]}" for r in rows]
     card = Card(
         title="Ended campaigns in this channel",
-        description=_clip_lines(lines) or "None: nothing has ended here.",
+        description=listing(lines, DESCRIPTION) or "None: nothing has ended here.",
         footer="Nothing ended is deleted: `/campaign export archived:#` or `/campaign archive reopen id:#` (GM).",
     )
     data = {"campaigns": [{"id": r.id, "name": r.name, "ruleset": r.ruleset, "ended": r.archived_at} for r in rows]}
@@ -639,7 +640,9 @@ async def character_list(service: TableService, place: Place) -> Reply:
         f"**{record.name}** (<@{record.owner_id}>): {ruleset.character_summary(record)}"
         for record in sorted(table.characters.values(), key=lambda r: r.name.casefold())
     ]
-    card = Card(title=f"Characters: {campaign.row.name}", description=_clip_lines(lines) or "No characters yet.")
+    card = Card(
+        title=f"Characters: {campaign.row.name}", description=listing(lines, DESCRIPTION) or "No characters yet."
+    )
     data = {"characters": [{"name": r.name, "owner_id": r.owner_id} for r in table.characters.values()]}
     return Reply(Outcome(card=card, summary="listed characters", data=data), campaign.row)
 
@@ -665,22 +668,6 @@ async def character_delete(service: TableService, place: Place, caller: Caller, 
         )
 
     return await service.act(place, caller, "character delete", change)
-
-
-def _clip_list(names: list[str], limit: int = 1000) -> str:
-    text = ", ".join(names)
-    return text if len(text) <= limit else text[: limit - 20] + f"… ({len(names)} in all)"
-
-
-def _clip_lines(lines: list[str], limit: int = 4000) -> str:
-    out, size = [], 0
-    for line in lines:
-        if size + len(line) + 1 > limit:
-            out.append(f"… and {len(lines) - len(out)} more")
-            break
-        out.append(line)
-        size += len(line) + 1
-    return "\n".join(out)
 
 
 def _jsonable(value: Any) -> Any:

@@ -18,6 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from bot.storage.rows import CampaignRow, StoredWait
 from rules.base import RuleError, Wait
+from rules.text import clip
 
 DURATION = re.compile(r"(\d+)\s*(w|d|h|m|s)", re.IGNORECASE)
 UNITS = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
@@ -256,8 +257,7 @@ def ping_content(pings: list[Ping]) -> str:
         " ".join([f"<@&{role}>" for role in ping.role_ids] + [f"<@{user}>" for user in ping.user_ids]) + " " + ping.line
         for ping in pings
     ]
-    text = "\n".join(lines)
-    return text if len(text) <= 1900 else text[:1899] + "…"
+    return clip("\n".join(lines), 1900)  # under Discord's 2,000 characters, with room for what follows
 
 
 def pinged_users(pings: list[Ping]) -> list[int]:
