@@ -21,7 +21,7 @@ from pydantic.fields import FieldInfo
 
 from bot.adapter.context import caller_of, place_of, send_reply, service_of
 from bot.adapter.pickers import character_choice
-from bot.adapter.views import REPLY_BUTTONS, ReplyButtons, buttons_for
+from bot.adapter.views import buttons_for
 from cogs._common import MAX_CHOICES, matching
 from rules.base import Action, NoCharacterNamedError, RuleError, Ruleset, Upload
 
@@ -36,13 +36,11 @@ def command_path(action_name: str) -> tuple[str | None, str]:
     return parts[0], "-".join(parts[1:])
 
 
-def build_group(ruleset: Ruleset, reply_buttons: ReplyButtons | None = None) -> app_commands.Group:
+def build_group(ruleset: Ruleset) -> app_commands.Group:
     """The ``/<ruleset id>`` command tree for every action the ruleset declares.
 
-    ``reply_buttons`` says which actions a reply offers as lasting buttons (saga's Next step).
+    A reply carries the lasting buttons and selects the ruleset declares for it (``Ruleset.reply_items``).
     """
-    if reply_buttons is not None:
-        REPLY_BUTTONS[ruleset.id] = reply_buttons
     root = app_commands.Group(name=ruleset.id, description=_clip(f"{ruleset.name}: every action of this ruleset"))
     groups: dict[str, app_commands.Group] = {}
     for action in ruleset.actions.values():
@@ -86,7 +84,7 @@ def _callback(ruleset: Ruleset, action: Action):
             await interaction.response.send_message(text, view=choice[1], ephemeral=True)
             choice[1].stop()
             return
-        await send_reply(interaction, reply, view=buttons_for(ruleset.id, reply, interaction.user.id))
+        await send_reply(interaction, reply, view=buttons_for(service.registry, ruleset.id, reply, interaction.user.id))
 
     parameters = [
         inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)

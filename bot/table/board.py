@@ -3,8 +3,9 @@
 A GM posts it with ``/campaign board`` (again: it moves to the bottom). After every change the bot marks the
 campaign's board stale; :class:`BoardKeeper` re-renders it once per ``delay`` however many changes came in that
 time (a burst of actions makes one edit, well inside Discord's rate limits). If the message was deleted, the
-next change posts a new one. What the board shows is a ruleset's own read-only action, run as a player would
-see it (secrets stay hidden): serpent's battle, realm's day, colors and spells in play, saga's table.
+next change posts a new one. What the board shows is the ruleset's ``board`` hook or its read-only
+``board_action``, run as a player would see it (secrets stay hidden): serpent's battle, realm's day, colors
+and spells in play, saga's table.
 """
 
 from __future__ import annotations
@@ -20,8 +21,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("magister.board")
 
-# ruleset -> its read-only action whose card is the board (extend as rulesets gain one; runic has none yet)
-BOARD_ACTIONS: dict[str, str] = {"serpent": "battle board", "realm": "spells", "saga": "table"}
 BOARD_VIEWER = Caller(0, "Board")  # no GM: the board is public
 
 
@@ -29,8 +28,7 @@ def board_card(service: TableService, campaign: Campaign) -> Card:
     ruleset = service.registry.get(campaign.row.ruleset).ruleset
     table = service.table_for(campaign, BOARD_VIEWER)
     own = ruleset.board(table)  # a ruleset's own board hook first, else its read-only board action
-    name = BOARD_ACTIONS.get(ruleset.id)
-    action = ruleset.actions.get(name or "")
+    action = ruleset.actions.get(ruleset.board_action or "")
     if own is None and action is None:
         raise RuleError(f"{ruleset.name} has no live board yet. Its commands show the table as usual.")
     try:

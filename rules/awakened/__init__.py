@@ -131,6 +131,8 @@ class AwakenedRuleset(Ruleset):
         ),
     )
 
+    character_option = "mage"
+
     def waits(self, table: Table) -> list[Wait]:
         """The GM with a paradox pool to roll; mages with an open Shaping window or a crisis roll owed."""
         return awakened_waits(table)

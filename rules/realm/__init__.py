@@ -25,11 +25,26 @@ from rules.base import (
     CharacterRecord,
     LookupEntry,
     Outcome,
+    Replied,
+    ReplyItem,
     Ruleset,
     Table,
     Wait,
 )
-from rules.realm import board, castability, characters, days, fighting, gm, library, lookup, melee, phases, rounds
+from rules.realm import (
+    board,
+    castability,
+    characters,
+    days,
+    fighting,
+    gm,
+    library,
+    lookup,
+    melee,
+    phases,
+    replies,
+    rounds,
+)
 from rules.realm.book import RealmBook
 from rules.realm.core import sheet_of
 from rules.realm.state import RealmSettings, RealmSheet, RealmState
@@ -267,6 +282,12 @@ class RealmRuleset(Ruleset):
             "record", gm.record, gm.RecordOptions, gm_only=True, description="Enter a Missile Table or hide roll result"
         ),
     )
+
+    board_action = "spells"
+
+    def reply_items(self, replied: Replied) -> list[ReplyItem]:
+        """Under the spell list: Show a spell…"""
+        return replies.reply_items(replied)
 
     def waits(self, table: Table) -> list[Wait]:
         """Each combat's next step (a character, or the GM), then the GM between combats (rules/realm/waits.py)."""

@@ -22,6 +22,8 @@ from rules.base import (
     CharacterRecord,
     LookupEntry,
     Outcome,
+    Replied,
+    ReplyItem,
     RuleError,
     Ruleset,
     Table,
@@ -37,6 +39,7 @@ from rules.runic import (
     lookup,
     mages,
     preview,
+    replies,
     spellbook,
     upkeep,
 )
@@ -139,6 +142,12 @@ class RunicRuleset(Ruleset):
         Action("lasting trigger", lasting.lasting_trigger, lasting.LastingTriggerOptions, description="Set one off"),
         Action("lasting end", lasting.lasting_end, lasting.LastingEndOptions, description="Dispel or destroy one"),
     )
+
+    character_option = "mage"
+
+    def reply_items(self, replied: Replied) -> list[ReplyItem]:
+        """On a mage's sheet, for its player or a GM: Cast a spell…"""
+        return replies.reply_items(replied)
 
     def waits(self, table: Table) -> list[Wait]:
         """A held Melee or Missile spell awaiting launch or drop; an Information answer the GM owes today."""
