@@ -291,17 +291,28 @@ class Table:
         return record
 
     # -- how player text speaks of a character (its pronouns: see Pronouns) ---------------------------
-    def they(self, record: CharacterRecord) -> str:
-        """The subject: "they", "she", "he", "it", "xe". Capitalize at a sentence's start."""
-        return Pronouns.of(record.pronouns).subject
+    # ``who`` is a character, or a name (a monster, a native: not a character here, so "they"/"them"/"their");
+    # ``capital`` for a sentence's start. Verbs after "they" agree with ``pronouns_of(who).plural``.
+    def pronouns_of(self, who: CharacterRecord | str) -> Pronouns:
+        record = who if isinstance(who, CharacterRecord) else self.characters.get(" ".join(who.split()).casefold())
+        return Pronouns.of(record.pronouns if record is not None else None)
 
-    def them(self, record: CharacterRecord) -> str:
+    def they(self, who: CharacterRecord | str, *, capital: bool = False) -> str:
+        """The subject: "they", "she", "he", "it", "xe"."""
+        return _capital(self.pronouns_of(who).subject, capital)
+
+    def them(self, who: CharacterRecord | str, *, capital: bool = False) -> str:
         """The object: "them", "her", "him", "it", "xem"."""
-        return Pronouns.of(record.pronouns).object
+        return _capital(self.pronouns_of(who).object, capital)
 
-    def their(self, record: CharacterRecord) -> str:
+    def their(self, who: CharacterRecord | str, *, capital: bool = False) -> str:
         """The possessive: "their", "her", "his", "its"; a set without one reads "<name>'s"."""
-        return Pronouns.of(record.pronouns).possessive or f"{record.name}'s"
+        name = who.name if isinstance(who, CharacterRecord) else who
+        return _capital(self.pronouns_of(who).possessive or f"{name}'s", capital)
+
+
+def _capital(word: str, capital: bool) -> str:
+    return word[:1].upper() + word[1:] if capital else word
 
 
 # ---------------------------------------------------------------- rulesets
@@ -419,6 +430,9 @@ class Pronouns:
 
     @property
     def shown(self) -> str:
+        """As a player would write them: "they/them", "she/her", "he/him", "it/its", "xe/xem/xyr"."""
+        if self.subject in self.KNOWN:
+            return f"{self.subject}/{self.possessive if self.subject == 'it' else self.object}"
         return "/".join(part for part in (self.subject, self.object, self.possessive) if part)
 
 

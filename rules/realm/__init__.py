@@ -76,7 +76,7 @@ class RealmRuleset(Ruleset):
             "character create",
             characters.character_create,
             characters.CharacterCreateOptions,
-            description="Create a character with his chits and spells",
+            description="Create a character with their chits and spells",
         ),
         Action(
             "character show",
@@ -277,7 +277,7 @@ class RealmRuleset(Ruleset):
             description="Every spell in effect and when it ends or wakes",
         ),
         Action("break", gm.break_spell, gm.BreakOptions, gm_only=True, description="A spell is broken"),
-        Action("kill", gm.kill, gm.KillOptions, gm_only=True, description="A character is killed: his spells end"),
+        Action("kill", gm.kill, gm.KillOptions, gm_only=True, description="A character is killed: their spells end"),
         Action(
             "record", gm.record, gm.RecordOptions, gm_only=True, description="Enter a Missile Table or hide roll result"
         ),
