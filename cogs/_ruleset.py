@@ -20,20 +20,13 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from bot.adapter.context import caller_of, place_of, send_reply, service_of
+from bot.adapter.help import command_path
 from bot.adapter.pickers import character_choice
 from bot.adapter.views import buttons_for
 from cogs._common import MAX_CHOICES, matching
 from rules.base import Action, NoCharacterNamedError, RuleError, Ruleset, Upload
 
 DISCORD_INT_LIMIT = 2**53
-
-
-def command_path(action_name: str) -> tuple[str | None, str]:
-    """``"mage create"`` → (``"mage"``, ``"create"``); ``"cast"`` → (None, ``"cast"``)."""
-    parts = action_name.split()
-    if len(parts) == 1:
-        return None, parts[0]
-    return parts[0], "-".join(parts[1:])
 
 
 def build_group(ruleset: Ruleset) -> app_commands.Group:

@@ -47,6 +47,7 @@ from rules.realm import (
 )
 from rules.realm.book import RealmBook
 from rules.realm.core import sheet_of
+from rules.realm.guide import FIRST_SESSION, HELP_EXAMPLES
 from rules.realm.state import RealmSettings, RealmSheet, RealmState
 from rules.realm.suggest import suggestions
 from rules.realm.waits import realm_waits
@@ -70,6 +71,8 @@ class RealmRuleset(Ruleset):
         "The GM runs combat: `/realm combat start`; casts go in with `/realm cast`, then `/realm resolve`.",
         "Every spell in effect and when it ends: `/realm spells`; the GM advances with `/realm day next`.",
     )
+    help_examples = HELP_EXAMPLES
+    first_session = FIRST_SESSION
     actions: ClassVar[dict[str, Action]] = _actions(
         # characters
         Action(

@@ -46,6 +46,7 @@ from rules.runic import (
 from rules.runic.book import RunicBook
 from rules.runic.cards import sheet_card
 from rules.runic.casting import CastOptions, cast
+from rules.runic.guide import FIRST_SESSION, HELP_EXAMPLES
 from rules.runic.report import cast_outcome
 from rules.runic.sheet import MageSheet, RunicSettings, RunicState
 from rules.runic.suggest import suggestions
@@ -75,6 +76,8 @@ class RunicRuleset(Ruleset):
         "See the exact odds first: `/runic preview spell:Fireball`; then `/runic cast spell:Fireball`.",
         "The GM runs `/runic sunrise` each morning; `/lookup calamity 17` reads any table.",
     )
+    help_examples = HELP_EXAMPLES
+    first_session = FIRST_SESSION
     actions: ClassVar[dict[str, Action]] = _actions(
         Action("mage create", mages.mage_create, mages.MageCreateOptions, description="Create a mage"),
         Action("mage show", mages.mage_show, mages.MageShowOptions, logged=False, description="Show a mage's sheet"),

@@ -37,6 +37,7 @@ from rules.saga.actions import ACTIONS
 from rules.saga.area import Ctx
 from rules.saga.book import SagaBook
 from rules.saga.cards import public_data, table_card
+from rules.saga.guide import FIRST_SESSION, HELP_EXAMPLES
 from rules.saga.state import SagaSettings, SagaSheet, SagaState
 from rules.saga.suggest import suggestions
 from rules.saga.waits import saga_waits
@@ -55,6 +56,8 @@ class SagaRuleset(Ruleset):
         "Each turn: `/saga move to:<place>`, then `/saga continue` (or the Next step button), then `/saga end`.",
         "Check the rules as you go: `/saga harmonic`, `/saga luck`, and the exact odds of the next draw: `/saga odds`.",
     )
+    help_examples = HELP_EXAMPLES
+    first_session = FIRST_SESSION
     actions: ClassVar[dict[str, Action]] = ACTIONS
 
     board_action = "table"

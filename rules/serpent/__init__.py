@@ -31,6 +31,7 @@ from rules.base import (
 )
 from rules.serpent.actions import ACTIONS
 from rules.serpent.book import SerpentBook, lookup_entries
+from rules.serpent.guide import FIRST_SESSION, HELP_EXAMPLES
 from rules.serpent.magi import MagiSheet, codex_summary
 from rules.serpent.replies import battle_picture, reply_items
 from rules.serpent.state import SerpentSettings, SerpentState
@@ -51,6 +52,8 @@ class SerpentRuleset(Ruleset):
         "The GM runs each round: `/serpent battle round`; see it all with `/serpent battle board`.",
         "On your turn: `/serpent prepare`, `/serpent cast`; answer windows: `/serpent respond` or `/serpent pass`.",
     )
+    help_examples = HELP_EXAMPLES
+    first_session = FIRST_SESSION
     actions: ClassVar[dict[str, Action]] = ACTIONS
     board_action = "battle board"
     character_option = "magi"
