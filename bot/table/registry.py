@@ -12,6 +12,7 @@ import importlib
 import importlib.metadata
 import inspect
 import pkgutil
+import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from bot.table.rulings import ruling_entries
 from rules.base import LookupEntry, RuleError, Ruleset
 
 ENTRY_POINTS = "magister.rulesets"
+VALID_ID = re.compile(r"[a-z]{1,20}")  # /<id>, and the m:act:<id>:… custom_ids of its lasting buttons
 
 
 class RulesetError(BookError):
@@ -58,6 +60,11 @@ class Registry:
         loaded = []
         seen: dict[str, Ruleset] = {}
         for ruleset in rulesets:
+            if not VALID_ID.fullmatch(str(getattr(ruleset, "id", ""))):
+                raise RulesetError(
+                    f"{_origin(ruleset)} has the id {getattr(ruleset, 'id', None)!r}: a ruleset's id is its slash "
+                    "command and part of its buttons' ids, so 1 to 20 lower-case letters (runic, serpent)."
+                )
             if ruleset.id in seen:
                 raise RulesetError(
                     f"Two rulesets have the id {ruleset.id!r}: {_origin(seen[ruleset.id])} and {_origin(ruleset)}. "

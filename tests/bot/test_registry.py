@@ -27,6 +27,14 @@ def test_two_rulesets_with_one_id_stop_start_up_naming_both() -> None:
     assert isinstance(refused.value, BookError)  # bot/__main__.py stops with the message, exit code 2
 
 
+def test_an_id_that_cannot_be_a_command_is_refused() -> None:
+    class Spaced(TallyRuleset):
+        id = "Hedge Magic"
+
+    with pytest.raises(RulesetError, match="1 to 20 lower-case letters"):
+        Registry.build([Spaced()])
+
+
 def test_an_entry_point_that_loads_no_ruleset_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
     class Entry:
         name, value = "broken", "nowhere:RULESET"
