@@ -565,7 +565,9 @@ def lasting_item(
     raise TypeError(f"not a reply item: {item!r}")
 
 
-def reply_items(registry: Registry, ruleset: str, reply: Reply, owner_id: int = 0, *, timer: bool = False):
+def reply_items(
+    registry: Registry, ruleset: str, reply: Reply, owner_id: int = 0, *, timer: bool = False
+) -> list[discord.ui.Item[Any]]:
     """The lasting items ``ruleset`` declares for ``reply`` (``Ruleset.reply_items``), made for Discord.
 
     ``owner_id`` ran the command (0: nobody asked, or anyone may press), and owns the selects; a timer's post
