@@ -20,8 +20,9 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 
 from bot.adapter.context import caller_of, place_of, send_reply, service_of
+from bot.adapter.help import command_path
 from bot.adapter.pickers import character_choice
-from bot.adapter.views import REPLY_BUTTONS, ReplyButtons, buttons_for
+from bot.adapter.views import buttons_for
 from cogs._common import MAX_CHOICES, matching
 from rules.base import Action, NoCharacterNamedError, RuleError, Ruleset, Upload
 from rules.text import clip
@@ -30,21 +31,11 @@ DISCORD_INT_LIMIT = 2**53
 DESCRIBED = 100  # Discord's limit on a command's or an option's description
 
 
-def command_path(action_name: str) -> tuple[str | None, str]:
-    """``"mage create"`` → (``"mage"``, ``"create"``); ``"cast"`` → (None, ``"cast"``)."""
-    parts = action_name.split()
-    if len(parts) == 1:
-        return None, parts[0]
-    return parts[0], "-".join(parts[1:])
-
-
-def build_group(ruleset: Ruleset, reply_buttons: ReplyButtons | None = None) -> app_commands.Group:
+def build_group(ruleset: Ruleset) -> app_commands.Group:
     """The ``/<ruleset id>`` command tree for every action the ruleset declares.
 
-    ``reply_buttons`` says which actions a reply offers as lasting buttons (saga's Next step).
+    A reply carries the lasting buttons and selects the ruleset declares for it (``Ruleset.reply_items``).
     """
-    if reply_buttons is not None:
-        REPLY_BUTTONS[ruleset.id] = reply_buttons
     root = app_commands.Group(
         name=ruleset.id, description=clip(f"{ruleset.name}: every action of this ruleset", DESCRIBED)
     )
@@ -90,7 +81,7 @@ def _callback(ruleset: Ruleset, action: Action):
             await interaction.response.send_message(text, view=choice[1], ephemeral=True)
             choice[1].stop()
             return
-        await send_reply(interaction, reply, view=buttons_for(ruleset.id, reply, interaction.user.id))
+        await send_reply(interaction, reply, view=buttons_for(service.registry, ruleset.id, reply, interaction.user.id))
 
     parameters = [
         inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction)

@@ -11,7 +11,7 @@ from bot.adapter.context import caller_of, place_of, send_reply, service_of
 from bot.adapter.forms import character_form
 from bot.adapter.pickers import sheet_picker
 from bot.table import campaigns
-from cogs._common import character_names, own_character_names
+from cogs._common import character_names, matching, own_character_names
 
 
 class CharacterCog(commands.GroupCog, group_name="character", group_description="Characters in this campaign"):
@@ -36,6 +36,24 @@ class CharacterCog(commands.GroupCog, group_name="character", group_description=
             service_of(interaction), place_of(interaction), caller_of(interaction), name
         )
         await send_reply(interaction, reply)
+
+    @app_commands.command(name="pronouns", description="How the bot speaks of a character: they/them, she/her, he/him…")
+    @app_commands.describe(
+        name="One of your characters (GMs: any)",
+        pronouns="they/them, she/her, he/him, it/its, or your own as xe/xem/xyr",
+    )
+    @app_commands.autocomplete(name=own_character_names)
+    async def pronouns(
+        self, interaction: discord.Interaction, name: str, pronouns: app_commands.Range[str, 1, 40]
+    ) -> None:
+        reply = await campaigns.character_pronouns(
+            service_of(interaction), place_of(interaction), caller_of(interaction), name, pronouns
+        )
+        await send_reply(interaction, reply)
+
+    @pronouns.autocomplete("pronouns")
+    async def _pronoun_choices(self, interaction: discord.Interaction, current: str):
+        return matching(list(campaigns.PRONOUN_CHOICES), current)
 
     @app_commands.command(name="delete", description="Delete one of your characters (GMs: any); undo can restore it")
     @app_commands.autocomplete(name=own_character_names)

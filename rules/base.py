@@ -297,6 +297,7 @@ class CharacterRecord(Model):
     owner_id: int
     name: str
     sheet: Any  # validated by the ruleset's sheet model
+    pronouns: str = "they"  # how player text speaks of the character (stored beside the sheet: see SHEET_PRONOUNS)
 
 
 @dataclass
@@ -373,6 +374,30 @@ class Table:
         self.removed.append(record.name)
         return record
 
+    # -- how player text speaks of a character (its pronouns: see Pronouns) ---------------------------
+    # ``who`` is a character, or a name (a monster, a native: not a character here, so "they"/"them"/"their");
+    # ``capital`` for a sentence's start. Verbs after "they" agree with ``pronouns_of(who).plural``.
+    def pronouns_of(self, who: CharacterRecord | str) -> Pronouns:
+        record = who if isinstance(who, CharacterRecord) else self.characters.get(" ".join(who.split()).casefold())
+        return Pronouns.of(record.pronouns if record is not None else None)
+
+    def they(self, who: CharacterRecord | str, *, capital: bool = False) -> str:
+        """The subject: "they", "she", "he", "it", "xe"."""
+        return _capital(self.pronouns_of(who).subject, capital)
+
+    def them(self, who: CharacterRecord | str, *, capital: bool = False) -> str:
+        """The object: "them", "her", "him", "it", "xem"."""
+        return _capital(self.pronouns_of(who).object, capital)
+
+    def their(self, who: CharacterRecord | str, *, capital: bool = False) -> str:
+        """The possessive: "their", "her", "his", "its"; a set without one reads "<name>'s"."""
+        name = who.name if isinstance(who, CharacterRecord) else who
+        return _capital(self.pronouns_of(who).possessive or f"{name}'s", capital)
+
+
+def _capital(word: str, capital: bool) -> str:
+    return word[:1].upper() + word[1:] if capital else word
+
 
 # ---------------------------------------------------------------- rulesets
 
@@ -437,7 +462,209 @@ class BenchCase:
     measured: BenchStep
 
 
-class Ruleset:
+# ================================================================ the contract's declarations
+#
+# What a ruleset contributes besides its actions, each declared on the Ruleset (``Contributions`` below) and only
+# read by the rest of Magister: the buttons and selects a reply carries, the live board and its picture, the
+# option that names a character, help examples and a first session, and how player text speaks of a character.
+# All of it is pure data: the Discord adapter (bot/adapter/views.py) turns reply items into lasting components,
+# bot/adapter/charts.py draws a picture, the table service keeps pronouns beside the sheet.
+
+
+@dataclass(frozen=True)
+class Pronouns:
+    """How player text speaks of one character. ``of("she/her")``; free text reads ``subject/object[/possessive]``.
+
+    Known sets: they/them/their (plural verbs), she/her/her, he/him/his, it/it/its. Anything else is the
+    player's own ("xe/xem/xyr"); without a possessive, :meth:`Table.their` says "<name>'s".
+    """
+
+    subject: str
+    object: str
+    possessive: str | None
+    plural: bool = False
+
+    KNOWN: ClassVar[dict[str, tuple[str, str, str, bool]]] = {
+        "they": ("they", "them", "their", True),
+        "she": ("she", "her", "her", False),
+        "he": ("he", "him", "his", False),
+        "it": ("it", "it", "its", False),
+    }
+    DEFAULT: ClassVar[str] = "they"
+
+    @classmethod
+    def of(cls, text: str | None) -> Pronouns:
+        parts = [part.strip() for part in (text or cls.DEFAULT).casefold().split("/") if part.strip()]
+        if not parts:
+            parts = [cls.DEFAULT]
+        if parts[0] in cls.KNOWN:
+            return cls(*cls.KNOWN[parts[0]])
+        return cls(parts[0], parts[1] if len(parts) > 1 else parts[0], parts[2] if len(parts) > 2 else None)
+
+    @classmethod
+    def parse(cls, text: str) -> str:
+        """A player's pronouns as stored: "they", "she", "he", "it", or free text checked ("xe/xem/xyr")."""
+        words = "/".join(part.strip() for part in " ".join(text.split()).casefold().split("/") if part.strip())
+        if not words or len(words) > 30 or len(words.split("/")) > 3:
+            raise RuleError('Give pronouns as "they", "she", "he", "it", or your own as "xe/xem/xyr" (30 letters).')
+        if not all(part.replace("'", "").replace("-", "").isalpha() for part in words.split("/")):
+            raise RuleError(f"Pronouns are words and slashes, like they/them or xe/xem/xyr; not {quoted(text)}.")
+        first = words.split("/")[0]
+        return first if first in cls.KNOWN else words
+
+    @property
+    def shown(self) -> str:
+        """As a player would write them: "they/them", "she/her", "he/him", "it/its", "xe/xem/xyr"."""
+        if self.subject in self.KNOWN:
+            return f"{self.subject}/{self.possessive if self.subject == 'it' else self.object}"
+        return "/".join(part for part in (self.subject, self.object, self.possessive) if part)
+
+
+SHEET_PRONOUNS = "_pronouns"  # the reserved key beside a sheet's own fields in its stored JSON (no field starts "_")
+
+
+def sheet_parts(stored: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """A stored sheet's JSON split into the ruleset's own sheet and the character's pronouns."""
+    if SHEET_PRONOUNS not in stored:
+        return stored, Pronouns.DEFAULT
+    sheet = dict(stored)
+    return sheet, str(sheet.pop(SHEET_PRONOUNS) or Pronouns.DEFAULT)
+
+
+def stored_sheet(sheet: dict[str, Any], pronouns: str) -> dict[str, Any]:
+    """The JSON to store: the ruleset's sheet, and the pronouns when they are not the default."""
+    return sheet if pronouns == Pronouns.DEFAULT else {**sheet, SHEET_PRONOUNS: pronouns}
+
+
+@dataclass(frozen=True)
+class Replied:
+    """What a reply answers, for :meth:`Contributions.reply_items`: the outcome, who ran it (0: a message nobody asked
+    for, such as a timer's, or a button anyone may press) and whether they are a GM of the campaign."""
+
+    outcome: Outcome
+    user_id: int = 0
+    is_gm: bool = False
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return self.outcome.data
+
+
+@dataclass(frozen=True)
+class RunButton:
+    """A button that runs ``action`` with no options, as whoever presses it (saga's **Next step**).
+
+    Only whoever ran the command may press it (anyone, on a message nobody asked for); with ``anyone``, anyone
+    may (serpent's **Pass**: the rules then act for the presser, and refuse who has no part in the wait).
+    """
+
+    action: str
+    label: str
+    anyone: bool = False
+
+
+@dataclass(frozen=True)
+class OfferButton:
+    """A button that shows whoever presses it, only to them, their own choices for ``option`` of ``action`` (the
+    ruleset's :meth:`suggest`); with ``then``, a pick offers a second list for that option (a spell, then a target)."""
+
+    action: str
+    option: str
+    label: str
+    then: str | None = None
+
+
+@dataclass(frozen=True)
+class RespondButton:
+    """**Respond** to response window ``window``: the presser's own Responses (``respond spell:``), only to them."""
+
+    window: int
+
+
+@dataclass(frozen=True)
+class PictureButton:
+    """**Picture**: the board drawn as a PNG (:meth:`Contributions.picture`), for whoever asks. Not on timer posts."""
+
+
+@dataclass(frozen=True)
+class OptionSelect:
+    """A list for whoever ran the command (owner-only; dropped when nobody asked): picking one runs ``action`` with
+    ``option`` set to it, and ``fixed`` (an option kept as it was: ``("mage", "Merlin")``). At most 25 choices."""
+
+    action: str
+    option: str
+    choices: tuple[str, ...]
+    placeholder: str = "Pick…"
+    fixed: tuple[str, str] | None = None
+
+
+ReplyItem = RunButton | OfferButton | RespondButton | PictureButton | OptionSelect
+
+
+@dataclass
+class Combatant:
+    """One side's being as everyone at the table may see it: no card a player holds is named."""
+
+    name: str
+    team: str
+    essence: int  # life
+    max_essence: int
+    resonance: int  # energy
+    hand: int | None  # prepared spells: how many, never which (None: not a Magus)
+    actions: str = ""  # "1/2 Full Actions"
+    extra: str = ""  # Will, Voice, Harmony...
+    status: str = ""  # "TURN", "passed", "down"
+
+
+@dataclass
+class BattlePicture:
+    """The board as a picture (:meth:`Contributions.picture`): rules say what to show, bot/adapter/charts.py draws."""
+
+    title: str
+    subtitle: str = ""
+    beings: list[Combatant] = field(default_factory=list)
+    in_play: list[str] = field(default_factory=list)
+    manifesting: list[str] = field(default_factory=list)
+
+
+class Contributions:
+    """What a ruleset declares besides its models and actions; :class:`Ruleset` inherits it. Read-only elsewhere."""
+
+    # the read-only action whose card is the live board (``/campaign board``) and the table timers answer;
+    # None: the ruleset's :meth:`Ruleset.board` hook, or no board
+    board_action: ClassVar[str | None] = None
+    # the option that names the acting character ("mage", "magi"): pickers offer your characters for it, and a
+    # command left without one offers them in a list; None: the ruleset has no characters (saga: solo play)
+    character_option: ClassVar[str | None] = "character"
+    # action name -> the example a user would type, shown by ``/help command:"<id> <action>"`` instead of one
+    # generated from the options (which may not run: a made-up name)
+    help_examples: ClassVar[dict[str, str]] = {}
+    # a first session as a console script (docs/console.md): ``@as NAME``, ``@gm``, slash commands, ``@press LABEL``,
+    # ``@wait 2h``; every line runs. Empty: none written yet
+    first_session: ClassVar[tuple[str, ...]] = ()
+
+    def reply_items(self, replied: Replied) -> list[ReplyItem]:
+        """The buttons and selects a reply carries (what the table now waits for, one press away). Pure.
+
+        The adapter makes each a lasting component; it drops :class:`OptionSelect` when nobody asked
+        (``replied.user_id == 0``) and :class:`PictureButton` from timer posts. The default: none.
+        """
+        return []
+
+    def picture(self, table: Table) -> BattlePicture | None:
+        """The board as a picture, from the table as any player may see it; None: this ruleset draws none.
+
+        Raise :class:`RuleError` when there is nothing to draw now (no battle).
+        """
+        return None
+
+    @property
+    def draws_picture(self) -> bool:
+        """Whether this ruleset draws its board (it overrides :meth:`picture`): its board carries **Picture**."""
+        return type(self).picture is not Contributions.picture
+
+
+class Ruleset(Contributions):
     """What a ruleset declares. Subclass it in ``rules/<id>/__init__.py`` as ``RULESET``.
 
     ``book_model`` validates the merged contents of ``data/<id>/*.toml``, one
@@ -482,10 +709,10 @@ class Ruleset:
     def suggest(self, table: Table, action: str, option: str, current: str) -> list[str]:
         """Autocomplete for a free-text option; override to add spells, Words, targets...
 
-        By default an option named ``mage``, ``magi`` or ``character`` offers the
-        actor's own characters (a GM's: everyone's), and ``target`` offers all.
+        By default the ruleset's :attr:`character_option` offers the actor's own
+        characters (a GM's: everyone's), and ``target`` offers all.
         """
-        if option in {"mage", "magi", "character"}:
+        if option == self.character_option:
             mine = [c.name for c in table.characters.values() if table.actor.is_gm or c.owner_id == table.actor.user_id]
             return sorted(mine)
         if option == "target":

@@ -15,7 +15,7 @@ from bot.storage.sqlite import SqliteStore
 from bot.table.registry import Registry, discover_rulesets
 from bot.table.service import Caller, Place, TableService
 from tests.support import db as test_db
-from tests.support.tally import TallyCog, TallyRuleset
+from tests.support.tally import TallyRuleset
 
 HERE = Place(1001, 2002)
 GM = Caller(11, "Gwen")
@@ -119,6 +119,5 @@ async def console(tmp_path: Path, registry: Registry) -> AsyncIterator[Console]:
     table = await ConsoleTable.open(
         tmp_path / "console.sqlite3", seed=7, files_dir=tmp_path / "exports", registry=registry
     )
-    await table.bot.add_cog(TallyCog())
     yield Console(table)
     await table.close()

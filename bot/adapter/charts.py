@@ -8,9 +8,8 @@ The chart carries its own dark card-coloured background, which reads the same in
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass, field
 
-from rules.base import Chart
+from rules.base import BattlePicture, Chart
 from rules.text import clip
 
 WIDTH, HEIGHT, DPI = 8.0, 4.5, 100  # 800 × 450 px: sharp on a phone, small to upload
@@ -70,29 +69,7 @@ def render(chart: Chart) -> bytes:
 # ---------------------------------------------------------------------- a battle, as a picture
 
 
-@dataclass
-class Combatant:
-    """One side's being as everyone at the table may see it: no card a player holds is named."""
-
-    name: str
-    team: str
-    essence: int  # life
-    max_essence: int
-    resonance: int  # energy
-    hand: int | None  # prepared spells: how many, never which (None: not a Magus)
-    actions: str = ""  # "1/2 Full Actions"
-    extra: str = ""  # Will, Voice, Harmony...
-    status: str = ""  # "TURN", "passed", "down"
-
-
-@dataclass
-class BattlePicture:
-    title: str
-    subtitle: str = ""
-    beings: list[Combatant] = field(default_factory=list)
-    in_play: list[str] = field(default_factory=list)
-    manifesting: list[str] = field(default_factory=list)
-
+# What a battle picture shows is the ruleset's (``rules.base.BattlePicture``, from ``Ruleset.picture``).
 
 BATTLE_WIDTH = 720  # px: a phone shows it full width, text at a readable size
 PANEL = "#383a40"

@@ -18,7 +18,7 @@ from pydantic.fields import FieldInfo
 
 from bot.adapter.context import caller_of, place_of, send_reply, service_of
 from bot.adapter.errors import report_error, send_text
-from bot.adapter.views import LastingButton, buttons_for
+from bot.adapter.views import LastingButton, Owned, buttons_for
 from bot.table import campaigns
 from bot.table.pbp import PBP_KEYS, pbp_settings
 from rules.base import Action, RuleError, Ruleset, Upload
@@ -93,28 +93,6 @@ async def setting_form(interaction: discord.Interaction, campaign_id: int, key: 
         raise RuleError(f"There is no setting {key!r} any more. Run `/campaign settings` again.")
     shown = current if isinstance(current, str) else campaigns.shown(current)
     return SettingModal(key, shown, interaction.user.id)
-
-
-class Owned:
-    """The owner check and error routing every lasting select shares with the lasting buttons."""
-
-    owner_id: int = 0
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if self.owner_id in (0, interaction.user.id):
-            return True
-        interaction.extras["error"] = NOT_YOURS
-        await send_text(interaction, NOT_YOURS)
-        return False
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            await self.choose(interaction)
-        except Exception as error:
-            await report_error(interaction, error)
-
-    async def choose(self, interaction: discord.Interaction) -> None:
-        raise NotImplementedError
 
 
 class EditSettingButton(LastingButton, template=r"m:set:(?P<owner>\d+):(?P<campaign>\d+):(?P<key>[A-Za-z0-9_]{1,60})"):
@@ -270,7 +248,9 @@ class ActionModal(OwnedModal):
         reply = await service.run(
             place_of(interaction), caller_of(interaction), self.ruleset_id, self.action_name, self.options()
         )
-        await send_reply(interaction, reply, view=buttons_for(self.ruleset_id, reply, interaction.user.id))
+        await send_reply(
+            interaction, reply, view=buttons_for(service.registry, self.ruleset_id, reply, interaction.user.id)
+        )
 
 
 async def character_form(interaction: discord.Interaction) -> ActionModal:

@@ -1,7 +1,7 @@
 """`/help`: generated from the live command tree, so it can never go stale.
 
-Every command gets one line and an example built from its own options; a ruleset's
-top-level command gets its getting-started card (``Ruleset.getting_started``).
+Every command gets one line and an example: the ruleset's own (``Ruleset.help_examples``), or one built from its
+options; a ruleset's top-level command gets its getting-started card (``Ruleset.getting_started``).
 """
 
 from __future__ import annotations
@@ -48,6 +48,29 @@ def leaves(tree: app_commands.CommandTree) -> list[app_commands.Command]:
         elif isinstance(top, app_commands.Command):
             found.append(top)
     return found
+
+
+def command_path(action_name: str) -> tuple[str | None, str]:
+    """Where a ruleset action sits under ``/<ruleset>``: ``"mage create"`` → (``"mage"``, ``"create"``); ``"cast"`` →
+    (None, ``"cast"``); ``"battle encounter add"`` → (``"battle"``, ``"encounter-add"``): Discord allows one level of
+    groups."""
+    parts = action_name.split()
+    if len(parts) == 1:
+        return None, parts[0]
+    return parts[0], "-".join(parts[1:])
+
+
+def ruleset_example(registry: Registry, command: app_commands.Command) -> str | None:
+    """The ruleset's own example for this command (``Ruleset.help_examples``), if it has one."""
+    root = command.root_parent
+    if root is None or root.name not in registry:
+        return None
+    ruleset = registry.get(root.name).ruleset
+    for action, typed in ruleset.help_examples.items():
+        group, name = command_path(action)
+        if " ".join(part for part in (root.name, group, name) if part) == command.qualified_name:
+            return typed
+    return None
 
 
 def example(command: app_commands.Command) -> str:
@@ -101,8 +124,9 @@ def about(tree: app_commands.CommandTree, registry: Registry, name: str) -> Outc
         options = [f"`{p.name}`{'' if p.required else ' (optional)'}: {p.description}" for p in node.parameters]
         if options:
             card.add("Options", listing(options, FIELD_VALUE))
-        card.add("Example", f"`{example(node)}`")
-        data = {"command": node.qualified_name, "example": example(node), "options": [p.name for p in node.parameters]}
+        shown = ruleset_example(registry, node) or example(node)
+        card.add("Example", f"`{shown}`")
+        data = {"command": node.qualified_name, "example": shown, "options": [p.name for p in node.parameters]}
         return Outcome(card=card, summary="help", data=data, ephemeral=True)
     commands = [c for c in node.walk_commands() if isinstance(c, app_commands.Command)]
     card = Card(title=f"/{node.qualified_name}", description=node.description)

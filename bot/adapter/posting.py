@@ -19,10 +19,11 @@ import discord
 
 from bot.adapter.context import Host, mentions, release
 from bot.adapter.render import to_embed
-from bot.adapter.views import PICTURES, PictureButton, answer_view
+from bot.adapter.views import PictureButton, answer_view
 from bot.storage.rows import CampaignRow
 from bot.table.board import board_card, board_message, remember_board
 from bot.table.pbp import Ping, ping_content
+from bot.table.registry import Registry
 from bot.table.schedule import Fired
 from bot.table.service import Caller, Campaign, Place, Reply
 from rules.base import Card, Outcome, RuleError
@@ -198,7 +199,7 @@ class RecordingPoster:
 
 async def post_fired(bot: Host, fired: Fired) -> discord.ui.View | None:
     """Post what a timer did, with the buttons a command's reply would carry there now; the view it sent."""
-    view = answer_view(fired.answers)
+    view = answer_view(bot.service.registry, fired.answers)
     await bot.poster.post(bot, fired.place, fired.card, fired.pings, view=view)
     if fired.campaign_id is not None:  # a deadline may have changed the game: its board catches up
         bot.boards.touch(fired.campaign_id, fired.place)
@@ -208,10 +209,9 @@ async def post_fired(bot: Host, fired: Fired) -> discord.ui.View | None:
 # ---------------------------------------------------------------------- the live board
 
 
-def board_view(campaign: Campaign) -> discord.ui.View | None:
-    """The board's lasting buttons: the ruleset's Picture, where it draws one (serpent's battle)."""
-
-    if campaign.row.ruleset not in PICTURES:
+def board_view(registry: Registry, campaign: Campaign) -> discord.ui.View | None:
+    """The board's lasting buttons: Picture, where the ruleset draws one (``Ruleset.picture``: serpent's battle)."""
+    if campaign.row.ruleset not in registry or not registry.get(campaign.row.ruleset).ruleset.draws_picture:
         return None
     view = discord.ui.View(timeout=None)
     view.add_item(PictureButton(campaign.row.ruleset, campaign.row.id))
@@ -229,7 +229,7 @@ async def post_board(bot: Host, place: Place, caller: Caller) -> Reply:
     channel_id = place.thread_id or campaign.row.channel_id
     if old is not None:
         await bot.poster.delete(bot, old[0], old[1])
-    message_id = await bot.poster.board(bot, channel_id, None, card, view=board_view(campaign))
+    message_id = await bot.poster.board(bot, channel_id, None, card, view=board_view(service.registry, campaign))
     if message_id is None:
         raise RuleError("I cannot post in this channel. Check that the bot may send messages here.")
     await remember_board(service, campaign.row.id, channel_id, message_id)
@@ -284,7 +284,9 @@ class BoardKeeper:
             return
         card = board_card(service, campaign)
         channel_id, message_id = where
-        posted = await self.bot.poster.board(self.bot, channel_id, message_id, card, view=board_view(campaign))
+        posted = await self.bot.poster.board(
+            self.bot, channel_id, message_id, card, view=board_view(service.registry, campaign)
+        )
         self.edits += 1
         if posted is not None and posted != message_id:  # the old message was deleted: a new one took its place
             await remember_board(service, campaign_id, channel_id, posted)

@@ -18,16 +18,19 @@ from typing import Any, ClassVar
 
 import discord
 
+import rules.base as contract
 from bot.adapter import charts
 from bot.adapter.context import caller_of, place_of, release, send_reply, service_of
 from bot.adapter.errors import report_error, send_text
 from bot.adapter.render import to_embed
 from bot.table import campaigns, turns
 from bot.table.board import BOARD_VIEWER
+from bot.table.registry import Registry
 from bot.table.service import Reply
-from rules.base import Card, Outcome, RuleError, Table
+from rules.base import Card, Outcome, RuleError
 
 NOT_YOURS = "These buttons belong to whoever ran the command. Run it yourself to get your own."
+ITEM_NOT_YOURS = "This belongs to whoever ran the command. Run it yourself to get your own."
 
 # What a page button shows: (interaction, argument, page) -> (card, page count)
 PageRenderer = Callable[[discord.Interaction, str, int], Awaitable[tuple[Card, int]]]
@@ -194,7 +197,7 @@ class ActionButton(
     async def press(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
         reply = await service.run(place_of(interaction), caller_of(interaction), self.ruleset, self.action, {})
-        await send_reply(interaction, reply, view=buttons_for(self.ruleset, reply, self.owner_id))
+        await send_reply(interaction, reply, view=buttons_for(service.registry, self.ruleset, reply, self.owner_id))
 
 
 # ---------------------------------------------------------------------- responding to a window
@@ -246,7 +249,7 @@ class RespondSelect(
             raise RuleError("That campaign has ended here, so this window can no longer be answered.")
         options = {"spell": values[0], "target": f"#{self.window}"}
         reply = await service.run(place, caller_of(interaction), self.ruleset, "respond", options)
-        await send_reply(interaction, reply, view=buttons_for(self.ruleset, reply))
+        await send_reply(interaction, reply, view=buttons_for(service.registry, self.ruleset, reply))
 
 
 class RespondButton(LastingButton, template=r"m:rspb:(?P<ruleset>[a-z]+):(?P<campaign>\d+):(?P<window>\d+)"):
@@ -291,54 +294,199 @@ class RespondButton(LastingButton, template=r"m:rspb:(?P<ruleset>[a-z]+):(?P<cam
         release(view)
 
 
-# An entry of a reply's buttons: (action, label) for an ActionButton, or a lasting item made ready
-ReplyItem = tuple[str, str] | discord.ui.Item[Any]
+# ---------------------------------------------------------------------- lists on a reply, and choices offered
 
 
-def action_buttons(ruleset: str, actions: list[ReplyItem], owner_id: int = 0) -> discord.ui.View | None:
-    """A row of lasting items: each (action, label) runs that action of ``ruleset``; None for no actions."""
-    if not actions:
-        return None
+class Owned:
+    """The owner check and error routing every lasting select shares with the lasting buttons."""
+
+    owner_id: int = 0
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        if self.owner_id in (0, interaction.user.id):
+            return True
+        interaction.extras["error"] = ITEM_NOT_YOURS
+        await send_text(interaction, ITEM_NOT_YOURS)
+        return False
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            await self.choose(interaction)
+        except Exception as error:
+            await report_error(interaction, error)
+
+    async def choose(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+
+async def _same_campaign(interaction: discord.Interaction, campaign_id: int) -> None:
+    campaign = await service_of(interaction).campaign(place_of(interaction))
+    if campaign is None or campaign.row.id != campaign_id:
+        raise RuleError("That campaign has ended here; nothing was changed. Run the command again.")
+
+
+class OptionSelect(
+    Owned,
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"m:opt:(?P<r>[a-z]+):(?P<owner>\d+):(?P<c>\d+):(?P<action>[a-z0-9.-]+):(?P<option>[a-z_]+)"
+    r"(?:>(?P<then>[a-z_]+))?(?::(?P<key>[a-z_]+)=(?P<value>[^:]{1,30}))?",
+):
+    """A list of known things (spells, targets, characters) for one option of a ruleset action: picking one runs
+    that action with it, as the command would (``/runic cast spell:<picked> mage:<fixed>``), for its owner only.
+
+    The choices are in the message; the ``custom_id`` says which action and option, and at most one option that
+    stays fixed, so the pick works after a restart, and is refused plainly once the campaign has ended. With
+    ``then``, a pick does not run yet: it offers (only to the picker) a second list, for the option ``then``, the
+    first pick kept fixed (a spell, then its target); that list starts with "No target" (``NONE``).
+    """
+
+    def __init__(
+        self,
+        ruleset: str,
+        owner_id: int,
+        campaign_id: int,
+        action: str,
+        option: str,
+        choices: list[str],
+        placeholder: str = "Pick…",
+        fixed: tuple[str, str] | None = None,
+        then: str | None = None,
+    ) -> None:
+        custom_id = f"m:opt:{ruleset}:{owner_id}:{campaign_id}:{action.replace(' ', '.')}:{option}"
+        if then is not None:
+            custom_id += f">{then}"
+        if fixed is not None:
+            custom_id += f":{fixed[0]}={fixed[1]}"
+        options = [discord.SelectOption(label=name[:100], value=name[:100]) for name in choices[:25]]
+        super().__init__(
+            discord.ui.Select(
+                placeholder=placeholder[:150],
+                custom_id=custom_id,
+                options=options or [discord.SelectOption(label="-", value="-")],
+            )
+        )
+        self.ruleset, self.owner_id, self.campaign_id = ruleset, owner_id, campaign_id
+        self.action, self.option, self.fixed, self.then = action, option, fixed, then
+
+    @staticmethod
+    def fits(ruleset: str, action: str, option: str, fixed: tuple[str, str] | None = None) -> bool:
+        """Whether a custom_id for these stays inside Discord's 100 characters with any owner (a name may not)."""
+        room = len(f"m:opt:{ruleset}:{'9' * 20}:{'9' * 8}:{action}:{option}")
+        if fixed is not None:
+            room += 2 + len(fixed[0]) + len(fixed[1])
+            if len(fixed[1]) > 30 or ":" in fixed[1]:
+                return False
+        return room <= 100
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str]
+    ) -> OptionSelect:
+        fixed = (match["key"], match["value"]) if match["key"] else None
+        action = match["action"].replace(".", " ")
+        owner, campaign = int(match["owner"]), int(match["c"])
+        return cls(match["r"], owner, campaign, action, match["option"], [], fixed=fixed, then=match["then"])
+
+    async def choose(self, interaction: discord.Interaction) -> None:
+
+        await _same_campaign(interaction, self.campaign_id)
+        (value,) = self.item.values
+        if self.then is not None:
+            await offer(interaction, self.ruleset, self.action, self.then, fixed=(self.option, value))
+            return
+        options = dict([self.fixed] if self.fixed else [])
+        if value != NONE:
+            options[self.option] = value
+        service = service_of(interaction)
+        reply = await service.run(place_of(interaction), caller_of(interaction), self.ruleset, self.action, options)
+        await send_reply(
+            interaction, reply, view=buttons_for(service.registry, self.ruleset, reply, interaction.user.id)
+        )
+
+
+NONE = "-"  # the value of "No target": the option is left out
+
+
+async def offer(
+    interaction: discord.Interaction,
+    ruleset: str,
+    action: str,
+    option: str,
+    *,
+    fixed: tuple[str, str] | None = None,
+    then: str | None = None,
+) -> None:
+    """Show whoever acts, only to them, the choices they have for ``option`` of ``action`` now (the ruleset's
+    own suggestions, as autocomplete lists them: their own prepared spells, the beings in the battle)."""
+    service = service_of(interaction)
+    campaign = await service.require_campaign(place_of(interaction))
+    ruleset_ = service.registry.get(ruleset).ruleset
+    choices = ruleset_.suggest(service.table_for(campaign, caller_of(interaction)), action, option, "")
+    verb = action.split()[-1]
+    if fixed is not None:
+        if not OptionSelect.fits(ruleset, action, option, fixed):
+            raise RuleError(f'Type this one: `/{ruleset} {action} {fixed[0]}:"{fixed[1]}" {option}:…`.')
+        choices = [NONE, *choices[:24]]
+    if not choices:
+        raise RuleError(f"You have nothing to {verb} now. `/{ruleset} {action}` says why when you type it.")
+    select = OptionSelect(
+        ruleset,
+        interaction.user.id,
+        campaign.row.id,
+        action,
+        option,
+        choices,
+        f"{fixed[1]}: {option}…" if fixed else f"{verb.capitalize()}…",
+        fixed=fixed,
+        then=then,
+    )
+    if fixed is not None:  # "No target" reads better than its value
+        select.item.options[0].label = f"No {option}"
     view = discord.ui.View(timeout=None)
-    for entry in actions:
-        if isinstance(entry, discord.ui.Item):
-            view.add_item(entry)
-        else:
-            action, label = entry
-            view.add_item(ActionButton(ruleset, action, label, owner_id))
-    return view
+    view.add_item(select)
+    what = f"{fixed[1]}: pick the {option}" if fixed else f"Pick what to {verb}"
+    await interaction.response.send_message(f"{what} (only you can see this list).", view=view, ephemeral=True)
+    view.stop()
 
 
-# Which lasting items a ruleset's reply carries: what the table now waits for, one press away.
-ReplyButtons = Callable[[Reply], list[ReplyItem]]
-REPLY_BUTTONS: dict[str, ReplyButtons] = {}
+class OfferButton(
+    LastingButton,
+    template=r"m:ofr:(?P<r>[a-z]+):(?P<c>\d+):(?P<action>[a-z0-9.-]+):(?P<option>[a-z_]+)(?:>(?P<then>[a-z_]+))?",
+):
+    """A button on a public message (a turn: **Cast**) that shows whoever presses it their own choices, only to them.
 
+    What a player could pick may be secret (a Magus's prepared spells), so the public message carries this
+    button and the list is the presser's own.
+    """
 
-# Which lasting selects a ruleset's reply carries for whoever ran it (a list of their spells...): owner-only
-ReplySelects = Callable[[Reply, int], list[discord.ui.Item[Any]]]
-REPLY_SELECTS: dict[str, ReplySelects] = {}
+    def __init__(self, ruleset: str, campaign_id: int, action: str, option: str, label: str, then: str | None = None):
+        custom_id = f"m:ofr:{ruleset}:{campaign_id}:{action.replace(' ', '.')}:{option}" + (f">{then}" if then else "")
+        super().__init__(discord.ui.Button(label=label, style=discord.ButtonStyle.primary, custom_id=custom_id))
+        self.ruleset, self.campaign_id, self.action, self.option, self.then = ruleset, campaign_id, action, option, then
 
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> OfferButton:
+        action = match["action"].replace(".", " ")
+        label = item.label or action.capitalize()
+        return cls(match["r"], int(match["c"]), action, match["option"], label, match["then"])
 
-def buttons_for(ruleset: str, reply: Reply, owner_id: int = 0) -> discord.ui.View | None:
-    offer, selects = REPLY_BUTTONS.get(ruleset), REPLY_SELECTS.get(ruleset)
-    items: list[ReplyItem] = list(offer(reply)) if offer else []
-    if selects is not None and owner_id:
-        items.extend(selects(reply, owner_id)[:4])  # a view holds 5 rows; a select fills one
-    return action_buttons(ruleset, items, owner_id)
+    async def press(self, interaction: discord.Interaction) -> None:
+        await _same_campaign(interaction, self.campaign_id)
+        await offer(interaction, self.ruleset, self.action, self.option, then=self.then)
 
 
 # ---------------------------------------------------------------------- the board as a picture
 
-# What a ruleset's picture shows, from the table as everyone may see it (registered by its cog)
-PICTURES: dict[str, Callable[[Table], charts.BattlePicture]] = {}
 PICTURE_FILE = "battle.png"
 
 
 class PictureButton(LastingButton, template=r"m:pic:(?P<ruleset>[a-z]+):(?P<campaign>\d+)"):
     """Picture: the board drawn as a PNG (bars for life and energy), shown only to whoever asks.
 
-    It is drawn when pressed, from the table as it stands then and as any player may see it, in a worker
-    thread so the bot keeps answering meanwhile.
+    It is drawn when pressed, from the table as it stands then and as any player may see it (the ruleset's
+    ``picture``), in a worker thread so the bot keeps answering meanwhile.
     """
 
     def __init__(self, ruleset: str, campaign_id: int) -> None:
@@ -358,10 +506,12 @@ class PictureButton(LastingButton, template=r"m:pic:(?P<ruleset>[a-z]+):(?P<camp
     async def press(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
         campaign = await service.campaign(place_of(interaction))
-        draw = PICTURES.get(self.ruleset)
-        if campaign is None or campaign.row.id != self.campaign_id or draw is None:
+        if campaign is None or campaign.row.id != self.campaign_id or self.ruleset not in service.registry:
             raise RuleError("That campaign has ended here, so there is no board to draw.")
-        picture = draw(service.table_for(campaign, BOARD_VIEWER))  # a RuleError (no battle) is said plainly
+        ruleset = service.registry.get(self.ruleset).ruleset
+        picture = ruleset.picture(service.table_for(campaign, BOARD_VIEWER))  # a RuleError (no battle): said plainly
+        if picture is None:
+            raise RuleError("That campaign has ended here, so there is no board to draw.")
         await interaction.response.defer(ephemeral=True, thinking=True)
         png = await asyncio.to_thread(charts.render_battle, picture)
         embed = to_embed(Card(title=picture.title, description=picture.subtitle))
@@ -371,6 +521,79 @@ class PictureButton(LastingButton, template=r"m:pic:(?P<ruleset>[a-z]+):(?P<camp
             card=Card(title=picture.title), summary="battle picture", data={"picture": PICTURE_FILE}, ephemeral=True
         )
         await interaction.followup.send(embed=embed, file=file, ephemeral=True)
+
+
+# ---------------------------------------------------------------------- what a reply carries
+
+# An entry of action_buttons: (action, label) for an ActionButton, or a lasting item made ready
+ButtonEntry = tuple[str, str] | discord.ui.Item[Any]
+MAX_SELECTS = 4  # a view holds 5 rows; a select fills one
+
+
+def action_buttons(ruleset: str, actions: list[ButtonEntry], owner_id: int = 0) -> discord.ui.View | None:
+    """A row of lasting items: each (action, label) runs that action of ``ruleset``; None for no actions."""
+    if not actions:
+        return None
+    view = discord.ui.View(timeout=None)
+    for entry in actions:
+        if isinstance(entry, discord.ui.Item):
+            view.add_item(entry)
+        else:
+            action, label = entry
+            view.add_item(ActionButton(ruleset, action, label, owner_id))
+    return view
+
+
+def lasting_item(
+    ruleset: str, campaign_id: int, item: contract.ReplyItem, owner_id: int
+) -> discord.ui.Item[Any] | None:
+    """The lasting component a ruleset's reply item describes (None: it cannot be made: a custom_id too long)."""
+    if isinstance(item, contract.RunButton):
+        return ActionButton(ruleset, item.action, item.label, 0 if item.anyone else owner_id)
+    if isinstance(item, contract.OfferButton):
+        return OfferButton(ruleset, campaign_id, item.action, item.option, item.label, then=item.then)
+    if isinstance(item, contract.RespondButton):
+        return RespondButton(ruleset, campaign_id, item.window)
+    if isinstance(item, contract.PictureButton):
+        return PictureButton(ruleset, campaign_id)
+    if isinstance(item, contract.OptionSelect):
+        if not owner_id or not item.choices or not OptionSelect.fits(ruleset, item.action, item.option, item.fixed):
+            return None  # owner-only: nobody asked, nobody owns it
+        return OptionSelect(
+            ruleset, owner_id, campaign_id, item.action, item.option, list(item.choices), item.placeholder, item.fixed
+        )
+    raise TypeError(f"not a reply item: {item!r}")
+
+
+def reply_items(
+    registry: Registry, ruleset: str, reply: Reply, owner_id: int = 0, *, timer: bool = False
+) -> list[discord.ui.Item[Any]]:
+    """The lasting items ``ruleset`` declares for ``reply`` (``Ruleset.reply_items``), made for Discord.
+
+    ``owner_id`` ran the command (0: nobody asked, or anyone may press), and owns the selects; a timer's post
+    (``timer``) carries no Picture, which is for whoever asks for the board.
+    """
+    if reply.campaign is None or ruleset not in registry:
+        return []
+    replied = contract.Replied(reply.outcome, owner_id, owner_id in reply.campaign.gm_ids)
+    items: list[discord.ui.Item[Any]] = []
+    selects = 0
+    for item in registry.get(ruleset).ruleset.reply_items(replied):
+        if timer and isinstance(item, contract.PictureButton):
+            continue
+        if isinstance(item, contract.OptionSelect):
+            if selects >= MAX_SELECTS:
+                continue
+            selects += 1
+        made = lasting_item(ruleset, reply.campaign.id, item, owner_id)
+        if made is not None:
+            items.append(made)
+    return items
+
+
+def buttons_for(registry: Registry, ruleset: str, reply: Reply, owner_id: int = 0) -> discord.ui.View | None:
+    """The view a reply to ``owner_id`` carries: the ruleset's reply items, as lasting components."""
+    return action_buttons(ruleset, reply_items(registry, ruleset, reply, owner_id))
 
 
 # ---------------------------------------------------------------------- the /turn tracker
@@ -397,10 +620,10 @@ class TurnButton(LastingButton, template=r"m:turn:(?P<campaign>\d+)"):
         if campaign is None or campaign.row.id != self.campaign_id:
             raise RuleError("That campaign has ended here, so this turn can no longer be ended.")
         reply = await turns.turn_next(service, place, caller_of(interaction))
-        await send_reply(interaction, reply, view=answer_view(reply))
+        await send_reply(interaction, reply, view=answer_view(service.registry, reply))
 
 
-def answer_view(reply: Reply | None) -> discord.ui.View | None:
+def answer_view(registry: Registry, reply: Reply | None) -> discord.ui.View | None:
     """The buttons of a message nobody asked for (a timer's): those a command's reply would carry now.
 
     ``reply`` shows the table after the timer (what the deadline ran, or the table as it stands); the
@@ -408,9 +631,8 @@ def answer_view(reply: Reply | None) -> discord.ui.View | None:
     """
     if reply is None or reply.campaign is None:
         return None
-    offer = REPLY_BUTTONS.get(reply.campaign.ruleset)
-    items = [item for item in (offer(reply) if offer else []) if not isinstance(item, PictureButton)]  # asked for
-    labels = {entry[1] if isinstance(entry, tuple) else getattr(entry.item, "label", None) for entry in items}
+    items: list[ButtonEntry] = list(reply_items(registry, reply.campaign.ruleset, reply, timer=True))
+    labels = {getattr(entry.item, "label", None) for entry in items if isinstance(entry, discord.ui.Item)}
     if turns.tracker(reply.campaign) is not None and "End turn" not in labels:
         items.append(TurnButton(reply.campaign.id))
     return action_buttons(reply.campaign.ruleset, items)
@@ -424,4 +646,6 @@ LASTING_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     RespondSelect,
     TurnButton,
     PictureButton,
+    OptionSelect,
+    OfferButton,
 )

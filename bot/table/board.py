@@ -1,7 +1,7 @@
 """The live board's card and where its message is: what :mod:`bot.adapter.posting` posts and edits.
 
-What the board shows is a ruleset's own board, or its read-only board action, run as a player would see it
-(secrets stay hidden): serpent's battle, realm's day, colors and spells in play, saga's table.
+What the board shows is the ruleset's ``board`` hook or its read-only ``board_action``, run as a player would
+see it (secrets stay hidden): serpent's battle, realm's day, colors and spells in play, saga's table.
 """
 
 from __future__ import annotations
@@ -9,8 +9,6 @@ from __future__ import annotations
 from bot.table.service import Caller, Campaign, TableService
 from rules.base import Card, RuleError
 
-# ruleset -> its read-only action whose card is the board (extend as rulesets gain one; runic has none yet)
-BOARD_ACTIONS: dict[str, str] = {"serpent": "battle board", "realm": "spells", "saga": "table"}
 BOARD_VIEWER = Caller(0, "Board")  # no GM: the board is public
 
 
@@ -18,8 +16,7 @@ def board_card(service: TableService, campaign: Campaign) -> Card:
     ruleset = service.registry.get(campaign.row.ruleset).ruleset
     table = service.table_for(campaign, BOARD_VIEWER)
     own = ruleset.board(table)  # a ruleset's own board hook first, else its read-only board action
-    name = BOARD_ACTIONS.get(ruleset.id)
-    action = ruleset.actions.get(name or "")
+    action = ruleset.actions.get(ruleset.board_action or "")
     if own is None and action is None:
         raise RuleError(f"{ruleset.name} has no live board yet. Its commands show the table as usual.")
     try:

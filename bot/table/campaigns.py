@@ -34,7 +34,7 @@ from bot.table.pbp import (
     when,
 )
 from bot.table.service import Caller, Campaign, Place, Reply, TableService
-from rules.base import Card, Outcome, RuleError, Table
+from rules.base import Card, Outcome, Pronouns, RuleError, Table
 from rules.text import DESCRIPTION, FIELD_VALUE, clip, listing
 
 LOG_PAGE_SIZE = 10
@@ -652,7 +652,34 @@ async def character_show(service: TableService, place: Place, caller: Caller, na
     campaign = await service.require_campaign(place)
     ruleset = service.registry.get(campaign.row.ruleset).ruleset
     table = service.table_for(campaign, caller)
-    return Reply(ruleset.show_character(table, table.find_character(name)), campaign.row)
+    record = table.find_character(name)
+    outcome = ruleset.show_character(table, record)
+    pronouns = Pronouns.of(record.pronouns).shown
+    if len(outcome.card.fields) < 25:  # an embed holds 25 fields
+        outcome.card.add("Pronouns", pronouns, inline=True)
+    outcome.data["pronouns"] = pronouns
+    return Reply(outcome, campaign.row)
+
+
+PRONOUN_CHOICES = ("they/them", "she/her", "he/him", "it/its")
+
+
+async def character_pronouns(service: TableService, place: Place, caller: Caller, name: str, pronouns: str) -> Reply:
+    """How player text speaks of a character (its player's or a GM's to set): they/them by default, she/her,
+    he/him, it/its, or the player's own ("xe/xem/xyr"). A character change like any: logged, and undone."""
+    chosen = Pronouns.parse(pronouns)
+
+    def change(table: Table) -> Outcome:
+        record = table.own_character(name)
+        old, record.pronouns = record.pronouns, chosen
+        shown = Pronouns.of(chosen).shown
+        return Outcome(
+            card=Card(title=f"{record.name}: {shown}", description=f"Magister now speaks of {record.name} as {shown}."),
+            summary=f"set {record.name}'s pronouns to {shown}",
+            data={"name": record.name, "pronouns": shown, "old": Pronouns.of(old).shown},
+        )
+
+    return await service.act(place, caller, "character pronouns", change)
 
 
 async def character_delete(service: TableService, place: Place, caller: Caller, name: str) -> Reply:

@@ -23,7 +23,7 @@ from bot.storage.protocol import WriteTx
 from bot.storage.rows import CampaignRow, ConstraintError
 from bot.table.pbp import PbpSettings
 from bot.table.service import Caller, Place, Reply, TableService, _problems
-from rules.base import Card, Outcome, RuleError
+from rules.base import Card, Outcome, RuleError, sheet_parts
 
 MAX_IMPORT_BYTES = 10 * 1024 * 1024  # the attachment, and the JSON once ungzipped
 FORMATS = ("magister-campaign/1", "magister-campaign/2")
@@ -158,7 +158,7 @@ def _checked(service: TableService, export: ExportFile) -> None:
         (ruleset.state_model, export.campaign.state, "its state"),
     ]
     checks.append((PbpSettings, export.campaign.pbp.get("settings", {}), "its play-by-post settings"))
-    checks += [(ruleset.sheet_model, c.sheet, f"the sheet of {c.name}") for c in export.characters]
+    checks += [(ruleset.sheet_model, sheet_parts(c.sheet)[0], f"the sheet of {c.name}") for c in export.characters]
     for model, value, what in checks:
         try:
             model.model_validate(value)

@@ -1,23 +1,39 @@
 """Finds the rulesets and loads their books once, at start-up.
 
-A ruleset is any package ``rules/<id>/`` exposing ``RULESET``; dropping one in
-is all it takes to register it. Broken book data stops start-up here.
+A ruleset is any package ``rules/<id>/`` exposing ``RULESET`` (its book in ``data/<id>/``), or any installed
+distribution's entry point in the group ``magister.rulesets`` that loads a :class:`Ruleset` instance or class (its
+book in the ``data/`` folder inside its own package: docs/new-ruleset.md). Dropping one in, or installing one, is
+all it takes to register it. Broken book data, a broken entry point or two rulesets with one id stop start-up here.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
+import inspect
 import pkgutil
+import re
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import rules
-from bot.table.books import DATA_DIR, load_book
+from bot.table.books import DATA_DIR, BookError, load_book
 from bot.table.lookup import LookupIndex
 from bot.table.rulings import ruling_entries
 from rules.base import LookupEntry, RuleError, Ruleset
+
+ENTRY_POINTS = "magister.rulesets"
+VALID_ID = re.compile(r"[a-z]{1,20}")  # /<id>, and the m:act:<id>:… custom_ids of its lasting buttons
+
+
+class RulesetError(BookError):
+    """A ruleset that cannot be registered: an entry point that does not load one, or an id taken twice.
+
+    A :class:`BookError`, so the program stops at start-up with the message and nothing half-started.
+    """
 
 
 @dataclass(frozen=True)
@@ -40,9 +56,22 @@ class Registry:
 
     @classmethod
     def build(cls, rulesets: Iterable[Ruleset], data_dir: Path = DATA_DIR) -> Registry:
+        """Load each ruleset's book: ``data_dir/<id>/`` for a built-in one, its package's ``data/`` for another."""
         loaded = []
+        seen: dict[str, Ruleset] = {}
         for ruleset in rulesets:
-            book = load_book(ruleset.book_model, data_dir / ruleset.id) if ruleset.book_model else None
+            if not VALID_ID.fullmatch(str(getattr(ruleset, "id", ""))):
+                raise RulesetError(
+                    f"{_origin(ruleset)} has the id {getattr(ruleset, 'id', None)!r}: a ruleset's id is its slash "
+                    "command and part of its buttons' ids, so 1 to 20 lower-case letters (runic, serpent)."
+                )
+            if ruleset.id in seen:
+                raise RulesetError(
+                    f"Two rulesets have the id {ruleset.id!r}: {_origin(seen[ruleset.id])} and {_origin(ruleset)}. "
+                    "Uninstall one, or give one another id."
+                )
+            seen[ruleset.id] = ruleset
+            book = load_book(ruleset.book_model, book_folder(ruleset, data_dir)) if ruleset.book_model else None
             loaded.append(LoadedRuleset(ruleset, book))
         return cls(loaded, ruling_entries())
 
@@ -68,6 +97,10 @@ class Registry:
 
 
 def discover_rulesets() -> list[Ruleset]:
+    """The built-in rulesets (``rules/<id>/``), then the installed ones (entry points), each sorted by id.
+
+    Two with one id are both returned: :meth:`Registry.build` refuses them, naming both.
+    """
     found = []
     for module in pkgutil.iter_modules(rules.__path__):
         if not module.ispkg:
@@ -76,4 +109,40 @@ def discover_rulesets() -> list[Ruleset]:
         ruleset = getattr(package, "RULESET", None)
         if isinstance(ruleset, Ruleset):
             found.append(ruleset)
-    return sorted(found, key=lambda r: r.id)
+    return sorted(found, key=lambda r: r.id) + sorted(installed_rulesets(), key=lambda r: r.id)
+
+
+def installed_rulesets() -> list[Ruleset]:
+    """Every ruleset an installed distribution offers in the ``magister.rulesets`` entry point group."""
+    found = []
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINTS):
+        where = f"the entry point {entry.name} = {entry.value}"
+        try:
+            loaded = entry.load()
+        except Exception as exc:
+            raise RulesetError(f"{where} ({ENTRY_POINTS}) does not load: {type(exc).__name__}: {exc}") from exc
+        ruleset = loaded() if inspect.isclass(loaded) and issubclass(loaded, Ruleset) else loaded
+        if not isinstance(ruleset, Ruleset):
+            raise RulesetError(f"{where} ({ENTRY_POINTS}) is not a Ruleset instance or class: {loaded!r}")
+        found.append(ruleset)
+    return found
+
+
+def is_built_in(ruleset: Ruleset) -> bool:
+    return type(ruleset).__module__.split(".")[0] == rules.__name__
+
+
+def book_folder(ruleset: Ruleset, data_dir: Path = DATA_DIR) -> Path:
+    """Where a ruleset's book lives: ``data/<id>/`` for a built-in one, the ``data/`` folder beside the module
+    that defines an installed one's class (its package)."""
+    if is_built_in(ruleset):
+        return data_dir / ruleset.id
+    module = sys.modules.get(type(ruleset).__module__)
+    source = getattr(module, "__file__", None)
+    if source is None:
+        raise RulesetError(f"The {ruleset.id} ruleset's module has no file, so its data/ folder cannot be found.")
+    return Path(source).resolve().parent / "data"
+
+
+def _origin(ruleset: Ruleset) -> str:
+    return f"{type(ruleset).__module__}.{type(ruleset).__qualname__}"

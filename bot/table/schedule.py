@@ -21,7 +21,7 @@ from typing import Any
 
 from bot.storage.protocol import WriteTx
 from bot.storage.rows import StoredWait, TimerClaimedError, TimerRow
-from bot.table.board import BOARD_ACTIONS, BOARD_VIEWER
+from bot.table.board import BOARD_VIEWER
 from bot.table.pbp import Ping, epoch, iso_at, pbp_settings, wait_line, wait_users, when
 from bot.table.service import Caller, Campaign, Place, Reply, TableService
 from bot.table.turns import advance, tracker
@@ -206,7 +206,7 @@ async def _expire(
 def table_now(service: TableService, campaign: Campaign) -> Reply:
     """The table as everyone may see it now (the board's read-only action), for the buttons that answer it."""
     ruleset = service.registry.get(campaign.row.ruleset).ruleset
-    action = ruleset.actions.get(BOARD_ACTIONS.get(ruleset.id, ""))
+    action = ruleset.actions.get(ruleset.board_action or "")
     outcome = Outcome(card=Card(title=campaign.row.name), summary="the table now")
     if action is not None:
         with contextlib.suppress(RuleError):  # nothing to show (no battle): nothing to answer either

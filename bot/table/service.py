@@ -33,7 +33,19 @@ from bot.table.delta import apply_delta, reverse_delta
 from bot.table.pbp import Ping, WaitPlan, apply_plan, pings_for, plan_waits, unshift_for_undo, updated_waits
 from bot.table.registry import Registry
 from bot.table.turns import turn_waits
-from rules.base import Actor, Card, CharacterRecord, NeedsGMError, Outcome, RuleError, Table, Wait, plain_error
+from rules.base import (
+    Actor,
+    Card,
+    CharacterRecord,
+    NeedsGMError,
+    Outcome,
+    RuleError,
+    Table,
+    Wait,
+    plain_error,
+    sheet_parts,
+    stored_sheet,
+)
 
 T = TypeVar("T")
 
@@ -282,12 +294,7 @@ class TableService:
             book=loaded.book,
             settings=ruleset.settings_model.model_validate(campaign.row.settings),
             state=ruleset.state_model.model_validate(campaign.row.state),
-            characters={
-                key: CharacterRecord(
-                    id=row.id, owner_id=row.owner_id, name=row.name, sheet=ruleset.sheet_model.model_validate(row.sheet)
-                )
-                for key, row in campaign.characters.items()
-            },
+            characters={key: _record(ruleset.sheet_model, row) for key, row in campaign.characters.items()},
             now=self.clock(),
         )
 
@@ -338,10 +345,10 @@ class TableService:
             old = campaign.characters.get(key)
             if old is None or key in removed:
                 continue
-            sheet = _dump(record.sheet)
+            sheet = _stored(record)
             if sheet != old.sheet or record.owner_id != old.owner_id:
                 changed.append((old, sheet))
-        added = [(record, _dump(record.sheet)) for record in table.added if record.name.casefold() in table.characters]
+        added = [(record, _stored(record)) for record in table.added if record.name.casefold() in table.characters]
         deleted = [campaign.characters[key] for key in removed if key in campaign.characters]
 
         snapshot = None
@@ -716,6 +723,19 @@ def _problems(exc: ValidationError) -> str:
 
 def _dump(model: Any) -> dict:
     return model.model_dump(mode="json") if isinstance(model, BaseModel) else dict(model)
+
+
+def _record(sheet_model: type[BaseModel], row: CharacterRow) -> CharacterRecord:
+    """A stored character as an action sees it: its sheet validated, its pronouns beside it (``rules.base``)."""
+    sheet, pronouns = sheet_parts(row.sheet)
+    return CharacterRecord(
+        id=row.id, owner_id=row.owner_id, name=row.name, sheet=sheet_model.model_validate(sheet), pronouns=pronouns
+    )
+
+
+def _stored(record: CharacterRecord) -> dict:
+    """A character's sheet as stored: the ruleset's sheet, and its pronouns under their reserved key."""
+    return stored_sheet(_dump(record.sheet), record.pronouns)
 
 
 def _undone(current: dict, ops: list) -> dict:

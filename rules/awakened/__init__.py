@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from rules.awakened import calendar, casting, contests, insight, life, mages, odds, shaping, upkeep
 from rules.awakened.book import AwakenedBook
 from rules.awakened.common import spell_label
+from rules.awakened.guide import FIRST_SESSION, HELP_EXAMPLES
 from rules.awakened.lookup import entries
 from rules.awakened.shaping import paradox_total
 from rules.awakened.sheet import AwakenedSettings, AwakenedSheet, AwakenedState
@@ -45,6 +46,8 @@ class AwakenedRuleset(Ruleset):
         "Keep it going: `/awakened spell sustain` or `spell refresh`; Shape it with `/awakened spell shape`.",
         "The GM ends rounds with `/awakened time round` (the paradox roll), scenes and days with `time scene|day`.",
     )
+    help_examples = HELP_EXAMPLES
+    first_session = FIRST_SESSION
     actions: ClassVar[dict[str, Action]] = _actions(
         Action("mage create", mages.mage_create, mages.MageCreateOptions, description="Create a mage"),
         Action("mage show", mages.mage_show, mages.MageShowOptions, logged=False, description="Show a mage's sheet"),
@@ -131,6 +134,8 @@ class AwakenedRuleset(Ruleset):
             description="Which roll",
         ),
     )
+
+    character_option = "mage"
 
     def waits(self, table: Table) -> list[Wait]:
         """The GM with a paradox pool to roll; mages with an open Shaping window or a crisis roll owed."""

@@ -25,13 +25,29 @@ from rules.base import (
     CharacterRecord,
     LookupEntry,
     Outcome,
+    Replied,
+    ReplyItem,
     Ruleset,
     Table,
     Wait,
 )
-from rules.realm import board, castability, characters, days, fighting, gm, library, lookup, melee, phases, rounds
+from rules.realm import (
+    board,
+    castability,
+    characters,
+    days,
+    fighting,
+    gm,
+    library,
+    lookup,
+    melee,
+    phases,
+    replies,
+    rounds,
+)
 from rules.realm.book import RealmBook
 from rules.realm.core import sheet_of
+from rules.realm.guide import FIRST_SESSION, HELP_EXAMPLES
 from rules.realm.state import RealmSettings, RealmSheet, RealmState
 from rules.realm.suggest import suggestions
 from rules.realm.waits import realm_waits
@@ -55,13 +71,15 @@ class RealmRuleset(Ruleset):
         "The GM runs combat: `/realm combat start`; casts go in with `/realm cast`, then `/realm resolve`.",
         "Every spell in effect and when it ends: `/realm spells`; the GM advances with `/realm day next`.",
     )
+    help_examples = HELP_EXAMPLES
+    first_session = FIRST_SESSION
     actions: ClassVar[dict[str, Action]] = _actions(
         # characters
         Action(
             "character create",
             characters.character_create,
             characters.CharacterCreateOptions,
-            description="Create a character with his chits and spells",
+            description="Create a character with their chits and spells",
         ),
         Action(
             "character show",
@@ -262,11 +280,17 @@ class RealmRuleset(Ruleset):
             description="Every spell in effect and when it ends or wakes",
         ),
         Action("break", gm.break_spell, gm.BreakOptions, gm_only=True, description="A spell is broken"),
-        Action("kill", gm.kill, gm.KillOptions, gm_only=True, description="A character is killed: his spells end"),
+        Action("kill", gm.kill, gm.KillOptions, gm_only=True, description="A character is killed: their spells end"),
         Action(
             "record", gm.record, gm.RecordOptions, gm_only=True, description="Enter a Missile Table or hide roll result"
         ),
     )
+
+    board_action = "spells"
+
+    def reply_items(self, replied: Replied) -> list[ReplyItem]:
+        """Under the spell list: Show a spell…"""
+        return replies.reply_items(replied)
 
     def waits(self, table: Table) -> list[Wait]:
         """Each combat's next step (a character, or the GM), then the GM between combats (rules/realm/waits.py)."""

@@ -110,8 +110,8 @@ def assess(table: Table, caster: CharacterRecord, spell_name: str, ritual_name: 
         if own_color is None:
             labels = ", ".join(c.label for c in sheet.chits if c.state == "color") or "none"
             raise RuleError(
-                f"{caster.name} has no chit {color_chit!r}; a character can use only his own color chits (L41). "
-                f"His color chits: {labels}."
+                f"{caster.name} has no chit {color_chit!r}; a character can use only their own color chits (L41). "
+                f"{table.their(caster, capital=True)} color chits: {labels}."
             )
     combat = combat_of(table, caster.name)
     verdict = Verdict(caster, spell, ritual, own_color, combat)
@@ -125,7 +125,7 @@ def assess(table: Table, caster: CharacterRecord, spell_name: str, ritual_name: 
         _ritual_type(spell, ritual),
         _ritual_free(table, caster, ritual),
         *_color(table, caster, spell, own_color, combat, verdict),
-        _speed(caster, ritual, combat),
+        _speed(table, caster, ritual, combat),
         _effort(table, caster, ritual, combat),
     ]
     return verdict
@@ -272,7 +272,11 @@ def _color(
             checks.append(_check("color_chit", False, f"{own.label} is not a color chit (it is {own.state})."))
         else:
             checks.append(
-                _check("color_chit", True, f"{own.label} is {own.color} color magic, for his own spell (L41).")
+                _check(
+                    "color_chit",
+                    True,
+                    f"{own.label} is {own.color} color magic, for {table.their(caster)} own spell (L41).",
+                )
             )
             present.append((own.color, "your color chit"))
     verdict.colors = present
@@ -295,16 +299,17 @@ def speed_limit(combat: Combat | None, name: str) -> int | None:
     return min(times) if times else None
 
 
-def _speed(caster: CharacterRecord, ritual: Ritual, combat: Combat | None) -> Check:
+def _speed(table: Table, caster: CharacterRecord, ritual: Ritual, combat: Combat | None) -> Check:
     limit = speed_limit(combat, caster.name)
+    them, their = table.them(caster), table.their(caster)
     if limit is None:
-        return _check("speed", True, f"Speed {ritual.speed}; nothing charges him or sits on his sheet.")
+        return _check("speed", True, f"Speed {ritual.speed}; nothing charges {them} or sits on {their} sheet.")
     if ritual.speed <= limit:
-        return _check("speed", True, f"Speed {ritual.speed} ≤ {limit}, the fastest on his sheet (L43).")
+        return _check("speed", True, f"Speed {ritual.speed} ≤ {limit}, the fastest on {their} sheet (L43).")
     return _check(
         "speed",
         False,
-        f"Speed {ritual.speed} is slower than {limit}, the fastest charging Move chit or move time on his sheet; "
+        f"Speed {ritual.speed} is slower than {limit}, the fastest charging Move chit or move time on {their} sheet; "
         "the Magic chit must be as fast or faster (L43).",
     )
 

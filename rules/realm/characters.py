@@ -46,7 +46,7 @@ def sheet_card(table: Table, record: CharacterRecord, *, reveal: bool) -> Card:
         )
     mine = [f"#{c.id} {c.spell}: {c.status}" for c in state_of(table).castings if fold(c.caster) == fold(record.name)]
     if mine:
-        add_field(card, "His spells in effect", mine)
+        add_field(card, f"{table.their(record, capital=True)} spells in effect", mine)
     return fit(card)
 
 
@@ -65,8 +65,8 @@ def may_see(table: Table, record: CharacterRecord) -> bool:
 class CharacterCreateOptions(Model):
     name: str = Field(min_length=1, max_length=60, description="The character's name")
     chits: str = Field(min_length=1, max_length=600, description='Chits: "MAGIC IV3*, MAGIC II4, MOVE M4*, FIGHT H5"')
-    spells: str | None = Field(default=None, max_length=600, description='Spells recorded on his sheet: "Peace, Fog"')
-    location: str | None = Field(default=None, max_length=60, description="His clearing")
+    spells: str | None = Field(default=None, max_length=600, description='Spells recorded on their sheet: "Peace, Fog"')
+    location: str | None = Field(default=None, max_length=60, description="Their clearing")
 
 
 def _spell_names(table: Table, text: str) -> list[str]:
@@ -81,7 +81,7 @@ def _spell_names(table: Table, text: str) -> list[str]:
 def character_create(table: Table, options: CharacterCreateOptions) -> Outcome:
     sheet = RealmSheet(chits=parse_chits(options.chits), location=" ".join((options.location or "").split()))
     if not sheet.chits:
-        raise RuleError('Give his chits, e.g. `chits:"MAGIC IV3*, MOVE M4*, FIGHT H5"`.')
+        raise RuleError('Give the character\'s chits, e.g. `chits:"MAGIC IV3*, MOVE M4*, FIGHT H5"`.')
     if len(sheet.chits) > 30:
         raise RuleError("A character has at most 30 chits here.")
     sheet.spells = _spell_names(table, options.spells or "")
@@ -181,7 +181,7 @@ def character_learn(table: Table, options: CharacterLearnOptions) -> Outcome:
     spell = find_spell(table, options.spell)
     if options.forget:
         if spell.name not in sheet.spells:
-            raise RuleError(f"{record.name} does not have {spell.name} on his sheet.")
+            raise RuleError(f"{record.name} does not have {spell.name} on {table.their(record)} sheet.")
         sheet.spells.remove(spell.name)
     elif spell.name in sheet.spells:
         raise RuleError(f"{record.name} already has {spell.name}.")
@@ -201,7 +201,7 @@ def character_learn(table: Table, options: CharacterLearnOptions) -> Outcome:
 
 class CharacterSetOptions(Model):
     character: str = Field(min_length=1, max_length=60, description="The character")
-    location: str | None = Field(default=None, max_length=60, description="His clearing")
+    location: str | None = Field(default=None, max_length=60, description="Their clearing")
     hidden: bool | None = Field(default=None, description="GM: hidden or not (after a hide roll)")
 
 

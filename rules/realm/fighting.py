@@ -62,7 +62,8 @@ def charge(table: Table, options: ChargeOptions) -> Outcome:
     card = combat_card(
         combat,
         f"{record.name} charges {target.name}",
-        f"{chit.label} on {target.name}'s sheet: his Magic chit must be speed {chit.speed} or faster (L43). "
+        f"{chit.label} on {target.name}'s sheet: {table.their(target.name)} Magic chit must be speed {chit.speed} or "
+        "faster (L43). "
         f"{record.name} can take no action this round (L37).",
     )
     return Outcome(
@@ -109,7 +110,11 @@ def action(table: Table, options: ActionOptions) -> Outcome:
         combat,
         f"{record.name} {what}",
         f"{chit.label} played."
-        + (" He is out of the clearing: no spell can target him (L49, E4)." if options.kind == "run" else ""),
+        + (
+            f" {record.name} is out of the clearing: no spell can target {table.them(record)} (L49, E4)."
+            if options.kind == "run"
+            else ""
+        ),
     )
     return Outcome(
         card=card,
@@ -161,7 +166,8 @@ def weapon(table: Table, options: WeaponOptions) -> Outcome:
     fighter = fighter_in(table, combat, record.name)
     if fighter.cast_in_effect:
         raise RuleError(
-            f"{record.name} cast a spell successfully this round: he may maneuver but not attack with a weapon (L26)."
+            f"{record.name} cast a spell successfully this round: {table.they(record)} may maneuver but not attack "
+            "with a weapon (L26)."
         )
     target = fighter_in(table, combat, options.target)
     fighter.weapon = target.name
@@ -203,7 +209,7 @@ def play_special(table: Table, options: PlayOptions) -> Outcome:
         if state_of(table).phase != "daylight":
             raise RuleError("Outside combat, special chits are played in daylight phases (L67).")
         casting.played_in = "phase"
-        when = "at the end of this phase (his next phase, or sunset)"
+        when = f"at the end of this phase ({table.their(record)} next phase, or sunset)"
     casting.status = "played"
     card = Card(
         title=f"{record.name} plays {casting.spell}",

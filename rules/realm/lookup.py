@@ -75,7 +75,7 @@ def entries(book: RealmBook) -> Iterator[LookupEntry]:
         "How Magister rules the primer's gaps",
         "RULINGS 16 (colors) and 17 (expiry), and the spec's G-R3 to G-R32: equal speeds go into effect "
         "together; a canceled spell cancels nothing (house rule cancel_by); a canceled spell's chit fatigues "
-        "(canceled_chit); only chargers of the caster and his sheet's move times limit his speed; a book "
+        "(canceled_chit); only chargers of the caster and their sheet's move times limit their speed; a book "
         "casts only its own type; death ends every spell of and on the dead (death_ends); tile and item colors "
         "energize at each phase or round start (standing_color). See docs/realm.md for every ruling.",
         ["rulings", "house rules", "settings"],

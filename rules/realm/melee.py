@@ -9,12 +9,12 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.base import Card, Model, Outcome, RuleError, Table, add_field, fit
+from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field, fit
 from rules.realm.book import Direction
 from rules.realm.castability import CharacterOption
 from rules.realm.core import Ended, book_of, combat_at, combat_of, end_casting, settings_of, sheet_of, state_of
 from rules.realm.rounds import ClearingOption, combat_data
-from rules.realm.state import Casting, Combat, MissileDue, RealmSheet
+from rules.realm.state import Casting, Combat, MissileDue
 from rules.text import fold
 
 KEYWORDS = {"clearing": "clearing", "hex": "hex", "tile": "hex"}
@@ -63,7 +63,7 @@ def _aim(table: Table, combat: Combat, caster: str, text: str) -> Aim:
         if fighter is not None or fold(name) in table.characters:
             name = fighter.name if fighter is not None else table.characters[fold(name)].name
             raise RuleError(
-                f"{name} is not in {combat.clearing} now, so he cannot be a target (L49). Pick again; "
+                f"{name} is not in {combat.clearing} now, so {table.they(name)} cannot be a target (L49). Pick again; "
                 f"individuals here: {here}."
             )
         raise RuleError(
@@ -148,7 +148,7 @@ def target(table: Table, options: TargetOptions) -> Outcome:
             },
         )
     was_hidden = sheet.hidden
-    public_note, gm_note = _hiding(sheet, aim, settings_of(table).ambush, options.hide_roll)
+    public_note, gm_note = _hiding(table, record, aim, settings_of(table).ambush, options.hide_roll)
     casting.targets = aim.names
     casting.status = "targeted"
     for name in aim.characters:
@@ -175,26 +175,27 @@ def target(table: Table, options: TargetOptions) -> Outcome:
     )
 
 
-def _hiding(sheet: RealmSheet, aim: Aim, ambush: bool, roll: str | None) -> tuple[str, str]:
+def _hiding(table: Table, record: CharacterRecord, aim: Aim, ambush: bool, roll: str | None) -> tuple[str, str]:
     """L51. Becoming unhidden is seen by all; staying hidden is told to the GM only (hidden status is secret)."""
+    sheet, name = sheet_of(record), record.name
     if not sheet.hidden:
         return "", ""
     if not aim.individuals:
-        return "", "Not an individual: he stays hidden (L51)."
+        return "", f"Not an individual: {name} stays hidden (L51)."
     if len(aim.individuals) >= 2:
         sheet.hidden = False
-        return "Two or more individuals: he is unhidden (L51).", ""
+        return f"Two or more individuals: {name} is unhidden (L51).", ""
     if not ambush:
         sheet.hidden = False
-        return "Targeting an individual unhides him (L51; Ambush is off).", ""
+        return f"Targeting an individual unhides {table.them(record)} (L51; Ambush is off).", ""
     if roll == "fail":
         sheet.hidden = False
-        return "Ambush: the hide roll failed, he is unhidden (L51).", ""
+        return f"Ambush: the hide roll failed, {name} is unhidden (L51).", ""
     if roll == "pass":
-        return "", "Ambush: the hide roll passed, he stays hidden (L51)."
+        return "", f"Ambush: the hide roll passed, {name} stays hidden (L51)."
     return (
         "",
-        "Ambush: a hide roll is due; enter it with `/realm record kind:hide` (G-R17). Until then he stays hidden.",
+        f"Ambush: a hide roll is due; enter it with `/realm record kind:hide` (G-R17). Until then {name} stays hidden.",
     )
 
 

@@ -233,7 +233,7 @@ def energize_spell(table: Table, options: EnergizeOptions) -> Outcome:
         if fold(here) != fold(where):
             raise RuleError(
                 f"The target of #{casting.id} is in {where}; {record.name} is in {here or 'no clearing'}. "
-                "A color chit energizes a spell whose target is in his clearing (L71)."
+                f"A color chit energizes a spell whose target is in {table.their(record)} clearing (L71)."
             )
         combat = combat_of(table, record.name)
         if combat is not None and combat.step != "encounter":

@@ -22,6 +22,8 @@ from rules.base import (
     CharacterRecord,
     LookupEntry,
     Outcome,
+    Replied,
+    ReplyItem,
     RuleError,
     Ruleset,
     Table,
@@ -37,12 +39,14 @@ from rules.runic import (
     lookup,
     mages,
     preview,
+    replies,
     spellbook,
     upkeep,
 )
 from rules.runic.book import RunicBook
 from rules.runic.cards import sheet_card
 from rules.runic.casting import CastOptions, cast
+from rules.runic.guide import FIRST_SESSION, HELP_EXAMPLES
 from rules.runic.report import cast_outcome
 from rules.runic.sheet import MageSheet, RunicSettings, RunicState
 from rules.runic.suggest import suggestions
@@ -73,6 +77,8 @@ class RunicRuleset(Ruleset):
         "See the exact odds first: `/runic preview spell:Fireball`; then `/runic cast spell:Fireball`.",
         "The GM runs `/runic sunrise` each morning; `/lookup calamity 17` reads any table.",
     )
+    help_examples = HELP_EXAMPLES
+    first_session = FIRST_SESSION
     actions: ClassVar[dict[str, Action]] = _actions(
         Action("mage create", mages.mage_create, mages.MageCreateOptions, description="Create a mage"),
         Action("mage show", mages.mage_show, mages.MageShowOptions, logged=False, description="Show a mage's sheet"),
@@ -140,6 +146,12 @@ class RunicRuleset(Ruleset):
         Action("lasting trigger", lasting.lasting_trigger, lasting.LastingTriggerOptions, description="Set one off"),
         Action("lasting end", lasting.lasting_end, lasting.LastingEndOptions, description="Dispel or destroy one"),
     )
+
+    character_option = "mage"
+
+    def reply_items(self, replied: Replied) -> list[ReplyItem]:
+        """On a mage's sheet, for its player or a GM: Cast a spell…"""
+        return replies.reply_items(replied)
 
     def waits(self, table: Table) -> list[Wait]:
         """A held Melee or Missile spell awaiting launch or drop; an Information answer the GM owes today."""

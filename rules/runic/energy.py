@@ -37,7 +37,7 @@ def energy_give(table: Table, options: EnergyGiveOptions) -> Outcome:
     giver = table.default_character(options.mage)
     receiver = table.find_character(options.to)
     if receiver.name == giver.name:
-        raise RuleError("A mage cannot give MP to himself; name another mage as `to`.")
+        raise RuleError(f"{giver.name} cannot give MP to {table.them(giver)}self; name another mage as `to`.")
     for record in (giver, receiver):
         if record.sheet.magery < 1:
             raise RuleError(f"{record.name} has no Magery: magic moves MP only from one Mage to another.")

@@ -26,15 +26,18 @@ from rules.base import (
     CharacterRecord,
     LookupEntry,
     Outcome,
+    Replied,
+    ReplyItem,
     Ruleset,
     Table,
     Wait,
 )
-from rules.saga import lookup
+from rules.saga import lookup, replies
 from rules.saga.actions import ACTIONS
 from rules.saga.area import Ctx
 from rules.saga.book import SagaBook
 from rules.saga.cards import public_data, table_card
+from rules.saga.guide import FIRST_SESSION, HELP_EXAMPLES
 from rules.saga.state import SagaSettings, SagaSheet, SagaState
 from rules.saga.suggest import suggestions
 from rules.saga.waits import saga_waits
@@ -53,7 +56,16 @@ class SagaRuleset(Ruleset):
         "Each turn: `/saga move to:<place>`, then `/saga continue` (or the Next step button), then `/saga end`.",
         "Check the rules as you go: `/saga harmonic`, `/saga luck`, and the exact odds of the next draw: `/saga odds`.",
     )
+    help_examples = HELP_EXAMPLES
+    first_session = FIRST_SESSION
     actions: ClassVar[dict[str, Action]] = ACTIONS
+
+    board_action = "table"
+    character_option = None  # solo play: the hero pile is no one's to pick
+
+    def reply_items(self, replied: Replied) -> list[ReplyItem]:
+        """A post waiting for ``/saga continue`` (step 3 or 8): Next step."""
+        return replies.reply_items(replied)
 
     def waits(self, table: Table) -> list[Wait]:
         """The player, for the post the step pointer needs next; nobody once the game is won or lost."""

@@ -17,10 +17,25 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from rules.base import Action, BenchCase, BenchStep, Card, CharacterRecord, LookupEntry, Ruleset, Table, Wait
+from rules.base import (
+    Action,
+    BattlePicture,
+    BenchCase,
+    BenchStep,
+    Card,
+    CharacterRecord,
+    LookupEntry,
+    Replied,
+    ReplyItem,
+    Ruleset,
+    Table,
+    Wait,
+)
 from rules.serpent.actions import ACTIONS
 from rules.serpent.book import SerpentBook, lookup_entries
+from rules.serpent.guide import FIRST_SESSION, HELP_EXAMPLES
 from rules.serpent.magi import MagiSheet, codex_summary
+from rules.serpent.replies import battle_picture, reply_items
 from rules.serpent.state import SerpentSettings, SerpentState
 from rules.serpent.suggest import suggestions
 from rules.serpent.waits import table_waits
@@ -39,7 +54,18 @@ class SerpentRuleset(Ruleset):
         "The GM runs each round: `/serpent battle round`; see it all with `/serpent battle board`.",
         "On your turn: `/serpent prepare`, `/serpent cast`; answer windows: `/serpent respond` or `/serpent pass`.",
     )
+    help_examples = HELP_EXAMPLES
+    first_session = FIRST_SESSION
     actions: ClassVar[dict[str, Action]] = ACTIONS
+    board_action = "battle board"
+    character_option = "magi"
+
+    def reply_items(self, replied: Replied) -> list[ReplyItem]:
+        """A window: Respond and Pass; a Magi's turn: Cast and End turn; the board asked for: Picture."""
+        return reply_items(replied)
+
+    def picture(self, table: Table) -> BattlePicture:
+        return battle_picture(table)
 
     def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:
         return lookup_entries(book)

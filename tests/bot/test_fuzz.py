@@ -51,7 +51,6 @@ def test_console_lines_never_crash(tmp_path: Path, registry) -> None:
     console = LoopConsole(
         tmp_path / "fuzz.sqlite3",
         registry,
-        tally=True,
         setup=["/campaign start ruleset:tally name:Fuzz", "/tally create name:Pip"],
     )
     try:

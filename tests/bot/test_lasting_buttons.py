@@ -15,7 +15,6 @@ from bot.cli.console import ConsoleTable, Result
 from bot.cli.virtual import Sent, VirtualUser
 from bot.table.registry import Registry
 from rules.base import LookupEntry
-from tests.support.tally import TallyCog
 
 
 @pytest.fixture
@@ -24,9 +23,7 @@ def db(tmp_path: Path) -> Path:
 
 
 async def _open(db: Path, registry) -> ConsoleTable:
-    table = await ConsoleTable.open(db, seed=5, registry=registry)
-    await table.bot.add_cog(TallyCog())
-    return table
+    return await ConsoleTable.open(db, seed=5, registry=registry)
 
 
 async def _run(table: ConsoleTable, *lines: str) -> Result:

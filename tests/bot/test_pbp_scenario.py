@@ -11,7 +11,6 @@ from pathlib import Path
 from bot.cli.console import ConsoleTable
 from bot.table.registry import Registry
 from tests.support.scenario import SCENARIOS
-from tests.support.tally import TallyCog
 
 START = "2030-03-01T09:00:00+00:00"
 LATER = "2030-03-04T09:00:00+00:00"
@@ -29,7 +28,6 @@ async def _play(table: ConsoleTable, lines: list[str]) -> list[dict]:
 
 async def _open(db: Path, registry: Registry, clock: str) -> ConsoleTable:
     table = await ConsoleTable.open(db, seed=1, registry=registry, clock=clock)
-    await table.bot.add_cog(TallyCog())
     await table.tick()  # as at start: what came due while nobody was here
     return table
 

@@ -9,7 +9,6 @@ import pytest
 from bot.cli.console import ConsoleTable, picked
 from bot.cli.virtual import VirtualUser, snowflake_for
 from tests.conftest import Console
-from tests.support.tally import TallyCog
 
 
 async def test_gm_picks_co_gms_and_the_gm_channel(console: Console) -> None:
@@ -63,7 +62,6 @@ async def test_channel_picker_refuses_a_voice_channel_sent_anyway(console: Conso
 async def test_pickers_work_after_a_restart_and_not_for_a_later_campaign(tmp_path: Path, registry) -> None:
     db = tmp_path / "pickers.sqlite3"
     table = await ConsoleTable.open(db, seed=5, registry=registry)
-    await table.bot.add_cog(TallyCog())
     try:
         await table.execute("/campaign start ruleset:tally name:Crows")
         await table.execute("/campaign gm pick")

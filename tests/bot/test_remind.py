@@ -9,7 +9,6 @@ import pytest
 from bot.cli.console import ConsoleTable
 from bot.table.registry import Registry
 from tests.conftest import Console
-from tests.support.tally import TallyCog
 
 START = "2030-01-01T12:00:00+00:00"  # a Tuesday
 
@@ -17,7 +16,6 @@ START = "2030-01-01T12:00:00+00:00"  # a Tuesday
 @pytest.fixture
 async def clocked(tmp_path: Path, registry: Registry):
     table = await ConsoleTable.open(tmp_path / "remind.sqlite3", seed=7, registry=registry, clock=START)
-    await table.bot.add_cog(TallyCog())
     console = Console(table)
     for line in ("@as Gwen", "/campaign start ruleset:tally name:Crows", "@as Pat", "/tally create name:Pip"):
         await console.ok(line)

@@ -16,14 +16,12 @@ from bot.table.registry import Registry
 from tests.conftest import Console
 from tests.support.db import execute, fetch, write_tx_class
 from tests.support.scenario import run_console
-from tests.support.tally import TallyCog
 
 START = "2030-01-01T12:00:00+00:00"
 
 
 async def _open(db: Path, registry: Registry, clock: str = START) -> Console:
     table = await ConsoleTable.open(db, seed=7, registry=registry, clock=clock)
-    await table.bot.add_cog(TallyCog())
     return Console(table)
 
 

@@ -8,19 +8,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from bot.cli.console import ConsoleTable, Result
-from tests.support.tally import TallyCog
 
 T = TypeVar("T")
 
 
 class LoopConsole:
-    def __init__(
-        self, db: Path, registry: Any, *, seed: int = 3, setup: Iterable[str] = (), tally: bool = False
-    ) -> None:
+    def __init__(self, db: Path, registry: Any, *, seed: int = 3, setup: Iterable[str] = ()) -> None:
         self.loop = asyncio.new_event_loop()
         self.table = self.call(ConsoleTable.open(db, seed=seed, registry=registry))
-        if tally:
-            self.call(self.table.bot.add_cog(TallyCog()))
         try:
             for line in setup:
                 result = self.run(line)

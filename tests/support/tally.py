@@ -1,15 +1,14 @@
-"""A tiny ruleset that exists only for tests: it counts, and it can fail on purpose."""
+"""A tiny ruleset that exists only for tests: it counts, and it can fail on purpose.
+
+Its `/tally` commands are generated like every ruleset's (cogs/rulesets.py), from the registry it is built into.
+"""
 
 from __future__ import annotations
 
 from typing import Literal
 
-import discord
-from discord import app_commands
-from discord.ext import commands
 from pydantic import model_serializer
 
-from bot.adapter.context import caller_of, place_of, send_reply, service_of
 from rules.base import Action, Card, CharacterRecord, Model, OnDeadline, Outcome, RuleError, Ruleset, Table, Wait
 
 
@@ -159,43 +158,3 @@ class TallyRuleset(Ruleset):
     def check_settings(self, settings: TallySettings, book: object) -> None:
         if settings.step == 13:
             raise RuleError("13 is unlucky at this table; pick another step.")
-
-
-class TallyCog(commands.GroupCog, group_name="tally", group_description="Test-only counting"):
-    async def _run(self, interaction: discord.Interaction, action: str, **options) -> None:
-        reply = await service_of(interaction).run(
-            place_of(interaction), caller_of(interaction), "tally", action, options
-        )
-        await send_reply(interaction, reply)
-
-    @app_commands.command(name="create", description="Create a tally character")
-    async def create(self, interaction: discord.Interaction, name: str):
-        await self._run(interaction, "create", name=name)
-
-    @app_commands.command(name="add", description="Add a point")
-    async def add(self, interaction: discord.Interaction, name: str):
-        await self._run(interaction, "add", name=name)
-
-    @app_commands.command(name="boom", description="Fail with a bug")
-    async def boom(self, interaction: discord.Interaction):
-        await self._run(interaction, "boom")
-
-    @app_commands.command(name="refuse", description="Fail with a user error")
-    async def refuse(self, interaction: discord.Interaction):
-        await self._run(interaction, "refuse")
-
-    @app_commands.command(name="reset", description="GM: reset the count")
-    async def reset(self, interaction: discord.Interaction):
-        await self._run(interaction, "reset")
-
-    @app_commands.command(name="ask", description="GM: wait on characters (comma-separated)")
-    async def ask(self, interaction: discord.Interaction, names: str, kind: Literal["turn", "response", "gm"] = "turn"):
-        await self._run(interaction, "ask", names=names, kind=kind)
-
-    @app_commands.command(name="pass", description="Pass when asked")
-    async def pass_(self, interaction: discord.Interaction, name: str):
-        await self._run(interaction, "pass", name=name)
-
-    @app_commands.command(name="whisper", description="Send a secret to the GM")
-    async def whisper(self, interaction: discord.Interaction):
-        await self._run(interaction, "whisper")

@@ -100,7 +100,7 @@ def test_bad_rituals_targets_and_chits(realm: RealmConsole) -> None:
         (GM, '/realm clearing set name:" "', "Give the clearing a name."),
         (GM, '/realm day colors colors:","', "Give colors"),
         (GM, '/realm combat start clearing:Moor order:","', "Name the characters in the clearing"),
-        (PAT, '/realm character create name:Newt chits:","', "Give his chits"),
+        (PAT, '/realm character create name:Newt chits:","', "Give the character's chits"),
     ]
     for user, line, says in fixed:
         text = realm.refuses(realm.run(line, user))
@@ -116,7 +116,7 @@ def test_bad_rituals_targets_and_chits(realm: RealmConsole) -> None:
     def target(name: str) -> None:
         text = realm.refuses(realm.run(f"/realm target targets:{_q(name)}", PAT))
         if name.casefold() == "hermit":
-            assert "Hermit is not in Cave 1 now, so he cannot be a target (L49)" in text
+            assert "Hermit is not in Cave 1 now, so they cannot be a target (L49)" in text
         else:
             assert "is not an individual in Cave 1 (Wizard, Witch, Goblin)" in text or "named twice" in text
         assert realm.stored() == during

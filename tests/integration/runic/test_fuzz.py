@@ -225,7 +225,7 @@ def test_impossible_parameters_are_refused(runic: RunicConsole) -> None:
         ("/runic concentration event:stunned injury:2", "goes with `event: injured`"),
         ('/runic info ask spell:Fireball question:"Where?"', "ask questions with an Information spell"),
         ('/runic info answer mage:Merlin spell:Seek question:"?" answer:No', "needs the GM"),
-        ("/runic energy give to:Merlin amount:1", "cannot give MP to himself"),
+        ("/runic energy give to:Merlin amount:1", "cannot give MP to themself"),
         ("/runic energy paut", "does not say how much MP a dose of Paut restores"),
         ("/runic energy paut mp_per_dose:5", "needs the GM"),
         ("/runic lasting inscribe name:Door spell:Fireball", "needs Symbol Drawing"),

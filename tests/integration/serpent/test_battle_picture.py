@@ -16,7 +16,8 @@ from bot.cli.console import ConsoleTable
 from bot.cli.virtual import VirtualUser
 from bot.table.board import BOARD_VIEWER
 from bot.table.registry import Registry
-from cogs.serpent import battle_picture
+from rules.base import BattlePicture, Combatant
+from rules.serpent.replies import battle_picture
 from tests.bot.test_charts import _read, png_size
 from tests.integration.serpent.test_buttons import SETUP, run
 
@@ -97,10 +98,10 @@ async def test_a_timer_message_does_not_carry_the_picture(db: Path, registry: Re
 
 
 def test_a_crowded_battle_stays_inside_the_limits() -> None:
-    crowd = charts.BattlePicture(
+    crowd = BattlePicture(
         "Round 9 · actions phase",
         "Initiative: " + " → ".join(f"Magus {n}" for n in range(30)),
-        [charts.Combatant(f"Magus {n}" * 5, f"team {n % 3}", n, 12, n, n, "1/2 actions") for n in range(30)],
+        [Combatant(f"Magus {n}" * 5, f"team {n % 3}", n, 12, n, n, "1/2 actions") for n in range(30)],
         [f"#{n} A spell with a rather long name indeed · the Lore zone · on someone" for n in range(80)],
         [f"#{n} Fireball by Magus {n}" for n in range(10)],
     )

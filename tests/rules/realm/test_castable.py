@@ -202,5 +202,5 @@ def test_a_color_chit_is_its_owners_only_e10() -> None:
     realm = duel()
     realm.act("oz", "enchant", chit="MAGIC IV2")
     _in_combat(realm)
-    with pytest.raises(RuleError, match="can use only his own color chits"):
+    with pytest.raises(RuleError, match="can use only their own color chits"):
         realm.act("pat", "castable", spell="Blind", ritual="MAGIC IV4", color_chit="MAGIC IV2")

@@ -18,7 +18,7 @@ def test_a_runner_is_not_a_legal_target_e4() -> None:
     realm.act("oz", "cast", spell="Curse", ritual="MAGIC V3*")
     realm.act("pat", "combat action", kind="run", chit="MOVE L5")  # sees the cast, runs on his turn
     realm.act("gm", "combat melee")
-    with pytest.raises(RuleError, match="Wizard is not in Cave 1 now, so he cannot be a target"):
+    with pytest.raises(RuleError, match="Wizard is not in Cave 1 now, so they cannot be a target"):
         realm.act("oz", "target", targets="Wizard")
     assert realm.act("oz", "target", targets="Goblin").data["broken"] is False  # she picks again
 

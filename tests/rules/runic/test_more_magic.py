@@ -82,7 +82,7 @@ def test_magic_transfers_mp_from_one_mage_to_another(make_table: TableMaker, boo
     table.rng.extend(2, 2, 2)
     capped = run(table, "energy give", to="Ash", amount=8)  # Ash's maximum is 40: 3 of the 8 are lost
     assert (capped.data["gained"], capped.data["lost"], receiver.mp) == (5, 3, 40)
-    with pytest.raises(RuleError, match="cannot give MP to himself"):
+    with pytest.raises(RuleError, match="cannot give MP to themself"):
         run(table, "energy give", to="Nim", amount=1)
     receiver.magery = 0
     with pytest.raises(RuleError, match="Ash has no Magery"):
