@@ -266,7 +266,7 @@ class ParadoxOptions(Model):
 
 
 def paradox(table: Table, options: ParadoxOptions) -> Outcome:
-    """`/awakened paradox` (GM): standing paradoxes, the Wisdom ceiling (P-G13), dice added by the GM."""
+    """`/awakened gm paradox` (GM): standing paradoxes, the Wisdom ceiling (P-G13), dice added by the GM."""
     table.require_gm("Paradox records")
     state, book = table.state, table.book
     kinds = book.tables.paradox_kinds

@@ -49,7 +49,10 @@ class Payment(Model):
 def find_hallow(state: AwakenedState, name: str) -> Hallow:
     hallow = state.hallows.get(" ".join(name.split()).casefold())
     if hallow is None:
-        known = ", ".join(h.name for h in state.hallows.values()) or "none yet (the GM adds them with /awakened hallow)"
+        known = (
+            ", ".join(h.name for h in state.hallows.values())
+            or "none yet (the GM adds them with `/awakened gm hallow`)"
+        )
         raise RuleError(f"There is no Hallow named {name!r}. Hallows: {known}.")
     return hallow
 

@@ -123,7 +123,9 @@ def build_design(book: AwakenedBook, sheet: AwakenedSheet, options: DesignOption
     rote = find_rote(sheet, options.spell)
     if options.method == "rote" and rote is None:
         names = ", ".join(r.name for r in sheet.rotes) or "none yet"
-        raise RuleError(f"{options.spell!r} is not one of {who}'s rotes ({names}); save it with `/awakened mage rote`.")
+        raise RuleError(
+            f"{options.spell!r} is not one of {who}'s rotes ({names}); save it with `/awakened spell cast mode:rote`."
+        )
     base: dict[str, Any] = rote.model_dump() if rote is not None else {"name": " ".join(options.spell.split())}
     if rote is None or options.method == "improvised":
         base["method"] = "improvised"

@@ -70,7 +70,7 @@ class RunicRuleset(Ruleset):
         "Train Words: `/runic mage word word:Flam skill:13`.",
         "Define a spell from Words: `/runic spell define name:Fireball words:In-Flam type:missile`.",
         "See the exact odds first: `/runic preview spell:Fireball`; then `/runic cast spell:Fireball`.",
-        "The GM runs `/runic sunrise` each morning; `/lookup calamity 17` reads any table.",
+        'The GM runs `/runic sunrise` each morning; `/lookup term:"calamity 17"` reads any table.',
     )
     actions: ClassVar[dict[str, Action]] = _actions(
         Action("mage create", mages.mage_create, mages.MageCreateOptions, description="Create a mage"),
