@@ -154,7 +154,8 @@ def build_design(book: AwakenedBook, sheet: AwakenedSheet, options: DesignOption
     base["factors"] = Factors(**factors)
     design = Design(**base)
     if design.covert_sustain and design.aspect != "vulgar":
-        raise RuleError("Only a vulgar spell can have covert sustained effects (M25); drop `covert_sustain`.")
+        # cites M25
+        raise RuleError("Only a vulgar spell can have covert sustained effects; drop `covert_sustain`.")
     weak = [a for a in design.arcana if sheet.arcana.get(a, 0) < 1]
     if weak:
         raise RuleError(f"{who} has no dots in {', '.join(weak)}; a spell can weave only Arcana the mage has.")
