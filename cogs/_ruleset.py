@@ -58,6 +58,7 @@ def build_group(ruleset: Ruleset, reply_buttons: ReplyButtons | None = None) -> 
             description=_clip(action.description or action.name) + (" (GM)" if action.gm_only else ""),
             callback=_callback(ruleset, action),
             parent=parent,
+            extras={"example": action.example},  # /help shows it, when the action declares one
         )
         for field_name in _free_text_fields(action.options):
             command.autocomplete(field_name)(_suggester(ruleset, action, field_name))

@@ -102,6 +102,7 @@ class RealmRuleset(Ruleset):
             library.SpellImportOptions,
             gm_only=True,
             description="Import a spell list from TOML or CSV text",
+            example="format:csv file:<a file>",
         ),
         Action("spell show", library.spell_show, library.SpellShowOptions, logged=False, description="Show a spell"),
         Action(
@@ -117,6 +118,7 @@ class RealmRuleset(Ruleset):
             library.ItemDefineOptions,
             gm_only=True,
             description="Define an Artifact, Spell Book or colored item",
+            example="name:<name> kind:item",
         ),
         Action(
             "item give",
@@ -167,6 +169,7 @@ class RealmRuleset(Ruleset):
             phases.enchant,
             phases.EnchantOptions,
             description="Spell phase: enchant a Magic chit (or GM: a tile)",
+            example="chit:<chit>",
         ),
         Action(
             "prepare", phases.prepare, phases.PrepareOptions, description="Alert phase: prepare a Magic chit (speed 0)"
@@ -179,6 +182,7 @@ class RealmRuleset(Ruleset):
             phases.energize_spell,
             phases.EnergizeOptions,
             description="Energize an inert permanent spell with a color chit",
+            example="spell:<spell> chit:<chit>",
         ),
         # combat
         Action(

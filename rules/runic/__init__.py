@@ -73,10 +73,22 @@ class RunicRuleset(Ruleset):
         'The GM runs `/runic sunrise` each morning; `/lookup term:"calamity 17"` reads any table.',
     )
     actions: ClassVar[dict[str, Action]] = _actions(
-        Action("mage create", mages.mage_create, mages.MageCreateOptions, description="Create a mage"),
+        Action(
+            "mage create",
+            mages.mage_create,
+            mages.MageCreateOptions,
+            description="Create a mage",
+            example="name:<name> magery:3 iq:15 thaumatology:15",
+        ),
         Action("mage show", mages.mage_show, mages.MageShowOptions, logged=False, description="Show a mage's sheet"),
         Action("mage set", mages.mage_set, mages.MageSetOptions, description="Change a value on your mage"),
-        Action("mage word", mages.mage_word, mages.MageWordOptions, description="Train a Word or set Cheaper Casting"),
+        Action(
+            "mage word",
+            mages.mage_word,
+            mages.MageWordOptions,
+            description="Train a Word or set Cheaper Casting",
+            example="word:<word> skill:13",
+        ),
         Action("mage learn", mages.mage_learn, mages.MageLearnOptions, description="Mark a saved spell as bought"),
         Action("mage grimoire", mages.mage_grimoire, mages.MageGrimoireOptions, description="Inscribe in a grimoire"),
         Action("mage implement", mages.mage_implement, mages.MageImplementOptions, description="Bond an implement"),

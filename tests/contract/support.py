@@ -506,6 +506,9 @@ class Attempt:
     said: str
 
 
+ACTING_AS = ("mage", "magi", "character")  # whom the scenario's player acted through: the situation, not the example
+
+
 def example_options(text: str) -> dict[str, str]:
     """``/saga put card:<card> to:hand`` -> {"card": "<card>", "to": "hand"}."""
     options = {}
@@ -544,6 +547,11 @@ def probed(name: str) -> tuple[Attempt, ...]:
                         wanted = {
                             option: used.get(option, value) for option, value in example_options(leaf.example).items()
                         }
+                        wanted |= {option: used[option] for option in ACTING_AS if option in used}
+                        if "text" in used and wanted.get("file") == "<a_file>":  # the pasted text, as a file
+                            upload = Path(folder) / f"upload-{len(attempts)}.txt"
+                            upload.write_text(used["text"], encoding="utf-8")
+                            wanted["file"] = str(upload)
                         if wanted.keys() != used.keys():
                             tried = _line(leaf.name, wanted)
                     if tried is not None and leaf is not None:
