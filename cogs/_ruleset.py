@@ -43,7 +43,7 @@ def build_group(ruleset: Ruleset, reply_buttons: ReplyButtons | None = None) -> 
     """
     if reply_buttons is not None:
         REPLY_BUTTONS[ruleset.id] = reply_buttons
-    root = app_commands.Group(name=ruleset.id, description=_clip(f"{ruleset.name}: every action of this ruleset"))
+    root = app_commands.Group(name=ruleset.id, description=_clip(ruleset.name))
     groups: dict[str, app_commands.Group] = {}
     for action in ruleset.actions.values():
         group_name, command_name = command_path(action.name)

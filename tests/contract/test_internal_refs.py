@@ -1,8 +1,8 @@
 """Check 2: no player text carries the developers' references.
 
 The seed's line numbers (``(L85)``, ``L182:``, ``l.150``), the spec's and the rulings' working codes
-(``F-R12``, ``P-G47``, ``G-R25``), mechanic and example numbers (``M32``, ``E4``), issue numbers and the names
-of internal checks (``in_combat:``) mean nothing to a player. Developers keep them in code comments; a player
+(``F-R12``, ``P-G47``, ``G-R25``), mechanic and example numbers (``M32``, ``E4``), issue numbers, "the seed" (the
+spec's name for the book) and the names of internal checks (``in_combat:``) mean nothing to a player. Developers keep them in code comments; a player
 reads plain words. ``ruling 15`` stays: ``/lookup term:"ruling 15"`` opens it.
 
 Player text, gathered statically and by playing every scenario through the console: the rules' strings (the
@@ -37,6 +37,7 @@ INTERNAL = {
     "a spec or ruling code": re.compile(r"\b[A-Z]{1,2}-[A-Z]{1,2}\d+\b"),
     "a mechanic, example or glossary number": re.compile(CHITS + r"\b[EGMSW]\d{1,3}\b(?!\*)"),
     "an issue number": re.compile(r"\bissues? \d+"),  # lower case: "Issue 14" is a campaign's name
+    "the spec's name for the book": re.compile(r"\b[Tt]he seed\b"),  # a shuffle's seed is "the same seed"
 }
 CHECK_NAME = re.compile(r"(?<![\w`/<:])([a-z]+(?:_[a-z]+)+):(?=\s|$)")  # "in_combat: Spells are cast only..."
 BACKTICKED = re.compile(r"`[^`]*`")
@@ -99,6 +100,7 @@ def test_the_patterns_know_a_reference_from_a_rule() -> None:
     assert internal_references("Free (cost 0): assumed cast (M37).", allowed)
     assert internal_references("in_combat: Spells are cast only in rounds of combat.", allowed)
     assert internal_references("it is not sustained (l.150).", allowed)
+    assert internal_references("The seed does not say how much MP a dose restores.", allowed)
     for plain in (
         'Give his chits, e.g. `chits:"MAGIC IV3*, MOVE M4*, FIGHT H5"`.',
         "Wizard's MOVE L3 and FIGHT L4 are ready.",
@@ -106,5 +108,6 @@ def test_the_patterns_know_a_reference_from_a_rule() -> None:
         "at most two asterisks (house rule effort_limit: 2)",
         "The rule `turn_timeout: skip` skipped Pat's turn.",
         "damage minimum 1, or 0 for crushing (B378)",
+        "Shuffle seed (the same seed, the same game)",
     ):
         assert internal_references(plain, allowed) == [], plain
