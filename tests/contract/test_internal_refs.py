@@ -2,8 +2,8 @@
 
 The seed's line numbers (``(L85)``, ``L182:``, ``l.150``), the spec's and the rulings' working codes
 (``F-R12``, ``P-G47``, ``G-R25``), mechanic and example numbers (``M32``, ``E4``), issue numbers, "the seed" (the
-spec's name for the book) and the names of internal checks (``in_combat:``) mean nothing to a player. Developers keep them in code comments; a player
-reads plain words. ``ruling 15`` stays: ``/lookup term:"ruling 15"`` opens it.
+spec's name for the book) and the names of internal checks (``in_combat:``) mean nothing to a player. Developers
+keep them in code comments; a player reads plain words. ``ruling 15`` stays: ``/lookup term:"ruling 15"`` opens it.
 
 Player text, gathered statically and by playing every scenario through the console: the rules' strings (the
 refusals, cards, notes and summaries they build; docstrings aside), getting-started cards, lookup entries,
