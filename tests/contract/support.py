@@ -20,10 +20,10 @@ from __future__ import annotations
 import ast
 import asyncio
 import functools
+import json
 import re
 import shlex
 import tempfile
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -375,9 +375,10 @@ class Session:
         found = []
         for summary, result in rows:
             found.append(summary)
-            secret = re.search(r'"secret": ?\{"summary": ?"((?:[^"\\]|\\.)*)"', str(result))
-            if secret:
-                found.append(secret[1])
+            stored = json.loads(result) if isinstance(result, str) else result or {}
+            secret = stored.get("secret") if isinstance(stored, dict) else None
+            if isinstance(secret, dict) and secret.get("summary"):
+                found.append(secret["summary"])
         return found
 
     def gm_cards(self) -> list[Card]:
@@ -586,8 +587,3 @@ def _leaf_of(line: str, tree: Tree) -> Leaf | None:
             break
         words.append(token)
     return tree.leaves.get(" ".join(words))
-
-
-def iter_texts(*groups: Any) -> Iterator[Text]:
-    for group in groups:
-        yield from group
