@@ -36,9 +36,7 @@ def build_group(ruleset: Ruleset) -> app_commands.Group:
 
     A reply carries the lasting buttons and selects the ruleset declares for it (``Ruleset.reply_items``).
     """
-    root = app_commands.Group(
-        name=ruleset.id, description=clip(f"{ruleset.name}: every action of this ruleset", DESCRIBED)
-    )
+    root = app_commands.Group(name=ruleset.id, description=clip(ruleset.name, DESCRIBED))
     groups: dict[str, app_commands.Group] = {}
     for action in ruleset.actions.values():
         group_name, command_name = command_path(action.name)
@@ -53,6 +51,7 @@ def build_group(ruleset: Ruleset) -> app_commands.Group:
             description=clip((action.description or action.name) + (" (GM)" if action.gm_only else ""), DESCRIBED),
             callback=_callback(ruleset, action),
             parent=parent,
+            extras={"example": action.example},  # /help shows it, when the action declares one
         )
         for field_name in _free_text_fields(action.options):
             command.autocomplete(field_name)(_suggester(ruleset, action, field_name))

@@ -413,6 +413,7 @@ class Action:
     description: str = ""
     undo: bool = False  # the service's exact undo of the newest change, which must be this ruleset's (run unused)
     logged: bool = True  # False for pure reads (show, board): they reach the log only if they changed something
+    example: str = ""  # /help's example options when the required ones alone would be refused: "item:<item>"
 
 
 class OnDeadline(Model):

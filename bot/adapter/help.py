@@ -74,7 +74,9 @@ def ruleset_example(registry: Registry, command: app_commands.Command) -> str | 
 
 
 def example(command: app_commands.Command) -> str:
-    """The command with its required options filled in, the way a user would type it."""
+    """The command with its required options filled in, the way a user would type it (or the one it declares)."""
+    if command.extras.get("example"):
+        return f"/{command.qualified_name} {command.extras['example']}"
     parts = [f"/{command.qualified_name}"]
     for parameter in command.parameters:
         if not parameter.required:

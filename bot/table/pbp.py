@@ -74,7 +74,7 @@ class PbpSettings(BaseModel):
     turn_timeout: Literal["skip", "gm"] = Field(
         "gm", description="At a turn's deadline with no ruleset rule: skip the turn, or hand it to the GM"
     )
-    timezone: str = Field("UTC", description="The campaign's time zone for /remind dates (an IANA name)")
+    timezone: str = Field("UTC", description="The campaign's time zone for `/remind` dates (an IANA name)")
 
     @field_validator("response_window", "turn_deadline")
     @classmethod

@@ -118,7 +118,14 @@ class AwakenedRuleset(Ruleset):
         ),
         Action("gm adjust", mages.adjust, mages.AdjustOptions, gm_only=True, description="Change any value"),
         Action("gm damage", mages.damage, mages.DamageOptions, gm_only=True, description="Wounds, with the Damage Cap"),
-        Action("gm hallow", mages.hallow, mages.HallowOptions, gm_only=True, description="Add or change a Hallow"),
+        Action(
+            "gm hallow",
+            mages.hallow,
+            mages.HallowOptions,
+            gm_only=True,
+            description="Add or change a Hallow",
+            example="name:<name> rating:3",
+        ),
         Action(
             "gm paradox",
             insight.paradox,

@@ -50,7 +50,8 @@ def end_round(table: Table, options: RoundOptions) -> Outcome:
             result, f"Collective paradox roll ({total} dice" + (f" − {options.tools} tools)" if options.tools else ")")
         )
         card.add("Paradox roll", clip(text))
-        card.add("The GM rules", "What the successes do is the GM's ruling (the book gives no table, P-G12).")
+        # cites P-G12
+        card.add("The GM rules", "What the successes do is the GM's ruling (the book gives no table).")
         data["roll"] = roll_data(result)
         data["successes"] = result.successes
         casters = sorted({p.caster for p in state.paradox_pool})
@@ -62,7 +63,10 @@ def end_round(table: Table, options: RoundOptions) -> Outcome:
                 ceilings.append(f"{name}: Wisdom {wisdom}: may inadvertently lengthen {paradox_ceiling(book, wisdom)}")
         if ceilings:
             secret = Card(
-                title="Paradox: the casters' Wisdom ceilings (M9)", description="\n".join(ceilings), tone="secret"
+                # cites M9
+                title="Paradox: the casters' Wisdom ceilings",
+                description="\n".join(ceilings),
+                tone="secret",
             )
             data["ceilings"] = ceilings
     else:
@@ -70,7 +74,8 @@ def end_round(table: Table, options: RoundOptions) -> Outcome:
             raise RuleError("There is no paradox roll this round (the pool holds no dice); drop `dice`.")
         card.add(
             "Paradox roll",
-            "No dice in the pool: no roll, and no chance die (P-G12)."
+            # cites P-G12
+            "No dice in the pool: no roll, and no chance die."
             if total or state.paradox_marks
             else "No paradox this round.",
         )

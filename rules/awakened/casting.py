@@ -169,7 +169,8 @@ def _cast(
         notes.append(
             f"Hallow {payment.hallow}"
             + (f" (resonance: {resonance})" if resonance else "")
-            + ": a spell opposing its resonance gets no Mana from it (l.288); the GM may rule so."
+            # cites l.288
+            + ": a spell opposing its resonance gets no Mana from it; the GM may rule so."
         )
     aspect = table.book.aspect(design.aspect)
     card = Card(title=clip(f"{verb}: {who} — {spell_label(spell)}", TITLE), description=design_text(table.book, design))
@@ -177,7 +178,8 @@ def _cast(
     card.add("Paid", payment.text)
     now = {
         "ritual": f"A ritual: lasts while its ceremony continues. Shaping potential {spell.potential}.",
-        "sustained": "Free (cost 0): assumed cast and sustained while the mage is conscious and free to act (M37).",
+        # cites M37
+        "sustained": "Free (cost 0): assumed cast and sustained while the mage is conscious and free to act.",
         "running": "In effect until the start of the caster's next turn; sustain or refresh it to keep it.",
     }[spell.status]
     card.add("Now", f"Potency {aspect.potency} · Tenacity {aspect.tenacity}\n{now}")
@@ -211,7 +213,8 @@ def _notes(
         notes.append("Vulgar: causes or aggravates paradox (the GM rules it) and is subject to Sleeper Disbelief.")
         if not spell.conjunctional:
             notes.append(
-                "Vulgar magic affects only targets tangible to the caster (l.129): not ghosts or spirits "
+                # cites l.129
+                "Vulgar magic affects only targets tangible to the caster: not ghosts or spirits "
                 "in Twilight without a conjunctional Arcanum."
             )
         if settings.vulgar_cast_paradox_dice:
@@ -221,7 +224,8 @@ def _notes(
             notes.append(f"House rule: +{settings.vulgar_cast_paradox_dice} dice to this round's paradox pool.")
     if design.aspect == "covert" and state.paradoxes:
         kinds = ", ".join(p.kind for p in state.paradoxes)
-        notes.append(f"Standing paradox ({kinds}): it can react adversely to covert spells (l.116).")
+        # cites l.116
+        notes.append(f"Standing paradox ({kinds}): it can react adversely to covert spells.")
     if design.action == "instant":
         notes.append("An instant action: one per turn.")
     if link is not None:

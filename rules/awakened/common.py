@@ -185,4 +185,5 @@ def conscious(sheet: AwakenedSheet, who: str, doing: str) -> None:
     if sheet.state != "conscious":
         raise RuleError(f"{who} is {sheet.state}: a mage must be conscious to {doing}.")
     if sheet.gnosis == 0:
-        raise RuleError(f"{who} has Gnosis 0 and can no longer {doing} (soul loss, l.30).")
+        # cites l.30
+        raise RuleError(f"{who} has Gnosis 0 and can no longer {doing} (soul loss).")

@@ -64,7 +64,8 @@ def spell_roll(table: Table, options: RollOptions) -> Outcome:
         card = Card(title=f"Boosted roll — {spell_label(spell)}", description=f"{text}\n{line}")
         return Outcome(card=card, summary=f"Boosted roll: {final} successes.", data=data)
     if aspect_name == "sensory" and options.against == "tenacity":
-        raise RuleError("Sensory spells cannot be countered or dispelled (l.108, G42).")
+        # cites l.108, G42
+        raise RuleError("Sensory spells cannot be countered or dispelled.")
     if (options.pool is None) == (options.successes is None):
         raise RuleError("Give the opposing side's `pool` to roll, or the `successes` it already rolled.")
     result = None

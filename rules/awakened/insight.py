@@ -51,7 +51,10 @@ def scrutinize(table: Table, options: ScrutinizeOptions) -> Outcome:
             f"{subject} through {via}: the most immediate answer to the spell's question. No resonance.",
         )
         secret = Card(
-            title=f"Scrutiny: {who} → {subject}", description="1 automatic success (minor action, l.62).", tone="secret"
+            # cites l.62
+            title=f"Scrutiny: {who} → {subject}",
+            description="1 automatic success (minor action).",
+            tone="secret",
         )
         return Outcome(
             card=card,
@@ -92,7 +95,8 @@ def scrutinize(table: Table, options: ScrutinizeOptions) -> Outcome:
     lines.append(
         f"Resonance: {resonance}"
         if resonance
-        else f"Resonance: not counted (only the first roll of each time increment on {subject} counts, l.70)."
+        # cites l.70
+        else f"Resonance: not counted (only the first roll of each time increment on {subject} counts)."
     )
     secret = Card(title=f"Scrutiny: {who} → {subject}", description=clip("\n".join(lines), DESCRIPTION), tone="secret")
     if dice is not None:
@@ -166,7 +170,8 @@ def crisis(table: Table, options: CrisisOptions) -> Outcome:
             raise RuleError(f"{who} is not in crisis; use mode:start.")
         kept = sheet.crisis.failures if sheet.crisis else 0
         sheet.crisis = Crisis(pool=options.pool, failures=kept, roll_owed=True)
-        lines.append(f"Crisis of pool {options.pool}" + (f"; {kept} failure(s) carried over (l.34)." if kept else "."))
+        # cites l.34
+        lines.append(f"Crisis of pool {options.pool}" + (f"; {kept} failure(s) carried over." if kept else "."))
         lines.append(f"{who} owes a crisis roll: `/awakened crisis mode:roll`.")
     elif options.mode == "call":
         if sheet.crisis is None:
@@ -206,12 +211,14 @@ def crisis(table: Table, options: CrisisOptions) -> Outcome:
                 sheet.willpower += max(0, gained)
                 lines.append(
                     f"Failure {state.failures} ≥ pool {state.pool}: {who} degenerates — Wisdom → {sheet.wisdom}, "
-                    f"the crisis ends, Willpower +{max(0, gained)} (l.34)."
+                    # cites l.34
+                    f"the crisis ends, Willpower +{max(0, gained)}."
                 )
                 data["degenerated"] = True
             else:
                 sheet.willpower -= lost
-                lines.append(f"Failure {state.failures} of {state.pool}: Willpower −{lost} (P-G14).")
+                # cites P-G14
+                lines.append(f"Failure {state.failures} of {state.pool}: Willpower −{lost}.")
     data["crisis"] = sheet.crisis.model_dump() if sheet.crisis else None
     data["wisdom"] = sheet.wisdom
     card = Card(title=f"Crisis ({options.mode}): {who}", description="\n".join(lines))
@@ -267,7 +274,7 @@ class ParadoxOptions(Model):
 
 
 def paradox(table: Table, options: ParadoxOptions) -> Outcome:
-    """`/awakened paradox` (GM): standing paradoxes, the Wisdom ceiling (P-G13), dice added by the GM."""
+    """`/awakened gm paradox` (GM): standing paradoxes, the Wisdom ceiling (P-G13), dice added by the GM."""
     table.require_gm("Paradox records")
     state, book = table.state, table.book
     kinds = book.tables.paradox_kinds

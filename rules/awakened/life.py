@@ -43,7 +43,8 @@ def sustain(table: Table, options: SustainOptions) -> Outcome:
         raise RuleError(f"{record.name} is {sheet.state}: sustaining a spell needs a conscious mage.")
     spell = find_spell(sheet, options.spell, record.name)
     if spell.status == "ritual":
-        raise RuleError("A ritual lasts while its ceremony continues (l.150); it is not sustained (ruling P-G16).")
+        # cites l.150, ruling P-G16
+        raise RuleError("A ritual lasts while its ceremony continues; it is not sustained.")
     if spell.status == "sustained":
         raise RuleError(f"{spell_label(spell)} is already sustained to the end of the scene.")
     total = sustained_total(sheet)
@@ -95,13 +96,15 @@ def refresh(table: Table, options: RefreshOptions) -> Outcome:
             notes.append("It is now running for another round; sustain it again to keep it to the end of the scene.")
     if spell.design.aspect == "vulgar":
         state.paradox_marks.append(f"{record.name}: {spell_label(spell)} (refresh)")
-        notes.append("Vulgar: the refresh triggers paradox as normal (l.300) and is vulgar this turn (P-G18).")
+        # cites l.300, P-G18
+        notes.append("Vulgar: the refresh triggers paradox as normal and is vulgar this turn.")
     notes += _reach(table, sheet, spell, options.out_of_sight)
     scoured = scour_after(sheet, payment)
     if scoured:
         notes.append(scoured)
     card = Card(title=clip(f"Refreshed: {record.name} — {spell_label(spell)}", TITLE), description=payment.text)
-    card.add("Shaping window", "Open this turn (P-G6).")
+    # cites P-G6
+    card.add("Shaping window", "Open this turn.")
     if notes:
         card.add("Notes", "\n".join(notes))
     data = {**_spell_data(record.name, sheet, spell), "paid": payment.model_dump(), "notes": notes}
@@ -127,7 +130,8 @@ def _reach(table: Table, sheet: AwakenedSheet, spell: ActiveSpell, out_of_sight:
             notes.append(f"{spell.connection} is out of sight but the spell's sympathy still reaches it.")
             if table.settings.refresh_degrades_sympathy and link.level < 6:
                 link.level += 1
-                notes.append(f"The refresh wears the connection to {spell.connection} one step (P-G33).")
+                # cites P-G33
+                notes.append(f"The refresh wears the connection to {spell.connection} one step.")
         else:
             notes.append(f"The connection to {spell.connection} has worn beyond the spell's sympathy: out of reach.")
     lost = out_of_sight - (1 if reached_by_sympathy else 0)
@@ -135,7 +139,8 @@ def _reach(table: Table, sheet: AwakenedSheet, spell: ActiveSpell, out_of_sight:
         kept = factors.targets - lost
         if kept < 1:
             sheet.spells.remove(spell)
-            notes.append("Every target is out of sight and beyond the spell's sympathy: the spell ends (l.300).")
+            # cites l.300
+            notes.append("Every target is out of sight and beyond the spell's sympathy: the spell ends.")
         else:
             spell.design.factors = factors.model_copy(update={"targets": kept})
             notes.append(f"{lost} target(s) out of sight and beyond its sympathy cease to be affected; {kept} remain.")

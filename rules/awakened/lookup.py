@@ -21,7 +21,7 @@ def _table(header: list[str], rows: list[list[object]]) -> str:
 
 def entries(book: AwakenedBook) -> Iterator[LookupEntry]:
     for rule in book.rules.rule:
-        body = f"{rule.body}\n\n**Magister:** `{rule.command}` ({rule.mechanic})."
+        body = f"{rule.body}\n\n**Magister:** `{rule.command}`."  # rule.mechanic: the spec's number, for developers
         yield _entry("rule", rule.key, rule.title, body, [rule.mechanic, *rule.aliases])
     for aspect in book.aspects.aspect:
         body = f"{aspect.text}\n\n" + _table(

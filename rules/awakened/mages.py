@@ -255,7 +255,8 @@ def mage_legacy(table: Table, options: LegacyOptions) -> Outcome:
         return _sheet_outcome(table, record, "Legacy removed", f"{record.name} has no Legacy.")
     traits = [t.strip() for t in (options.oblation_traits or "").split(",") if t.strip()]
     if not options.name or len(traits) != 2:
-        raise RuleError("A Legacy needs its `name` and two `oblation_traits`, like `Presence, Occult` (l.56).")
+        # cites l.56
+        raise RuleError("A Legacy needs its `name` and two `oblation_traits`, like `Presence, Occult`.")
     skills = [s.strip() for s in options.scrutiny_skills.split(",") if s.strip()]
     sheet.legacy = Legacy(name=options.name.strip(), oblation_traits=traits, scrutiny_skills=skills)
     return _sheet_outcome(table, record, "Legacy", f"{record.name} joined the {sheet.legacy.name}.")
@@ -302,7 +303,8 @@ def attainment(table: Table, options: AttainmentOptions) -> Outcome:
         notes = ""
         usual = options.order + 1
         if prerequisites and max(prerequisites.values()) != usual:
-            notes = f" (usually the Attainment #{options.order} uses {usual} dots, l.358: the GM's data stands)"
+            # cites l.358
+            notes = f" (usually the Attainment #{options.order} uses {usual} dots; the GM's data stands)"
         return _sheet_outcome(
             table,
             record,
@@ -339,7 +341,8 @@ def attainment(table: Table, options: AttainmentOptions) -> Outcome:
         lines.append(roll_text(result, " + ".join(found.pool)))
         lines.append(
             f"Potency and Tenacity {1 + result.successes} until {who}'s next turn ({options.action} action). "
-            "No paradox (l.362)."
+            # cites l.362
+            "No paradox."
         )
         found.shaped, found.shaped_until = result.successes, table.state.now
         data.update(roll=roll_data(result), potency=1 + result.successes)
@@ -444,7 +447,8 @@ def adjust(table: Table, options: AdjustOptions) -> Outcome:
         before, after = sheet.state, STATES[value]
         sheet.state = after  # type: ignore[assignment]
         if after == "dead" and sheet.spells:
-            notes.append("Dead: every spell of this mage ends (l.302).")
+            # cites l.302
+            notes.append("Dead: every spell of this mage ends.")
             sheet.spells = []
         if after == "conscious":
             sheet.scoured_out = False
@@ -476,7 +480,8 @@ def adjust(table: Table, options: AdjustOptions) -> Outcome:
         elif field == "gnosis" and sheet.sight == "lost":
             sheet.sight = "on"
         if field == "gnosis" and value and shed_newest(sheet):
-            notes.append("Sustained spells above the new Gnosis ended, newest first (P-G17).")
+            # cites P-G17
+            notes.append("Sustained spells above the new Gnosis ended, newest first.")
     card = Card(
         title=f"GM adjustment: {record.name}", description=f"{field}: {before} → {after}\nReason: {options.reason}"
     )

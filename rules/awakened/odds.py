@@ -84,7 +84,8 @@ def odds(table: Table, options: OddsOptions) -> Outcome:
     quality = f"{again}-again" + (", rote" if rote else "")
     card = Card(title=f"Odds: {options.roll} — {pool} dice ({quality})", description=f"From {how}.")
     if options.roll == "paradox" and pool == 0:
-        card.add("Chances", "No dice: no roll and no chance die (P-G12).")
+        # cites P-G12
+        card.add("Chances", "No dice: no roll and no chance die.")
         return Outcome(card=card, summary="paradox odds: no roll", data={"pool": 0, "roll": None}, ephemeral=True)
     lines = [
         f"At least one success: {percent(exact.success)} ({exact.success})",

@@ -50,7 +50,10 @@ class Payment(Model):
 def find_hallow(state: AwakenedState, name: str) -> Hallow:
     hallow = state.hallows.get(fold(name))
     if hallow is None:
-        known = ", ".join(h.name for h in state.hallows.values()) or "none yet (the GM adds them with /awakened hallow)"
+        known = (
+            ", ".join(h.name for h in state.hallows.values())
+            or "none yet (the GM adds them with `/awakened gm hallow`)"
+        )
         raise RuleError(f"There is no Hallow named {name!r}. Hallows: {known}.")
     return hallow
 
@@ -75,7 +78,8 @@ def plan(
         if not hallow_allowed:
             raise RuleError(
                 "A Hallow pays toward a spell's cost when it is cast or refreshed, not toward Shaping "
-                "(ruling P-G8; house rule hallow_pays_shaping). Drop `hallow`."
+                # cites ruling P-G8
+                "(house rule hallow_pays_shaping). Drop `hallow`."
             )
         hallow_name = find_hallow(state, free.hallow).name
         hallow_mana = 1 if due > 0 else 0
@@ -84,7 +88,8 @@ def plan(
             raise RuleError(f"{who} has no High Speech training: Words of Power need it. Drop `words_of_power`.")
         if words > settings.words_of_power_per_payment:
             raise RuleError(
-                f"At most {settings.words_of_power_per_payment} Word(s) of Power per payment (ruling P-G9)."
+                # cites ruling P-G9
+                f"At most {settings.words_of_power_per_payment} Word(s) of Power per payment."
             )
         if words > sheet.willpower:
             raise RuleError(f"{who} has {sheet.willpower} Willpower; Words of Power cost 1 each.")
@@ -140,5 +145,6 @@ def scour_after(sheet: AwakenedSheet, payment: Payment) -> str | None:
     if full and sheet.state == "conscious":
         sheet.state = "unconscious"
         sheet.scoured_out = True
-        return "The scouring fills the health track: incapacitated, but not bleeding out (l.286)."
+        # cites l.286
+        return "The scouring fills the health track: incapacitated, but not bleeding out."
     return None

@@ -64,7 +64,8 @@ def shape(table: Table, options: ShapeOptions) -> Outcome:
     spell = find_spell(sheet, options.spell, who)
     aspect_name = effective_aspect(spell, state)
     if aspect_name == "sensory":
-        raise RuleError("Sensory spells can't be Shaped: they act in the soul of their user (l.237).")
+        # cites l.237
+        raise RuleError("Sensory spells can't be Shaped: they act in the soul of their user.")
     dice = gm_dice(table, options.dice)
     if options.willpower and sheet.willpower < 1 + options.words_of_power:
         raise RuleError(f"{who} has {sheet.willpower} Willpower: not enough for +3 dice and the Words asked.")
@@ -74,7 +75,8 @@ def shape(table: Table, options: ShapeOptions) -> Outcome:
         if spell.shaped_ritual:
             raise RuleError(
                 "This ritual was already Shaped: repay its full cost and a new sacrament "
-                "(`/awakened spell refresh`) before gathering or Shaping again (l.250)."
+                # cites l.250
+                "(`/awakened spell refresh`) before gathering or Shaping again."
             )
         if options.words_of_power or options.scour or options.hallow:
             raise RuleError("A ritual is Shaped with its stored potential, not Mana; drop the free Mana options.")
@@ -82,7 +84,8 @@ def shape(table: Table, options: ShapeOptions) -> Outcome:
         if spell.window != state.now:
             raise RuleError(
                 f"{spell_label(spell)} was cast or refreshed in scene {spell.window[0]}, round {spell.window[1]}; a "
-                "spontaneous spell can only be Shaped in the turn it was cast or refreshed (l.239, P-G6). Refresh it "
+                # cites l.239, P-G6
+                "spontaneous spell can only be Shaped in the turn it was cast or refreshed. Refresh it "
                 "on your turn to Shape it again."
             )
         due = getattr(book.aspects.shaping_cost, sheet.familiarity(spell.design))
@@ -138,7 +141,8 @@ def shape(table: Table, options: ShapeOptions) -> Outcome:
         exceptional = settings.potency_exceptional and stands >= EXCEPTIONAL_AT
         lines.append(
             f"Replaces {options.replaces}: it counts as **{stands}** successes"
-            + (" (an exceptional success, P-G21)." if exceptional else ".")
+            # cites P-G21
+            + (" (an exceptional success)." if exceptional else ".")
         )
     if aspect_name == "vulgar":
         state.paradox_pool.append(ParadoxDice(caster=who, spell=spell_label(spell), dice=sheet.gnosis))

@@ -123,7 +123,9 @@ def build_design(book: AwakenedBook, sheet: AwakenedSheet, options: DesignOption
     rote = find_rote(sheet, options.spell)
     if options.method == "rote" and rote is None:
         names = ", ".join(r.name for r in sheet.rotes) or "none yet"
-        raise RuleError(f"{options.spell!r} is not one of {who}'s rotes ({names}); save it with `/awakened mage rote`.")
+        raise RuleError(
+            f"{options.spell!r} is not one of {who}'s rotes ({names}); save it with `/awakened spell cast mode:rote`."
+        )
     base: dict[str, Any] = rote.model_dump() if rote is not None else {"name": " ".join(options.spell.split())}
     if rote is None or options.method == "improvised":
         base["method"] = "improvised"
@@ -152,7 +154,8 @@ def build_design(book: AwakenedBook, sheet: AwakenedSheet, options: DesignOption
     base["factors"] = Factors(**factors)
     design = Design(**base)
     if design.covert_sustain and design.aspect != "vulgar":
-        raise RuleError("Only a vulgar spell can have covert sustained effects (M25); drop `covert_sustain`.")
+        # cites M25
+        raise RuleError("Only a vulgar spell can have covert sustained effects; drop `covert_sustain`.")
     weak = [a for a in design.arcana if sheet.arcana.get(a, 0) < 1]
     if weak:
         raise RuleError(f"{who} has no dots in {', '.join(weak)}; a spell can weave only Arcana the mage has.")

@@ -78,9 +78,11 @@ def oblation(table: Table, options: OblationOptions) -> Outcome:
             raise RuleError(f"{who} has no Legacy: an oblation can only be performed in a Hallow; name it in `hallow`.")
         hallow = find_hallow(state, options.hallow)
         if hallow.potential < 1:
-            raise RuleError(f"The Hallow {hallow.name} has no potential Mana left to exhaust (P-G26).")
+            # cites P-G26
+            raise RuleError(f"The Hallow {hallow.name} has no potential Mana left to exhaust.")
     elif options.hallow:
-        raise RuleError("A Legacy oblation never benefits from a Hallow (l.56); drop `hallow`.")
+        # cites l.56
+        raise RuleError("A Legacy oblation never benefits from a Hallow; drop `hallow`.")
     dice = gm_dice(table, options.dice)
     pool, how = oblation_pool(sheet)
     result = roll(table, pool, dice=dice, what="The oblation roll")
@@ -93,7 +95,8 @@ def oblation(table: Table, options: OblationOptions) -> Outcome:
         regained = True
         if sheet.sight == "lost":
             sheet.sight = "on"  # the nimbus regenerates: Mage Sight returns with the first dot
-        lines.append(f"A successful oblation with the soul restored: Gnosis regained → {sheet.gnosis} (M7, P-G27).")
+        # cites M7, P-G27
+        lines.append(f"A successful oblation with the soul restored: Gnosis regained → {sheet.gnosis}.")
     if hallow is not None:
         hallow.potential -= 1
         bonus = (
@@ -101,7 +104,8 @@ def oblation(table: Table, options: OblationOptions) -> Outcome:
         )
         earned = result.successes + bonus
         lines.append(
-            f"Mana: {result.successes} successes + {bonus} (the Hallow, P-G26) = {earned}; "
+            # cites P-G26
+            f"Mana: {result.successes} successes + {bonus} (the Hallow) = {earned}; "
             f"{hallow.name} potential → {hallow.potential}."
         )
     else:
@@ -169,7 +173,8 @@ def sacrifice(table: Table, options: SacrificeOptions) -> Outcome:
         extra = SACRIFICE_MANA_PER_SUCCESS * result.successes
         lines.append(
             f"Morality roll: {result.successes} × 3 = {extra} Mana"
-            + (" (a dramatic failure: nothing more, P-G32)" if result.dramatic_failure else "")
+            # cites P-G32
+            + (" (a dramatic failure: nothing more)" if result.dramatic_failure else "")
             + "."
         )
     elif dice is not None:
@@ -208,12 +213,14 @@ def soul_loss_roll(table: Table, record: CharacterRecord, dice: list[int] | None
             sheet.mana = 0
             sheet.spells = []
             sheet.sight = "lost"
-            line += ": a Sleepwalker: no Mana, no spells, no Mage Sight (P-G28)"
+            # cites P-G28
+            line += ": a Sleepwalker: no Mana, no spells, no Mage Sight"
         else:
             clip_mana(sheet, table.book)
             total = sum(s.cost for s in sheet.spells if s.status == "sustained")
             if total > sheet.gnosis:
-                line += f"; sustained spells total {total}: dismiss some (P-G17)"
+                # cites P-G17
+                line += f"; sustained spells total {total}: dismiss some"
                 shed_newest(sheet)
     return line, {"mage": record.name, "kind": "soul_loss", "roll": roll_data(result), "gnosis": sheet.gnosis}
 
@@ -318,7 +325,8 @@ def soulstone(table: Table, options: SoulstoneOptions) -> Outcome:
         lost = clip_mana(sheet, book)
         lines.append(f"Stone #{number} made for 1 Mana and 1 Willpower after a minute's concentration.")
         if lost:
-            lines.append(f"Mana clipped to the new maximum: −{lost} (P-G29).")
+            # cites P-G29
+            lines.append(f"Mana clipped to the new maximum: −{lost}.")
     else:
         stone = _stone(sheet, options.stone, who)
         if options.mode == "give":
@@ -356,7 +364,8 @@ def soulstone(table: Table, options: SoulstoneOptions) -> Outcome:
                 lines.append(f"The soul is repaired: maximum Wisdom → {sheet.wisdom_max}.")
     over = len(sheet.live_stones) > stone_limit(sheet)
     if over:
-        lines.append(f"More stones than the limit {stone_limit(sheet)}: they persist, but no new one (P-G29).")
+        # cites P-G29
+        lines.append(f"More stones than the limit {stone_limit(sheet)}: they persist, but no new one.")
     lines.append(
         f"Maximum Mana {before_max} → {mana_max(sheet, book)} · Mana {sheet.mana} · "
         f"Willpower {sheet.willpower}/{sheet.willpower_dots}"

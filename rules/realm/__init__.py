@@ -120,6 +120,7 @@ class RealmRuleset(Ruleset):
             library.SpellImportOptions,
             gm_only=True,
             description="Import a spell list from TOML or CSV text",
+            example="format:csv file:<a file>",
         ),
         Action("spell show", library.spell_show, library.SpellShowOptions, logged=False, description="Show a spell"),
         Action(
@@ -135,6 +136,7 @@ class RealmRuleset(Ruleset):
             library.ItemDefineOptions,
             gm_only=True,
             description="Define an Artifact, Spell Book or colored item",
+            example="name:<name> kind:item",
         ),
         Action(
             "item give",
@@ -185,6 +187,7 @@ class RealmRuleset(Ruleset):
             phases.enchant,
             phases.EnchantOptions,
             description="Spell phase: enchant a Magic chit (or GM: a tile)",
+            example="chit:<chit>",
         ),
         Action(
             "prepare", phases.prepare, phases.PrepareOptions, description="Alert phase: prepare a Magic chit (speed 0)"
@@ -197,6 +200,7 @@ class RealmRuleset(Ruleset):
             phases.energize_spell,
             phases.EnergizeOptions,
             description="Energize an inert permanent spell with a color chit",
+            example="spell:<spell> chit:<chit>",
         ),
         # combat
         Action(

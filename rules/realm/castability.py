@@ -29,7 +29,7 @@ CharacterOption = Field(default=None, max_length=60, description="Your character
 
 
 class Check(Model):
-    check: str
+    check: str  # the check's name, for scripts (`data`); a player reads only its detail
     ok: bool
     detail: str
 
@@ -110,7 +110,8 @@ def assess(table: Table, caster: CharacterRecord, spell_name: str, ritual_name: 
         if own_color is None:
             labels = ", ".join(c.label for c in sheet.chits if c.state == "color") or "none"
             raise RuleError(
-                f"{caster.name} has no chit {color_chit!r}; a character can use only their own color chits (L41). "
+                # cites L41
+                f"{caster.name} has no chit {color_chit!r}; a character can use only their own color chits. "
                 f"{table.their(caster, capital=True)} color chits: {labels}."
             )
     combat = combat_of(table, caster.name)
@@ -142,14 +143,15 @@ def _in_combat(table: Table, caster: CharacterRecord, combat: Combat | None) -> 
         return _check(
             "in_combat",
             False,
-            f"Spells are cast only in rounds of combat (L9); {caster.name} is in no combat, and it is "
-            f"{phase_text(table)}.",
+            # cites L9
+            f"Spells are cast only in rounds of combat; {caster.name} is in no combat, and it is {phase_text(table)}.",
         )
     if combat.step != "encounter":
         return _check(
             "in_combat",
             False,
-            f"Spells are cast in the Encounter Step (L37); combat in {combat.clearing} is in round {combat.round}'s "
+            # cites L37
+            f"Spells are cast in the Encounter Step; combat in {combat.clearing} is in round {combat.round}'s "
             f"{combat.step} step.",
         )
     return _check("in_combat", True, f"Encounter Step of round {combat.round} in {combat.clearing}.")
@@ -159,7 +161,10 @@ def _not_charged(caster: CharacterRecord, combat: Combat | None) -> Check:
     fighter = combat.fighter(caster.name) if combat else None
     if fighter is not None and fighter.charged:
         return _check(
-            "not_charged", False, f"{caster.name} charged {fighter.charged_at}: no action after a charge (L37)."
+            # cites L37
+            "not_charged",
+            False,
+            f"{caster.name} charged {fighter.charged_at}: no action after a charge.",
         )
     return _check("not_charged", True, "Did not charge.")
 
@@ -168,7 +173,8 @@ def _no_action(caster: CharacterRecord, combat: Combat | None) -> Check:
     fighter = combat.fighter(caster.name) if combat else None
     if fighter is not None and fighter.action != "none":
         did = {"run": "ran away", "alert": "alerted a weapon", "cast": "already cast a spell"}[fighter.action]
-        return _check("no_action", False, f"{caster.name} {did} this round: one action per round (L37, G-R30).")
+        # cites L37, G-R30
+        return _check("no_action", False, f"{caster.name} {did} this round: one action per round.")
     return _check("no_action", True, "No action yet this round.")
 
 
@@ -188,11 +194,15 @@ def _spell_known(caster: CharacterRecord, spell: SpellDef, ritual: Ritual) -> Ch
     if ritual.item is not None:
         if fold(spell.name) in {fold(s) for s in ritual.item.spells}:
             return _check("spell_known", True, f"{spell.name} is in {ritual.item.name}.")
-        return _check("spell_known", False, f"{ritual.item.name} does not hold {spell.name} (G-R24).")
+        # cites G-R24
+        return _check("spell_known", False, f"{ritual.item.name} does not hold {spell.name}.")
     if fold(spell.name) in {fold(s) for s in sheet_of(caster).spells}:
         return _check("spell_known", True, f"{spell.name} is recorded on {caster.name}'s sheet.")
     return _check(
-        "spell_known", False, f"{caster.name} does not know {spell.name}; cast it from a book that holds it (G-R24)."
+        # cites G-R24
+        "spell_known",
+        False,
+        f"{caster.name} does not know {spell.name}; cast it from a book that holds it.",
     )
 
 
@@ -208,7 +218,8 @@ def _not_in_effect(table: Table, caster: CharacterRecord, spell: SpellDef, ritua
                 "not_in_effect",
                 False,
                 f"This copy of {spell.name} is already cast (#{casting.id}, {casting.status}); it cannot be used "
-                "again until that spell expires (L55, G-R31).",
+                # cites L55, G-R31
+                "again until that spell expires.",
             )
     return _check("not_in_effect", True, f"{spell.name} is not already in effect from this copy.")
 
@@ -219,7 +230,8 @@ def _ritual_type(spell: SpellDef, ritual: Ritual) -> Check:
             "ritual_type",
             False,
             f"{ritual.chit.label} is a {ritual.chit.kind.title()} chit; the ritual is a Magic chit or an Artifact or "
-            "Spell Book (L39).",
+            # cites L39
+            "Spell Book.",
         )
     kind = "Magic chit" if ritual.chit is not None else ritual.kind.title()
     own = ritual.chit.type if ritual.chit is not None else ritual.item.type  # type: ignore[union-attr]
@@ -228,7 +240,8 @@ def _ritual_type(spell: SpellDef, ritual: Ritual) -> Check:
     if own != spell.type:
         why = f"the {kind} {ritual.name} is type {own or 'unset'}; {spell.name} is type {spell.type}"
         if ritual.item is not None:
-            why += " (a book casts only spells of its own type, L39, G-R14)"
+            # cites L39, G-R14
+            why += " (a book casts only spells of its own type)"
         return _check("ritual_type", False, why[0].upper() + why[1:] + ".")
     return _check("ritual_type", True, f"{kind} {ritual.name} is type {own}, as {spell.name} needs.")
 
@@ -238,12 +251,15 @@ def _ritual_free(table: Table, caster: CharacterRecord, ritual: Ritual) -> Check
     if ritual.chit is not None:
         chit = ritual.chit
         if chit.state in ("active", "prepared"):
-            how = "prepared: speed 0 (L53)" if chit.state == "prepared" else "ready"
+            # cites L53
+            how = "prepared: speed 0" if chit.state == "prepared" else "ready"
             return _check("ritual_free", True, f"{chit.label} is {how}.")
         why = {
             "fatigued": "is fatigued",
-            "committed": f"is committed to spell #{chit.committed_to} until it expires (L55)",
-            "color": f"is enchanted into {chit.color} color magic, which is not a ritual (G-R25)",
+            # cites L55
+            "committed": f"is committed to spell #{chit.committed_to} until it expires",
+            # cites G-R25
+            "color": f"is enchanted into {chit.color} color magic, which is not a ritual",
         }[chit.state]
         return _check("ritual_free", False, f"{chit.label} {why}.")
     item = ritual.item
@@ -254,11 +270,14 @@ def _ritual_free(table: Table, caster: CharacterRecord, ritual: Ritual) -> Check
         return _check(
             "ritual_free",
             False,
-            f"{item.name} is committed to spell #{item.committed_to} until it expires (L55, G-R13).",
+            # cites L55, G-R13
+            f"{item.name} is committed to spell #{item.committed_to} until it expires.",
         )
     if item.used_on_day == day:
-        return _check("ritual_free", False, f"{item.name} already cast a spell today: one spell per day (L39).")
-    return _check("ritual_free", True, f"{item.name} is free and unused today: speed 0 (L53).")
+        # cites L39
+        return _check("ritual_free", False, f"{item.name} already cast a spell today: one spell per day.")
+    # cites L53
+    return _check("ritual_free", True, f"{item.name} is free and unused today: speed 0.")
 
 
 def _color(
@@ -272,10 +291,9 @@ def _color(
             checks.append(_check("color_chit", False, f"{own.label} is not a color chit (it is {own.state})."))
         else:
             checks.append(
+                # cites L41
                 _check(
-                    "color_chit",
-                    True,
-                    f"{own.label} is {own.color} color magic, for {table.their(caster)} own spell (L41).",
+                    "color_chit", True, f"{own.label} is {own.color} color magic, for {table.their(caster)} own spell."
                 )
             )
             present.append((own.color, "your color chit"))
@@ -285,10 +303,11 @@ def _color(
         return checks
     sources = [source for color, source in present if color == spell.color]
     if sources:
-        checks.append(_check("color", True, f"{spell.color}: {', '.join(sources)}."))
+        checks.append(_check("color", True, f"{spell.color.capitalize()} magic here: {', '.join(sources)}."))
     else:
         have = ", ".join(f"{c} ({s})" for c, s in present) or "none"
-        checks.append(_check("color", False, f"No {spell.color} magic here (L39). Colors present: {have}."))
+        # cites L39
+        checks.append(_check("color", False, f"No {spell.color} magic here. Colors present: {have}."))
     return checks
 
 
@@ -305,12 +324,14 @@ def _speed(table: Table, caster: CharacterRecord, ritual: Ritual, combat: Combat
     if limit is None:
         return _check("speed", True, f"Speed {ritual.speed}; nothing charges {them} or sits on {their} sheet.")
     if ritual.speed <= limit:
-        return _check("speed", True, f"Speed {ritual.speed} ≤ {limit}, the fastest on {their} sheet (L43).")
+        # cites L43
+        return _check("speed", True, f"Speed {ritual.speed} ≤ {limit}, the fastest on {their} sheet.")
     return _check(
         "speed",
         False,
         f"Speed {ritual.speed} is slower than {limit}, the fastest charging Move chit or move time on {their} sheet; "
-        "the Magic chit must be as fast or faster (L43).",
+        # cites L43
+        "the Magic chit must be as fast or faster.",
     )
 
 
@@ -323,7 +344,8 @@ def _effort(table: Table, caster: CharacterRecord, ritual: Ritual, combat: Comba
         return _check(
             "effort",
             False,
-            f"{played} asterisk(s) played + {ritual.asterisks} = {total}, over the limit of {limit} (L43).",
+            # cites L43
+            f"{played} asterisk(s) played + {ritual.asterisks} = {total}, over the limit of {limit}.",
         )
     return _check("effort", True, f"{played} + {ritual.asterisks} = {total} asterisk(s), within {limit}.")
 
@@ -344,7 +366,7 @@ def verdict_card(verdict: Verdict, title: str) -> Card:
     card.description = (
         f"{yes}: {verdict.spell.name} by {verdict.caster.name} with {verdict.ritual.name}, speed {verdict.speed}."
     )
-    add_field(card, "Checks", [f"{'✅' if c.ok else '❌'} {c.check}: {c.detail}" for c in verdict.checks])
+    add_field(card, "Checks", [f"{'✅' if c.ok else '❌'} {c.detail}" for c in verdict.checks])
     add_field(card, "Colors present", [f"{c}: {s}" for c, s in verdict.colors] or ["none"])
     return fit(card)
 
@@ -373,7 +395,7 @@ def cast(table: Table, options: CastOptions) -> Outcome:
     caster = table.default_character(options.character)
     verdict = assess(table, caster, options.spell, options.ritual, options.color_chit)
     if not verdict.castable:
-        failed = "; ".join(f"{c.check}: {c.detail}" for c in verdict.checks if not c.ok)
+        failed = " ".join(c.detail for c in verdict.checks if not c.ok)
         raise RuleError(f"{caster.name} cannot cast {verdict.spell.name}. {failed}")
     checked = verdict.data()  # before the ritual is played: a prepared chit's speed is 0
     state = state_of(table)
@@ -414,11 +436,14 @@ def cast(table: Table, options: CastOptions) -> Outcome:
         ritual.item.used_on_day = state.day
         ritual.item.committed_to = casting.id
         lines.append(
-            f"{ritual.item.name} used for today (one spell per day, L39): speed 0. It stays committed until the "
-            "spell expires (L55, G-R13)."
+            # cites L39
+            f"{ritual.item.name} used for today (one spell per day): speed 0. It stays committed until the "
+            # cites L55, G-R13
+            "spell expires."
         )
     if verdict.color_chit is not None:
-        lines.append(f"{verdict.color_chit.label} reverts to a Magic chit and fatigues (L41).")
+        # cites L41
+        lines.append(f"{verdict.color_chit.label} reverts to a Magic chit and fatigues.")
         verdict.color_chit.state = "fatigued"
         verdict.color_chit.color = None
     source = next((s for c, s in verdict.colors if c == spell.color), "")
@@ -427,7 +452,8 @@ def cast(table: Table, options: CastOptions) -> Outcome:
         f"🔮 #{casting.id} **{spell.name}** (type {spell.type}, {spell.color} from {source}, {spell.duration}) "
         f"at speed {casting.speed}. "
         + " ".join(lines)
-        + " The clearing sees the cast; the target is named in the Melee Step (L45, E4)."
+        # cites L45, E4
+        + " The clearing sees the cast; the target is named in the Melee Step."
     )
     if fighter.asterisks:
         card.footer = f"Effort this round: {fighter.asterisks}/{settings_of(table).effort_limit} asterisk(s)."

@@ -134,7 +134,8 @@ def character_chit(table: Table, options: CharacterChitOptions) -> Outcome:
         chit = find_chit(record, options.chit)
         if chit.state == "committed":
             raise RuleError(
-                f"{chit.label} is committed to spell #{chit.committed_to}; it changes when that spell ends (L55)."
+                # cites L55
+                f"{chit.label} is committed to spell #{chit.committed_to}; it changes when that spell ends."
             )
         if options.change == "remove":
             sheet.chits.remove(chit)
@@ -144,7 +145,8 @@ def character_chit(table: Table, options: CharacterChitOptions) -> Outcome:
                 raise RuleError(f"{chit.label} is already fatigued.")
             if chit.kind == "magic" and not table.actor.is_gm:
                 raise RuleError(
-                    "Magic chits fatigue when their spell expires, not in the Fatigue Step (L32); a GM may force it."
+                    # cites L32
+                    "Magic chits fatigue when their spell expires, not in the Fatigue Step; a GM may force it."
                 )
             chit.state, chit.color, chit.prepared_day = "fatigued", None, None
             said = f"{chit.label} fatigued."
@@ -211,7 +213,8 @@ def character_set(table: Table, options: CharacterSetOptions) -> Outcome:
     if options.location is None and options.hidden is None:
         raise RuleError("Give `location`, or (GM) `hidden`.")
     if options.hidden is not None:
-        table.require_gm("Setting hidden status (the hide roll is the GM's, G-R17)")
+        # cites G-R17
+        table.require_gm("Setting hidden status (the hide roll is the GM's)")
         sheet.hidden = options.hidden
     if options.location is not None:
         sheet.location = " ".join(options.location.split())

@@ -87,7 +87,8 @@ def sunset(table: Table) -> tuple[list[Ended], list[str]]:
                 end_casting(table, casting, f"expired at sunset of day {state.day} (cast on day {casting.day})")
             )
         elif casting.status == "played" and casting.played_in == "phase":
-            ended.append(end_casting(table, casting, "its special chit's phase ended at sunset (L67)"))
+            # cites L67
+            ended.append(end_casting(table, casting, "its special chit's phase ended at sunset"))
     state.phase = "evening"
     return ended, []
 
@@ -116,7 +117,8 @@ def midnight(table: Table) -> tuple[list[Ended], list[str], list[str]]:
             if chit.state == "prepared":
                 chit.state = "fatigued"
                 chit.prepared_day = None
-                fatigued.append(f"{record.name}'s {chit.label} (prepared, unused: G-R23)")
+                # cites G-R23
+                fatigued.append(f"{record.name}'s {chit.label} (prepared, unused)")
     if settings_of(table).standing_color == "continuous":
         for casting in state.castings:
             if casting.status == "inert":
@@ -225,7 +227,8 @@ def run_midnight(table: Table, options: MidnightOptions) -> Outcome:
     ended, inert, fatigued = midnight(table)
     parts = {"ended": ended, "inert": inert, "fatigued": fatigued}
     card = _boundary_card(table, f"Midnight of day {state_of(table).day}", parts)
-    card.description = "🌙 Every active permanent spell falls inert until color energizes it again (L69)."
+    # cites L69
+    card.description = "🌙 Every active permanent spell falls inert until color energizes it again."
     return Outcome(card=fit(card), summary=f"midnight of day {state_of(table).day}", data=_boundary_data(table, parts))
 
 

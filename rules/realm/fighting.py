@@ -29,14 +29,16 @@ class ChargeOptions(Model):
 def _play_fight_move(table: Table, record: CharacterRecord, fighter: Fighter, label: str, kind: str) -> tuple:
     chit = find_chit(record, label)
     if chit.kind != kind:
-        raise RuleError(f"{chit.label} is a {chit.kind.title()} chit; this needs a {kind.title()} chit (L18).")
+        # cites L18
+        raise RuleError(f"{chit.label} is a {chit.kind.title()} chit; this needs a {kind.title()} chit.")
     if chit.state != "active":
         raise RuleError(f"{chit.label} is {chit.state}; play a ready chit.")
     limit = settings_of(table).effort_limit
     if fighter.asterisks + chit.asterisks > limit:
         raise RuleError(
             f"{fighter.asterisks} asterisk(s) already played + {chit.asterisks} would pass the effort limit "
-            f"of {limit} (L43)."
+            # cites L43
+            f"of {limit}."
         )
     fighter.asterisks += chit.asterisks
     fighter.fight_move_asterisks += chit.asterisks
@@ -62,9 +64,11 @@ def charge(table: Table, options: ChargeOptions) -> Outcome:
     card = combat_card(
         combat,
         f"{record.name} charges {target.name}",
+        # cites L43
         f"{chit.label} on {target.name}'s sheet: {table.their(target.name)} Magic chit must be speed {chit.speed} or "
-        "faster (L43). "
-        f"{record.name} can take no action this round (L37).",
+        "faster. "
+        # cites L37
+        f"{record.name} can take no action this round.",
     )
     return Outcome(
         card=card,
@@ -88,9 +92,11 @@ def action(table: Table, options: ActionOptions) -> Outcome:
     encounter_only(combat, "An action")
     fighter = fighter_in(table, combat, record.name)
     if fighter.charged:
-        raise RuleError(f"{record.name} charged this round: no action after a charge (L37).")
+        # cites L37
+        raise RuleError(f"{record.name} charged this round: no action after a charge.")
     if fighter.action != "none":
-        raise RuleError(f"{record.name} already took an action this round ({fighter.action}); one per round (L37).")
+        # cites L37
+        raise RuleError(f"{record.name} already took an action this round ({fighter.action}); one per round.")
     kind = "move" if options.kind == "run" else "fight"
     chit = find_chit(record, options.chit)
     times = fighter.move_times + (fighter.chargers if settings_of(table).run_limit_includes_chargers else [])
@@ -98,7 +104,8 @@ def action(table: Table, options: ActionOptions) -> Outcome:
     if limit is not None and chit.kind == kind and not chit.speed < limit:
         raise RuleError(
             f"{chit.label} is speed {chit.speed}; to {'run away' if kind == 'move' else 'alert a weapon'} it must be "
-            f"faster than {limit}, the fastest on {record.name}'s sheet (L43). A Magic chit may equal it; this may not."
+            # cites L43
+            f"faster than {limit}, the fastest on {record.name}'s sheet. A Magic chit may equal it; this may not."
         )
     chit, _ = _play_fight_move(table, record, fighter, options.chit, kind)
     fighter.action = options.kind
@@ -110,8 +117,9 @@ def action(table: Table, options: ActionOptions) -> Outcome:
         combat,
         f"{record.name} {what}",
         f"{chit.label} played."
+        # cites L49, E4
         + (
-            f" {record.name} is out of the clearing: no spell can target {table.them(record)} (L49, E4)."
+            f" {record.name} is out of the clearing: no spell can target {table.them(record)}."
             if options.kind == "run"
             else ""
         ),
@@ -166,13 +174,16 @@ def weapon(table: Table, options: WeaponOptions) -> Outcome:
     fighter = fighter_in(table, combat, record.name)
     if fighter.cast_in_effect:
         raise RuleError(
+            # cites L26
             f"{record.name} cast a spell successfully this round: {table.they(record)} may maneuver but not attack "
-            "with a weapon (L26)."
+            "with a weapon."
         )
     target = fighter_in(table, combat, options.target)
     fighter.weapon = target.name
     card = Card(
-        title=f"{record.name} attacks {target.name}", description="A weapon attack, resolved with the others (L27)."
+        # cites L27
+        title=f"{record.name} attacks {target.name}",
+        description="A weapon attack, resolved with the others.",
     )
     return Outcome(
         card=card,
@@ -201,19 +212,22 @@ def play_special(table: Table, options: PlayOptions) -> Outcome:
         fighter = fighter_in(table, combat, record.name)
         if casting.duration == "phase" and (fighter.charged or fighter.action != "none"):
             raise RuleError(
-                "A Phase chit is played where an item could be activated: not after a charge or an action (L19, L67)."
+                # cites L19, L67
+                "A Phase chit is played where an item could be activated: not after a charge or an action."
             )
         casting.played_in = "combat"
         when = f"at the end of round {combat.round}"
     else:
         if state_of(table).phase != "daylight":
-            raise RuleError("Outside combat, special chits are played in daylight phases (L67).")
+            # cites L67
+            raise RuleError("Outside combat, special chits are played in daylight phases.")
         casting.played_in = "phase"
         when = f"at the end of this phase ({table.their(record)} next phase, or sunset)"
     casting.status = "played"
     card = Card(
         title=f"{record.name} plays {casting.spell}",
-        description=f"The special chit is played; the spell expires {when} (L67).",
+        # cites L67
+        description=f"The special chit is played; the spell expires {when}.",
     )
     return Outcome(
         card=card,

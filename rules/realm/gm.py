@@ -20,7 +20,8 @@ class BreakOptions(Model):
 
 def break_spell(table: Table, options: BreakOptions) -> Outcome:
     casting = find_casting(table, options.spell)
-    ended = end_casting(table, casting, "broken by a spell-breaking spell (L69)")
+    # cites L69
+    ended = end_casting(table, casting, "broken by a spell-breaking spell")
     return Outcome(
         card=Card(title=f"#{casting.id} {casting.spell} is broken", description=ended.text()),
         summary=ended.text(),
@@ -49,7 +50,8 @@ def kill(table: Table, options: KillOptions) -> Outcome:
         )
         if (his or on_him) and (not only_permanent or casting.duration == "permanent"):
             why = "its caster was killed" if his else "its target was killed"
-            ended.append(end_casting(table, casting, f"ended: {why} (L69, G-R15)"))
+            # cites L69, G-R15
+            ended.append(end_casting(table, casting, f"ended: {why}"))
     combat = combat_of(table, record.name)
     if combat is not None:
         fighter = combat.fighter(record.name)
@@ -105,7 +107,8 @@ def record(table: Table, options: RecordOptions) -> Outcome:
             if combat is not None:
                 break
         if combat is None:
-            raise RuleError(f"No Missile Table roll is due for {who!r}; it is due after an attack spell hits (L63).")
+            # cites L63
+            raise RuleError(f"No Missile Table roll is due for {who!r}; it is due after an attack spell hits.")
     else:
         notes.append(options.result)
     state.records.append(

@@ -48,7 +48,8 @@ class SpellDefineOptions(Model):
     color: Color | None = Field(default=None, description="The color magic it needs")
     target_type: TargetType | None = Field(default=None, description="What it is cast on")
     duration: Duration | None = Field(default=None, description="How long it lasts")
-    text: str | None = Field(default=None, max_length=1000, description="Its effect, for the table (L75)")
+    # cites L75
+    text: str | None = Field(default=None, max_length=1000, description="Its effect, for the table")
 
 
 def spell_define(table: Table, options: SpellDefineOptions) -> Outcome:
@@ -309,7 +310,8 @@ def item_define(table: Table, options: ItemDefineOptions) -> Outcome:
     if item.spells:
         add_field(card, "Spells", ", ".join(item.spells))
     if off_type:
-        add_field(card, "Not castable with it (another type, L39, G-R14)", ", ".join(off_type))
+        # cites L39, G-R14
+        add_field(card, "Not castable with it (another type)", ", ".join(off_type))
     return Outcome(card=card, summary=f"item {item.name} defined", data={"item": item.model_dump()})
 
 
@@ -324,7 +326,8 @@ def item_give(table: Table, options: ItemGiveOptions) -> Outcome:
     if (options.holder is None) == (options.clearing is None):
         raise RuleError("Give the new `holder` or the `clearing` it is left in.")
     if item.committed_to is not None:
-        raise RuleError(f"{item.name} is committed to spell #{item.committed_to} (L55).")
+        # cites L55
+        raise RuleError(f"{item.name} is committed to spell #{item.committed_to}.")
     if options.holder:
         item.holder, item.clearing = table.find_character(options.holder).name, None
     else:

@@ -21,7 +21,7 @@ def entries(book: RealmBook) -> Iterator[LookupEntry]:
             "rule",
             section.key,
             section.title,
-            f"{section.body}\n\n*Magic Primer, {section.lines}.*",
+            f"{section.body}\n\n*Magic Primer.*",  # section.lines: the seed's lines, for developers
             [f"rule {a}" for a in section.aliases] + section.aliases,
         )
     yield from book.glossary.lookup_entries(RULESET)
@@ -33,7 +33,8 @@ def entries(book: RealmBook) -> Iterator[LookupEntry]:
         "colors",
         "The color table",
         f"| Magic chit type | Color |\n|---|---|\n{chits}\n\nOther types make no color.\n\n"
-        f"A month has {c.month_length} days. Day n is day ((n-1) mod {c.month_length})+1 of its month (G-R12).\n\n"
+        # cites G-R12
+        f"A month has {c.month_length} days. Day n is day ((n-1) mod {c.month_length})+1 of its month.\n\n"
         f"| Day of the month | Colors |\n|---|---|\n{days}\n\nEvery other day has no color. "
         "The GM may override the day's "
         "colors and a tile's or clearing's (`/realm day colors`, `/realm clearing set`, `/realm enchant tile:`)."
@@ -56,7 +57,8 @@ def entries(book: RealmBook) -> Iterator[LookupEntry]:
         "table",
         "melee",
         "Attack directions and maneuvers",
-        f"An attack hits a maneuver in its row (L63), or undercuts it when strictly faster (G-R18); speed 0 "
+        # cites L63, G-R18
+        f"An attack hits a maneuver in its row, or undercuts it when strictly faster; speed 0 "
         f"always hits.\n\n| Attack | Maneuver |\n|---|---|\n{rows}\n\n*{book.melee.source}.*",
         ["directions", "maneuvers", "thrust", "swing", "smash", "charge", "dodge", "duck"],
     )
@@ -65,7 +67,8 @@ def entries(book: RealmBook) -> Iterator[LookupEntry]:
         "spell attributes",
         "Spell attributes Magister records",
         f"Type I-VIII; color white, grey, gold, purple or black; target type: {', '.join(TARGET_TYPES)}; "
-        f"duration: {', '.join(DURATIONS)} (L59). Targets are named as individuals, `clearing`, `hex`, "
+        # cites L59
+        f"duration: {', '.join(DURATIONS)}. Targets are named as individuals, `clearing`, `hex`, "
         "`self`, `chit:…`, `item:…` or `spell:…`.",
         ["target types", "durations list"],
     )
@@ -73,9 +76,10 @@ def entries(book: RealmBook) -> Iterator[LookupEntry]:
         "rule",
         "magister-rulings",
         "How Magister rules the primer's gaps",
-        "RULINGS 16 (colors) and 17 (expiry), and the spec's G-R3 to G-R32: equal speeds go into effect "
-        "together; a canceled spell cancels nothing (house rule cancel_by); a canceled spell's chit fatigues "
-        "(canceled_chit); only chargers of the caster and their sheet's move times limit their speed; a book "
+        # the spec's G-R3 to G-R32
+        "RULINGS 16 (colors) and 17 (expiry), and Magister's own where the primer is silent: equal speeds go "
+        "into effect together; a canceled spell cancels nothing (house rule cancel_by); a canceled spell's chit "
+        "fatigues (canceled_chit); only chargers of the caster and their sheet's move times limit their speed; a book "
         "casts only its own type; death ends every spell of and on the dead (death_ends); tile and item colors "
         "energize at each phase or round start (standing_color). See docs/realm.md for every ruling.",
         ["rulings", "house rules", "settings"],

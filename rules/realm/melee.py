@@ -23,7 +23,8 @@ PREFIXES = {"chit:": "chit", "item:": "item", "spell:": "spell"}
 
 class TargetOptions(Model):
     targets: str = Field(min_length=1, max_length=300, description='Who or what: "Amazon", "clearing", "chit:MOVE M4"')
-    hide_roll: Literal["pass", "fail"] | None = Field(default=None, description="GM: the hide roll, with Ambush (L51)")
+    # cites L51
+    hide_roll: Literal["pass", "fail"] | None = Field(default=None, description="GM: the hide roll, with Ambush")
     character: str | None = CharacterOption
 
 
@@ -63,7 +64,8 @@ def _aim(table: Table, combat: Combat, caster: str, text: str) -> Aim:
         if fighter is not None or fold(name) in table.characters:
             name = fighter.name if fighter is not None else table.characters[fold(name)].name
             raise RuleError(
-                f"{name} is not in {combat.clearing} now, so {table.they(name)} cannot be a target (L49). Pick again; "
+                # cites L49
+                f"{name} is not in {combat.clearing} now, so {table.they(name)} cannot be a target. Pick again; "
                 f"individuals here: {here}."
             )
         raise RuleError(
@@ -103,7 +105,8 @@ def pending_casting(table: Table, caster: str) -> Casting:
     for casting in state_of(table).castings:
         if fold(casting.caster) == fold(caster) and casting.status == "cast":
             return casting
-    raise RuleError(f"{caster} has no spell waiting for a target; cast one in the Encounter Step first (L45).")
+    # cites L45
+    raise RuleError(f"{caster} has no spell waiting for a target; cast one in the Encounter Step first.")
 
 
 def target(table: Table, options: TargetOptions) -> Outcome:
@@ -114,8 +117,8 @@ def target(table: Table, options: TargetOptions) -> Outcome:
         raise RuleError(f"{record.name} is in no combat.")
     if combat.step != "melee":
         raise RuleError(
-            f"Targets are named in the Melee Step (L49); it is the {combat.step} step. "
-            "The GM runs `/realm combat melee`."
+            # cites L49
+            f"Targets are named in the Melee Step; it is the {combat.step} step. The GM runs `/realm combat melee`."
         )
     casting = pending_casting(table, record.name)
     if options.hide_roll is not None:
@@ -124,14 +127,17 @@ def target(table: Table, options: TargetOptions) -> Outcome:
     why = _appropriate(casting, aim)
     sheet = sheet_of(record)
     if why is not None:
-        ended = end_casting(table, casting, f"broken: {why} (L49)")
+        # cites L49
+        ended = end_casting(table, casting, f"broken: {why}")
         card = Card(title=f"{casting.spell} is broken", tone="failure")
         card.description = (
             f"💥 {why}. The spell is broken and never goes into effect; "
             + (
-                f"{', '.join(ended.fatigued)} fatigued at once (L49)."
+                # cites L49
+                f"{', '.join(ended.fatigued)} fatigued at once."
                 if ended.fatigued
-                else "its ritual is free (L49)."
+                # cites L49
+                else "its ritual is free."
             )
             + (" The color chit fatigued when it was played." if casting.color_chit else "")
         )
@@ -157,8 +163,8 @@ def target(table: Table, options: TargetOptions) -> Outcome:
         break
     card = Card(title=f"{record.name} targets {', '.join(aim.names)}")
     card.description = (
-        f"#{casting.id} {casting.spell} aimed. It goes into effect in speed order at `/realm resolve` (L53). "
-        + public_note
+        # cites L53
+        f"#{casting.id} {casting.spell} aimed. It goes into effect in speed order at `/realm resolve`. " + public_note
     )
     secret = Card(title=f"Secret: {record.name} hiding", description=gm_note, tone="secret") if gm_note else None
     return Outcome(
@@ -181,21 +187,23 @@ def _hiding(table: Table, record: CharacterRecord, aim: Aim, ambush: bool, roll:
     if not sheet.hidden:
         return "", ""
     if not aim.individuals:
-        return "", f"Not an individual: {name} stays hidden (L51)."
+        # cites L51
+        return "", f"Not an individual: {name} stays hidden."
     if len(aim.individuals) >= 2:
         sheet.hidden = False
-        return f"Two or more individuals: {name} is unhidden (L51).", ""
+        return f"Two or more individuals: {name} is unhidden.", ""
     if not ambush:
         sheet.hidden = False
-        return f"Targeting an individual unhides {table.them(record)} (L51; Ambush is off).", ""
+        return f"Targeting an individual unhides {table.them(record)} (Ambush is off).", ""
     if roll == "fail":
         sheet.hidden = False
-        return f"Ambush: the hide roll failed, {name} is unhidden (L51).", ""
+        return f"Ambush: the hide roll failed, {name} is unhidden.", ""
     if roll == "pass":
-        return "", f"Ambush: the hide roll passed, {name} stays hidden (L51)."
+        return "", f"Ambush: the hide roll passed, {name} stays hidden."
     return (
         "",
-        f"Ambush: a hide roll is due; enter it with `/realm record kind:hide` (G-R17). Until then {name} stays hidden.",
+        # cites G-R17
+        f"Ambush: a hide roll is due; enter it with `/realm record kind:hide`. Until then {name} stays hidden.",
     )
 
 
@@ -258,7 +266,8 @@ def resolve(table: Table, options: ResolveOptions) -> Outcome:
             "or run this with `lapse:true` to let them lapse."
         )
     for casting in waiting:
-        ended.append(end_casting(table, casting, "lapsed: no target was named (L45)"))
+        # cites L45
+        ended.append(end_casting(table, casting, "lapsed: no target was named"))
     aimed = [c for c in mine if c.status == "targeted"]
     result = speed_order(aimed, combat.attention, settings.cancel_by)
     lines = []
@@ -271,7 +280,8 @@ def resolve(table: Table, options: ResolveOptions) -> Outcome:
                 end_casting(
                     table,
                     casting,
-                    f"canceled by #{by.id} {by.spell} (speed {by.speed}) before going into effect (L53)",
+                    # cites L53
+                    f"canceled by #{by.id} {by.spell} (speed {by.speed}) before going into effect",
                     fatigue=settings.canceled_chit == "fatigue",
                 )
             )
@@ -290,8 +300,10 @@ def resolve(table: Table, options: ResolveOptions) -> Outcome:
     combat.step = "resolved"
     card = Card(title=f"Spells go into effect: {combat.clearing}, round {combat.round}")
     card.description = (
-        "In speed order; equal speeds together (G-R4); a caster targeted by a faster spell in effect is "
-        "canceled (L53, G-R5)."
+        # cites G-R4
+        "In speed order; equal speeds together; a caster targeted by a faster spell in effect is "
+        # cites L53, G-R5
+        "canceled."
     )
     add_field(card, "Order", lines or ["no spells this round"])
     if ended:
@@ -324,7 +336,8 @@ def _into_effect(table: Table, casting: Casting) -> list[Ended]:
         if item is not None:
             item.committed_to = casting.id
     if casting.duration == "instant":
-        return [end_casting(table, casting, "instant: took effect and expired (L61)")]
+        # cites L61
+        return [end_casting(table, casting, "instant: took effect and expired")]
     if casting.duration == "attack":
         casting.status = "launched"
     elif casting.duration == "permanent":
@@ -362,7 +375,8 @@ def attack(table: Table, options: AttackOptions) -> Outcome:
     casting.direction = options.direction
     card = Card(
         title=f"{record.name} places an attack",
-        description=f"#{casting.id} {casting.spell}: direction placed, secret until attacks resolve (L63).",
+        # cites L63
+        description=f"#{casting.id} {casting.spell}: direction placed, secret until attacks resolve.",
     )
     secret = Card(
         title=f"Secret: {casting.spell}",
@@ -411,7 +425,8 @@ def attacks(table: Table, options: AttacksOptions) -> Outcome:
                 hits.append({"id": casting.id, "target": name, "hit": False, "why": "no longer in the clearing"})
                 continue
             if casting.speed == 0:
-                hit, why = True, "speed 0 always hits (L63)"
+                # cites L63
+                hit, why = True, "speed 0 always hits"
             elif melee_table.matches(casting.direction, fighter.maneuver):  # type: ignore[arg-type]
                 hit, why = True, f"same direction ({casting.direction} against {fighter.maneuver})"
             elif casting.speed < (fighter.maneuver_speed or 0):
@@ -435,7 +450,8 @@ def attacks(table: Table, options: AttacksOptions) -> Outcome:
                 combat.missile_due.append(
                     MissileDue(casting=casting.id, spell=casting.spell, caster=casting.caster, target=name)
                 )
-        ended.append(end_casting(table, casting, "attack resolved (L63)"))
+        # cites L63
+        ended.append(end_casting(table, casting, "attack resolved"))
     combat.step = "attacks"
     card = Card(title=f"Attacks resolve: {combat.clearing}, round {combat.round}")
     add_field(

@@ -44,7 +44,8 @@ def start_phase(table: Table, record: CharacterRecord) -> tuple[list[Ended], lis
             and casting.played_in == "phase"
             and fold(casting.holder or "") == fold(record.name)
         ):
-            ended.append(end_casting(table, casting, "its special chit's phase ended (L67)"))
+            # cites L67
+            ended.append(end_casting(table, casting, "its special chit's phase ended"))
     where = sheet_of(record).location
     woke = energize_by_standing(table, where, f"at {record.name}'s phase in {where}") if where else []
     return ended, woke
@@ -62,7 +63,8 @@ def enchant(table: Table, options: EnchantOptions) -> Outcome:
     if options.tile:
         table.require_gm("Enchanting a tile")
         if options.chit:
-            raise RuleError("A Spell phase enchants a chit or a tile, not both (G-R28). Give `chit` or `tile`.")
+            # cites G-R28
+            raise RuleError("A Spell phase enchants a chit or a tile, not both. Give `chit` or `tile`.")
         if options.colors is None:
             raise RuleError('Give the tile\'s `colors` ("gold", "white, black", or "none").')
         state = state_of(table)
@@ -89,9 +91,11 @@ def enchant(table: Table, options: EnchantOptions) -> Outcome:
         raise RuleError(f"{record.name} is dead.")
     chit = find_chit(record, options.chit)
     if chit.kind != "magic":
-        raise RuleError(f"{chit.label} is a {chit.kind.title()} chit; only Magic chits are enchanted (L9).")
+        # cites L9
+        raise RuleError(f"{chit.label} is a {chit.kind.title()} chit; only Magic chits are enchanted.")
     if chit.state != "active":
-        raise RuleError(f"{chit.label} is {chit.state}; only a ready Magic chit can be enchanted (G-R28).")
+        # cites G-R28
+        raise RuleError(f"{chit.label} is {chit.state}; only a ready Magic chit can be enchanted.")
     made = book_of(table).colors.chit_color(chit.type)  # type: ignore[arg-type]
     if made is None:
         raise RuleError(f"{chit.label} is type {chit.type}: types VI-VIII make no color (RULINGS 16).")
@@ -128,14 +132,16 @@ def prepare(table: Table, options: PrepareOptions) -> Outcome:
     record = table.default_character(options.character)
     chit = find_chit(record, options.chit)
     if chit.kind != "magic":
-        raise RuleError(f"{chit.label} is a {chit.kind.title()} chit; only Magic chits are prepared for spells (L32).")
+        # cites L32
+        raise RuleError(f"{chit.label} is a {chit.kind.title()} chit; only Magic chits are prepared for spells.")
     if chit.state != "active":
         raise RuleError(f"{chit.label} is {chit.state}; only a ready Magic chit can be prepared.")
     ended, woke = start_phase(table, record)
     chit.state = "prepared"
     chit.prepared_day = state_of(table).day
     card = Card(title=f"{record.name} prepares {chit.label}", tone="success")
-    card.description = "Alert phase: it casts at **speed 0** in tonight's combat and fatigues at its end (L32, L53)."
+    # cites L32, L53
+    card.description = "Alert phase: it casts at **speed 0** in tonight's combat and fatigues at its end."
     if woke:
         add_field(card, "Energized at the phase start", woke)
     return Outcome(
@@ -202,7 +208,8 @@ def energize_spell(table: Table, options: EnergizeOptions) -> Outcome:
     casting = find_casting(table, options.spell)
     if casting.duration != "permanent":
         raise RuleError(
-            f"#{casting.id} {casting.spell} is a {casting.duration} spell; only permanent spells are energized (L71)."
+            # cites L71
+            f"#{casting.id} {casting.spell} is a {casting.duration} spell; only permanent spells are energized."
         )
     if casting.status == "active":
         raise RuleError(
@@ -211,7 +218,8 @@ def energize_spell(table: Table, options: EnergizeOptions) -> Outcome:
     if casting.status != "inert":
         raise RuleError(f"#{casting.id} {casting.spell} is not in effect yet ({casting.status}).")
     if state.phase == "night":
-        raise RuleError("It is night, after midnight; energize at the start of a phase or in combat (L71).")
+        # cites L71
+        raise RuleError("It is night, after midnight; energize at the start of a phase or in combat.")
     where = target_clearing(table, casting)
     if options.chit is None:
         table.require_gm("Energizing without a color chit")
@@ -233,15 +241,18 @@ def energize_spell(table: Table, options: EnergizeOptions) -> Outcome:
         if fold(here) != fold(where):
             raise RuleError(
                 f"The target of #{casting.id} is in {where}; {record.name} is in {here or 'no clearing'}. "
-                f"A color chit energizes a spell whose target is in {table.their(record)} clearing (L71)."
+                # cites L71
+                f"A color chit energizes a spell whose target is in {table.their(record)} clearing."
             )
         combat = combat_of(table, record.name)
         if combat is not None and combat.step != "encounter":
             raise RuleError(
-                f"In combat, a color chit is played in the Encounter Step (L71); it is the {combat.step} step."
+                # cites L71
+                f"In combat, a color chit is played in the Encounter Step; it is the {combat.step} step."
             )
         if combat is None and state.phase != "daylight":
-            raise RuleError("Outside combat, a color chit is played at the start of a daylight phase (L71).")
+            # cites L71
+            raise RuleError("Outside combat, a color chit is played at the start of a daylight phase.")
         chit.state = "fatigued"
         chit.color = None
         energize(casting, state.day)
@@ -249,7 +260,8 @@ def energize_spell(table: Table, options: EnergizeOptions) -> Outcome:
     card = Card(title=f"#{casting.id} {casting.spell} energized", tone="success")
     card.description = (
         f"⚡ {casting.color} magic ({how}) wakes {casting.caster}'s {casting.spell}: active until midnight of "
-        f"day {state.day}." + (" The chit reverts and fatigues (L41). Not an action (L71)." if chit_label else "")
+        # cites L41, L71
+        f"day {state.day}." + (" The chit reverts and fatigues. Not an action." if chit_label else "")
     )
     return Outcome(
         card=card,

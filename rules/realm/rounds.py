@@ -140,7 +140,8 @@ def combat_start(table: Table, options: CombatStartOptions) -> Outcome:
     card = combat_card(
         combat,
         f"Combat in {clearing}",
-        "⚔️ Round 1, Encounter Step: luring, assignment, charges, then actions in order (L13-L19).",
+        # cites L13-L19
+        "⚔️ Round 1, Encounter Step: luring, assignment, charges, then actions in order.",
     )
     if ended:
         add_field(card, "Sunset first", [e.text() for e in ended])
@@ -178,7 +179,8 @@ def combat_sheet(table: Table, options: CombatSheetOptions) -> Outcome:
         combat,
         f"{fighter.name}'s melee sheet",
         f"Move times: {', '.join(map(str, times)) or 'none'}."
-        + (f" Casting needs speed ≤ {limit}; running or alerting < {limit} (L43)." if limit is not None else ""),
+        # cites L43
+        + (f" Casting needs speed ≤ {limit}; running or alerting < {limit}." if limit is not None else ""),
     )
     return Outcome(
         card=card,
@@ -218,7 +220,8 @@ def melee(table: Table, options: MeleeOptions) -> Outcome:
         combat,
         f"Melee Step, round {combat.round}",
         "🎯 Attention counters drawn. Casters name targets with `/realm target`, then the GM runs "
-        "`/realm resolve` (L25, L53).",
+        # cites L25, L53
+        "`/realm resolve`.",
     )
     if waiting:
         add_field(card, "Spells waiting for a target", waiting)
@@ -234,7 +237,8 @@ def melee(table: Table, options: MeleeOptions) -> Outcome:
 
 def _fatigue_step(combat: Combat) -> list[str]:
     return [
-        f"{f.name} played {f.fight_move_asterisks} Fight/Move asterisks: fatigue chits now (L32); the player "
+        # cites L32
+        f"{f.name} played {f.fight_move_asterisks} Fight/Move asterisks: fatigue chits now; the player "
         "chooses, with `/realm character chit`"
         for f in combat.fighters.values()
         if f.character and f.fight_move_asterisks >= 2
@@ -262,7 +266,8 @@ def _round_over(table: Table, combat: Combat) -> list[Ended]:
             and casting.played_in == "combat"
             and fold(casting.clearing) == fold(combat.clearing)
         ):
-            ended.append(end_casting(table, casting, f"its special chit's round ({combat.round}) ended (G-R21)"))
+            # cites G-R21
+            ended.append(end_casting(table, casting, f"its special chit's round ({combat.round}) ended"))
     return ended
 
 
@@ -317,7 +322,8 @@ def combat_end(table: Table, options: CombatEndOptions) -> Outcome:
             and fold(casting.clearing) == fold(combat.clearing)
             and casting.day == state.day
         ):
-            ended.append(end_casting(table, casting, f"expired at the end of combat in {combat.clearing} (L65)"))
+            # cites L65
+            ended.append(end_casting(table, casting, f"expired at the end of combat in {combat.clearing}"))
     fatigued = []
     used_prepared = settings_of(table).prepared_used_fatigues_at_combat_end
     for name in combat.order:
@@ -328,7 +334,8 @@ def combat_end(table: Table, options: CombatEndOptions) -> Outcome:
             if chit.state == "prepared":
                 chit.state = "fatigued"
                 chit.prepared_day = None
-                fatigued.append(f"{record.name}'s {chit.label} (prepared, unused, L32)")
+                # cites L32
+                fatigued.append(f"{record.name}'s {chit.label} (prepared, unused)")
             elif used_prepared and chit.state == "committed" and chit.committed_to is not None:
                 casting = state.casting(chit.committed_to)
                 if casting is not None and casting.prepared:
@@ -338,7 +345,8 @@ def combat_end(table: Table, options: CombatEndOptions) -> Outcome:
                     fatigued.append(f"{record.name}'s {chit.label} (prepared and used: house rule)")
     del state.combats[fold(combat.clearing)]
     card = Card(title=f"Combat ends in {combat.clearing}")
-    card.description = "Combat spells cast here today expire; prepared chits fatigue (L32, L65)." + (
+    # cites L32, L65
+    card.description = "Combat spells cast here today expire; prepared chits fatigue." + (
         "" if ended or fatigued else " Nothing to expire or fatigue."
     )
     if fatigue:

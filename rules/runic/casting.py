@@ -34,37 +34,35 @@ Ritual = Literal["normal", "no_gesture", "no_words", "none", "precise"]
 class CastOptions(Model):
     """`/runic cast`: the spell, then every modifier the seed names. All optional but the spell."""
 
-    spell: str = Field(min_length=1, max_length=200, description="A saved spell, or Words like Vas-Jux-Flam")
-    mage: str | None = Field(default=None, max_length=60, description="Your mage, if you have several")
-    parameters: str | None = Field(default=None, max_length=1000, description="Parameters for this casting")
+    spell: str = Field(min_length=1, max_length=200, description="A saved spell, or Words: Vas-Jux-Flam")
+    mage: str | None = Field(default=None, max_length=60, description="Your mage, if several")
+    parameters: str | None = Field(default=None, max_length=1000, description="Parameters")
     type: SpellType | None = Field(default=None, description="Spell type, for Words cast inline")
-    source: Source = Field(default="memory", description="Cast from memory, a grimoire or a scroll")
+    source: Source = Field(default="memory", description="Memory, grimoire or scroll")
     distance: int = Field(default=0, ge=0, le=100_000, description="Yards to the subject (0: touching)")
-    unseen: bool = Field(default=False, description="The subject can be neither seen nor touched (-5)")
-    halvings: int = Field(default=0, ge=0, le=20, description="Hurry: halve the casting time this often (-2 each)")
-    instant: bool = Field(default=False, description="Cast a Blocking, Melee or Missile spell instantly")
+    unseen: bool = Field(default=False, description="Subject neither seen nor touched (-5)")
+    halvings: int = Field(default=0, ge=0, le=20, description="Halvings of the casting time (-2 each)")
+    instant: bool = Field(default=False, description="Blocking, Melee or Missile: cast instantly")
     ritual: Ritual = Field(default="normal", description="Omit gestures or words, or a precise ritual (+1)")
-    save_energy: int = Field(default=0, ge=0, le=1000, description="Energy saved at -4 skill each")
+    save_energy: int = Field(default=0, ge=0, le=1000, description="Energy saved, -4 skill each")
     boost: int = Field(default=0, ge=0, le=100, description="+1 skill per 2 extra energy")
     sacrifice: Literal["fp", "hp", "ritual"] | None = Field(
-        default=None, description="Pay part in FP or HP (your own: -4), or a ritual sacrifice (2 × its HP)"
+        default=None, description="FP or HP (your own: -4), or a ritual sacrifice (2× its HP)"
     )
-    sacrifice_energy: int = Field(default=0, ge=0, le=1000, description="How much energy the sacrifice pays")
+    sacrifice_energy: int = Field(default=0, ge=0, le=1000, description="Energy the sacrifice pays")
     donor: str | None = Field(
-        default=None, max_length=80, description="A willing volunteer in contact (no -4); ritual: e.g. goat 8 HP"
+        default=None, max_length=80, description="Volunteer in contact (no -4); ritual: e.g. goat 8 HP"
     )
     item_energy: int | None = Field(default=None, ge=0, le=10_000, description="Energy from your implement")
     shock: int = Field(default=0, ge=0, le=4, description="Shock penalty from injury")
-    modifier: int = Field(default=0, ge=-50, le=50, description="Any other modifier the GM rules")
-    target: str | None = Field(default=None, max_length=300, description="Who resists: character names, commas")
-    resistance: int | None = Field(default=None, ge=0, le=100, description="The subject's resistance, as a number")
+    modifier: int = Field(default=0, ge=-50, le=50, description="Other modifiers the GM rules")
+    target: str | None = Field(default=None, max_length=300, description="Who resists (names, commas)")
+    resistance: int | None = Field(default=None, ge=0, le=100, description="The subject's resistance")
     magic_resistance: int = Field(default=0, ge=0, le=50, description="The subject's Magic Resistance")
-    living_subject: bool = Field(default=True, description="Living or sapient subject: the Rule of 16 applies")
-    dice: str | None = Field(default=None, max_length=40, description="GM: the 3d6 rolled at the table, e.g. 3 4 5")
-    calamity_dice: str | None = Field(
-        default=None, max_length=40, description="GM: the 3d6 rolled at the table for a Calamity check"
-    )
-    critical_hit: bool = Field(default=False, description="A Blocking spell against a critical hit (not allowed)")
+    living_subject: bool = Field(default=True, description="Living or sapient: the Rule of 16 applies")
+    dice: str | None = Field(default=None, max_length=40, description="GM: table 3d6, e.g. 3 4 5")
+    calamity_dice: str | None = Field(default=None, max_length=40, description="GM: table 3d6 for the Calamity check")
+    critical_hit: bool = Field(default=False, description="Blocking a critical hit (not allowed)")
 
 
 class SkillModifier(Model):
@@ -236,7 +234,7 @@ def _skill_modifiers(
         elif mode == "melee" and options.distance > 1:
             raise RuleError("This spell has melee range: the subject must be within reach (distance 0 or 1).")
         elif mode in ("speed_range", "long_distance") and options.distance:
-            notes.append("Apply the Speed/Range or long-distance penalty as `modifier` (the seed does not print it).")
+            notes.append("Apply the Speed/Range or long-distance penalty as `modifier` (the book does not print it).")
         if options.unseen:
             mods.append(SkillModifier(label="Cannot see or touch the subject", value=m.unseen))
 
@@ -353,7 +351,7 @@ def check_hands_and_turn(table: Table, sheet: MageSheet, spell: SpellDef, option
         raise RuleError("`critical_hit` is for Blocking spells (you cannot attempt one against a critical hit).")
     if spell.type == "blocking":
         if options.critical_hit:
-            raise RuleError("You cannot attempt a Blocking spell against a critical hit (the seed's Blocking Spells).")
+            raise RuleError("You cannot attempt a Blocking spell against a critical hit (the book's Blocking Spells).")
         turn = table.state.turn
         if turn is not None and sheet.blocked_on_turn == turn:
             raise RuleError(

@@ -29,7 +29,7 @@ def _gain(sheet: MageSheet, amount: int) -> int:
 class EnergyGiveOptions(Model):
     to: str = Field(min_length=1, max_length=60, description="The mage who receives the MP")
     amount: int = Field(ge=1, le=1000, description="MP to transfer")
-    mage: str | None = Field(default=None, max_length=60, description="The mage who gives it (yours)")
+    mage: str | None = Field(default=None, max_length=60, description="The giver (yours)")
 
 
 def energy_give(table: Table, options: EnergyGiveOptions) -> Outcome:
@@ -87,7 +87,7 @@ def energy_paut(table: Table, options: EnergyPautOptions) -> Outcome:
     per_dose = table.state.gm_values.get(PAUT_KEY)
     if per_dose is None:
         raise RuleError(
-            "The seed does not say how much MP a dose of Paut restores. The GM rules it once, with "
+            "The book does not say how much MP a dose of Paut restores. The GM rules it once, with "
             "`mp_per_dose` on this command, and the campaign keeps it."
         )
     before = sheet.mp

@@ -20,7 +20,7 @@ TOPICS: dict[str, str] = {
 
 
 class RulingOptions(Model):
-    topic: Topic | None = Field(default=None, description="What the seed leaves to you")
+    topic: Topic | None = Field(default=None, description="What the book leaves to you")
     value: int | None = Field(default=None, ge=1, le=100_000, description="Your ruling")
     clear: bool = Field(default=False, description="Forget the ruling (the bot asks again)")
 

@@ -49,7 +49,7 @@ def _trigger_spell(book: RunicBook, form: Form, trigger: str | None, parameters:
 class LastingInscribeOptions(Model):
     name: str = Field(min_length=1, max_length=60, description="Its name")
     spell: str = Field(min_length=1, max_length=200, description="The spell inscribed")
-    form: Form = Field(default="ward", description="Ward, sigil or plain inscription")
+    form: Form = Field(default="ward", description="Its form")
     duration: Duration = Field(default="lasting", description="lasting is lesser, permanent greater")
     trigger: str | None = Field(default=None, max_length=200, description="Trigger Words")
     trigger_parameters: str | None = Field(default=None, max_length=500, description="e.g. duration: 1 hour")

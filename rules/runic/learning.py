@@ -37,8 +37,8 @@ def word_costs(sheet: MageSheet, book: RunicBook) -> list[WordCost]:
 
 
 class MagePointsOptions(Model):
-    mage: str | None = Field(default=None, max_length=60, description="Your mage, if you have several")
-    points: int | None = Field(default=None, ge=0, le=10_000, description="The points your sheet spends on Words")
+    mage: str | None = Field(default=None, max_length=60, description="Your mage, if several")
+    points: int | None = Field(default=None, ge=0, le=10_000, description="Points your sheet spends on Words")
 
 
 def mage_points(table: Table, options: MagePointsOptions) -> Outcome:

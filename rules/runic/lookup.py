@@ -149,7 +149,7 @@ def entries(book: RunicBook) -> Iterator[LookupEntry]:
     levels = range(-2, 4)
     yield _entry(
         "table", "word points", "Word skill costs (GURPS B170)",
-        "Points for a Word skill at a level relative to IQ (the seed gives each Word's difficulty; the prices are "
+        "Points for a Word skill at a level relative to IQ (the book gives each Word's difficulty; the prices are "
         "GURPS's, ruling 1). `/runic mage points` checks a sheet.\n\n"
         + _table(["Difficulty", *(f"IQ{level:+d}" for level in levels)],
                  [[d, *(learning.points(d, level) or "—" for level in levels)] for d in ("Average", "Hard")])

@@ -21,7 +21,7 @@ from rules.runic.spells import plan_spell
 from rules.runic.upkeep import mp_loss_consequences
 from rules.text import TITLE, clip, fold
 
-MageName = Field(default=None, max_length=60, description="Your mage, if you have several")
+MageName = Field(default=None, max_length=60, description="Your mage, if several")
 
 
 def _assign(target: Model, field: str, value: Any, label: str) -> None:
@@ -57,7 +57,7 @@ class MageCreateOptions(Model):
     thaumatology: int = Field(default=0, ge=0, le=40, description="Thaumatology skill (0: none)")
     symbol_drawing: int = Field(default=0, ge=0, le=40, description="Symbol Drawing skill (0: none)")
     faster_casting: int = Field(default=0, ge=0, le=10, description="Levels of Faster Casting")
-    age: int | None = Field(default=None, ge=0, le=10_000, description="Age in years (Calamity 20 ages mages)")
+    age: int | None = Field(default=None, ge=0, le=10_000, description="Age in years")
 
 
 def mage_create(table: Table, options: MageCreateOptions) -> Outcome:
@@ -110,7 +110,7 @@ SetField = Literal[
 
 class MageSetOptions(Model):
     field: SetField = Field(description="What to change")
-    value: int = Field(ge=0, le=10_000, description="The new value (0 clears Thaumatology, Symbol Drawing, age)")
+    value: int = Field(ge=0, le=10_000, description="The new value (0 clears a skill or the age)")
     mage: str | None = MageName
 
 
@@ -212,7 +212,7 @@ def _spell_key(table: Table, sheet: MageSheet, name: str) -> tuple[str, Any]:
 
 
 class MageLearnOptions(Model):
-    spell: str = Field(min_length=1, max_length=60, description="A saved spell the mage has bought")
+    spell: str = Field(min_length=1, max_length=60, description="The saved spell")
     forget: bool = Field(default=False, description="Mark it as not known")
     mage: str | None = MageName
 
@@ -240,7 +240,7 @@ class MageGrimoireOptions(Model):
     grimoire: str = Field(min_length=1, max_length=60, description="The grimoire's name")
     spell: str | None = Field(default=None, max_length=60, description="A saved spell to inscribe (or remove)")
     bonus: int = Field(default=0, ge=0, le=100, description="Its casting bonus, +0 to +5")
-    remove: bool = Field(default=False, description="Remove the spell, or the whole grimoire if no spell")
+    remove: bool = Field(default=False, description="Remove the spell (no spell: the grimoire)")
     pages: int | None = Field(default=None, ge=1, le=10_000, description="Pages it holds (standard: 60)")
     mage: str | None = MageName
 
@@ -286,7 +286,7 @@ def mage_grimoire(table: Table, options: MageGrimoireOptions) -> Outcome:
                 )
             footer = (
                 f"Bonus {options.bonus:+d}: cost multiplier C{multiplier:,} "
-                "(the seed leaves what it multiplies to the GM). "
+                "(the book leaves what it multiplies to the GM). "
                 f"Pages used: {used}/{grimoire.pages}. "
             )
             time = plan_spell(spell, book, table.settings).time
@@ -294,7 +294,7 @@ def mage_grimoire(table: Table, options: MageGrimoireOptions) -> Outcome:
             footer += (
                 f"Inscribing time: casting time {time} × TP {tp} (the GM's ruling) = {time * tp}."
                 if tp is not None
-                else "Inscribing time is casting time × TP, which the seed leaves to the GM: "
+                else "Inscribing time is casting time × TP, which the book leaves to the GM: "
                 "`/runic ruling topic:grimoire_tp`."
             )
     outcome = _show(record, table, "Grimoire", f"{record.name}: grimoire {grimoire.name} updated.", {
@@ -412,7 +412,7 @@ class AdjustOptions(Model):
     value: int = Field(ge=-100_000, le=100_000, description="The new value")
     reason: str = Field(min_length=1, max_length=200, description="Why, for the log")
     name: str | None = Field(default=None, max_length=60, description="The Word, item or condition it concerns")
-    apply_rules: bool = Field(default=True, description="Treat an MP drop as MP lost (strain FP, Calamity check)")
+    apply_rules: bool = Field(default=True, description="Treat an MP drop as MP lost (strain, Calamity)")
 
 
 def adjust(table: Table, options: AdjustOptions) -> Outcome:

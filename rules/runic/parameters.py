@@ -310,7 +310,7 @@ def _duration(value: str, p: ParameterTables, kind: Literal["duration", "persist
     if kind == "duration":
         line.duration_seconds = int(reached)
         if reached > table.pc_limit_seconds:
-            line.detail += " (over 1 day: the seed says PCs generally shouldn't get this)"
+            line.detail += " (over 1 day: the book says PCs generally shouldn't get this)"
     else:
         line.persistence_seconds = int(reached)
     return line
@@ -337,7 +337,7 @@ def _modifier(value: str, p: ParameterTables) -> ParameterLine:
             )
     if "%" not in key:
         named = ", ".join(e.key for e in p.modifiers.examples)
-        raise RuleError(f"modifier: give a percentage like +50% or -25%, or one of the seed's examples: {named}.")
+        raise RuleError(f"modifier: give a percentage like +50% or -25%, or one of the book's examples: {named}.")
     percent = _percent(value, "modifier")
     energy = _ceil(percent / p.modifiers.percent_per_energy)
     detail = f"{percent:+d}% ÷ {p.modifiers.percent_per_energy}% per energy, rounded up"
@@ -531,5 +531,5 @@ def parse_parameters(text: str | None, book: RunicBook, *, overrides: str | None
         seen.add(kind)
         lines.append(READERS[kind](value, book.parameters))
     if "persistence" in seen and "area" not in seen:
-        raise RuleError("A spell with persistence must have an area as well (the seed's Duration rule).")
+        raise RuleError("A spell with persistence must have an area as well (the book's Duration rule).")
     return lines

@@ -143,7 +143,7 @@ def cast_outcome(result: CastResult) -> Outcome:
     _common_fields(public, result)
     secret = _full_card(result, f"Secret roll: {title}", reveal=True)
     if result.outcome == "critical_failure":
-        say = "Critical failure: **lie to the player** (the seed's Information rule)."
+        say = "Critical failure: **lie to the player** (the book's Information rule)."
     elif result.worked:
         say = f"It works: give the information; the better the roll (margin {result.roll.margin}), the better."
     else:

@@ -25,15 +25,15 @@ Where = Literal["mage", "campaign"]
 class SpellDefineOptions(Model):
     name: str = Field(min_length=1, max_length=60, description="The spell's name, e.g. Seek Enchantments")
     words: str = Field(min_length=1, max_length=200, description="Its Words, e.g. Gal-Ort-Xen")
-    type: SpellType = Field(default="regular", description="regular, melee, missile, blocking, information, area")
-    resisted: ResistTrait | None = Field(default=None, description="Resisted by HT, Will, IQ, or spell")
+    type: SpellType = Field(default="regular", description="Spell type")
+    resisted: ResistTrait | None = Field(default=None, description="What resists it")
     parameters: str | None = Field(default=None, max_length=1000, description="e.g. duration: 10 minutes; traits: +20")
     effect: str = Field(default="", max_length=500, description="What the spell does, in words")
     concentration: bool = Field(default=False, description="Needs concentration while on")
     inscription: bool = Field(default=False, description="A Runic Inscription (Symbol Drawing)")
     known: bool = Field(default=False, description="The mage has bought this spell (no -6)")
-    where: Where = Field(default="mage", description="On your mage, or in the campaign grimoire (GM)")
-    mage: str | None = Field(default=None, max_length=60, description="Your mage, if you have several")
+    where: Where = Field(default="mage", description="Your mage's, or the campaign grimoire (GM)")
+    mage: str | None = Field(default=None, max_length=60, description="Your mage, if several")
 
 
 def spell_define(table: Table, options: SpellDefineOptions) -> Outcome:
@@ -130,8 +130,8 @@ def _own_or_none(table: Table) -> CharacterRecord | None:
 
 class SpellForgetOptions(Model):
     spell: str = Field(min_length=1, max_length=60, description="The saved spell to erase")
-    where: Where = Field(default="mage", description="From your mage, or from the campaign grimoire (GM)")
-    mage: str | None = Field(default=None, max_length=60, description="Your mage, if you have several")
+    where: Where = Field(default="mage", description="Your mage's, or the campaign grimoire's (GM)")
+    mage: str | None = Field(default=None, max_length=60, description="Your mage, if several")
 
 
 def spell_forget(table: Table, options: SpellForgetOptions) -> Outcome:

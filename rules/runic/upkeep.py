@@ -21,7 +21,7 @@ from rules.runic.cards import calamity_data, calamity_fields, gm_calamity_card
 from rules.runic.rolls import parse_faces
 from rules.runic.sheet import MageSheet, RunicSettings
 
-MageName = Field(default=None, max_length=60, description="Your mage, if you have several")
+MageName = Field(default=None, max_length=60, description="Your mage, if several")
 
 
 class Drain(Model):
@@ -72,11 +72,11 @@ def mp_loss_consequences(table: Table, record: CharacterRecord, amount: int) -> 
 
 
 class MaintainOptions(Model):
-    spell: str | None = Field(default=None, max_length=60, description="One spell on (default: all of them)")
+    spell: str | None = Field(default=None, max_length=60, description="One spell on (default: all)")
     times: int = Field(default=1, ge=1, le=20, description="How many intervals to pay")
     mage: str | None = MageName
     calamity_dice: str | None = Field(
-        default=None, max_length=200, description="GM: 3d6 rolled at the table per Calamity check, in order"
+        default=None, max_length=200, description="GM: table 3d6 per Calamity check, in order"
     )
 
 

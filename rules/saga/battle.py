@@ -87,7 +87,8 @@ def damage(ctx: Ctx, amount: int) -> str:
         picked = ctx.table.rng.sample(hand, count) if count else []
         how = "cycled at random"
     cycle(ctx.game, picked)  # type: ignore[arg-type]
-    lost = f" ({amount - count} more than the hand holds; the excess is lost, F-R12)" if amount > count else ""
+    # cites F-R12
+    lost = f" ({amount - count} more than the hand holds; the excess is lost)" if amount > count else ""
     return f"{how}: {', '.join(picked)}{lost}." if picked else f"the hand is empty{lost}."  # type: ignore[arg-type]
 
 
@@ -153,7 +154,8 @@ def attack(
         raise RuleError(f"{card.name} prints attack {card.attack}; leave value out (a GM corrects the catalog).")
     number = card.attack if card.attack is not None else value
     if number is None:
-        raise RuleError(f"{card.name} prints no attack number: declare it with value:<n> (F-R25); a GM may correct it.")
+        # cites F-R25
+        raise RuleError(f"{card.name} prints no attack number: declare it with value:<n>; a GM may correct it.")
     enemy = _enemy(battle, enemy_name)
     used = card.name
     if item is not None:
@@ -161,7 +163,8 @@ def attack(
         used = item.name + (f" with {song.name}" if song else "")
     battle.used[hero.name] = used
     enemy.hits += number
-    declared = "" if card.attack is not None else " (declared, F-R25)"
+    # cites F-R25
+    declared = "" if card.attack is not None else " (declared)"
     note = (
         f"{hero.name} uses {used}: attack {number}{declared} on {enemy.name}, total {enemy.hits} vs armor {enemy.armor}"
     )

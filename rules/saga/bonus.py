@@ -60,7 +60,8 @@ def _source_matches(ctx: Ctx, cost: Cost, source: str, hero_name: str | None, sh
         for hero in heroes:
             cards = kismet(ctx, hero)
             if any(c is None for c in cards):
-                out.append(Match(False, f"{hero.name}'s kismet cards", reason="a kismet card is missing (F-R18)"))
+                # cites F-R18
+                out.append(Match(False, f"{hero.name}'s kismet cards", reason="a kismet card is missing"))
             else:
                 out.append(run_match(cost, [c for c in cards if c], f"{hero.name}'s kismet cards"))
         return out
@@ -109,7 +110,8 @@ def bonus(
     if printed is not None and printed.hand_same_harmonic:
         common = same_harmonic([view(ctx, name) for name in game.hand])
         if not common:
-            raise RuleError("Not met: the hand's cards do not all carry one harmonic color (F-R31).")
+            # cites F-R31
+            raise RuleError("Not met: the hand's cards do not all carry one harmonic color.")
         colors = ", ".join(sorted(common))
         return [f"{card.name}'s {kind} bonus: every hand card carries {colors}. {printed.text}"], {  # type: ignore[union-attr]
             "met": True,
@@ -147,7 +149,8 @@ def pile_order(ctx: Ctx, pile: str, hero_name: str | None) -> tuple[list[str], O
     elif pile == "kismet":
         cards = kismet(ctx, find_hero(ctx, hero_name))
         if any(c is None for c in cards):
-            raise RuleError("A kismet card is missing this turn (F-R18): there is no order to read.")
+            # cites F-R18
+            raise RuleError("A kismet card is missing this turn: there is no order to read.")
         views = [c for c in cards if c is not None]
     else:
         return place_circle_order(ctx)

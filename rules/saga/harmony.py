@@ -238,7 +238,8 @@ def luck_check(kismet: Sequence[View | None], labels: Sequence[str] = ("place", 
     """RULINGS 18: a shared harmonic is good luck; a missing glyph is no luck; else all/none/some glyphs match."""
     missing = [labels[i] for i, card in enumerate(kismet) if card is None]
     if missing:
-        return Luck("none", f"no {', '.join(missing)}: a missing kismet card gives no luck (F-R18)")
+        # cites F-R18
+        return Luck("none", f"no {', '.join(missing)}: a missing kismet card gives no luck")
     shared = harmonic_match(kismet)
     if shared:
         colors = ", ".join(c for c in COLORS if c in shared)

@@ -60,7 +60,8 @@ def buy(ctx: Ctx, name: str, pay: list[str], hero: str | None, spot: int | None,
     found = in_hand_or_action(ctx, name)
     card = ctx.card(found)
     if card.is_enemy:
-        raise RuleError(f"{card.name} is an enemy: enemies are never purchased, they are battled (L152, L360).")
+        # cites L152, L360
+        raise RuleError(f"{card.name} is an enemy: enemies are never purchased, they are battled.")
     if not acknowledged(ctx, card):
         raise RuleError(f"{card.name} is ignored ({ack_text(ctx, card)}): only acknowledged cards may be purchased.")
     free = card.type in ("folk", "spell-song")
@@ -70,7 +71,8 @@ def buy(ctx: Ctx, name: str, pay: list[str], hero: str | None, spot: int | None,
         price = 0
     else:
         if not isinstance(card.cost, int):
-            raise RuleError(f"{card.name} has a {card.cost} source cost: only a numerical cost is purchased (L366).")
+            # cites L366
+            raise RuleError(f"{card.name} has a {card.cost} source cost: only a numerical cost is purchased.")
         price = card.cost
     paid = []
     for payment in pay:
@@ -78,7 +80,8 @@ def buy(ctx: Ctx, name: str, pay: list[str], hero: str | None, spot: int | None,
         if exact_name is None:
             raise RuleError(f"{payment!r} is not in your hand; pay with hand cards. Hand: {', '.join(game.hand)}.")
         if fold(exact_name) == fold(card.name):
-            raise RuleError(f"{card.name} cannot pay for itself (F-R30): pay with other hand cards.")
+            # cites F-R30
+            raise RuleError(f"{card.name} cannot pay for itself: pay with other hand cards.")
         if exact_name in paid:
             raise RuleError(f"{exact_name} is named twice.")
         paid.append(exact_name)
@@ -130,7 +133,8 @@ def room_for_hero(ctx: Ctx) -> None:
 def room_for_item(ctx: Ctx, hero: HeroState) -> None:
     limit = ctx.card(hero.name).item_limit
     if limit is not None and len(hero.items) >= limit:
-        raise RuleError(f"{hero.name} is at their item limit ({limit}): cycle an item from the play area first (L280).")
+        # cites L280
+        raise RuleError(f"{hero.name} is at their item limit ({limit}): cycle an item from the play area first.")
 
 
 def place_spot(ctx: Ctx, spot: int | None) -> int:
@@ -142,17 +146,21 @@ def place_spot(ctx: Ctx, spot: int | None) -> int:
             return empty[0]
         open_spots = [i for i in occupied(game) if i != game.token_spot and len(game.places[i].stack) < STACK_LIMIT]
         if not open_spots:
-            raise RuleError("The place pile is full (F-R20): no empty spot, and every stack not visited holds 5.")
+            # cites F-R20
+            raise RuleError("The place pile is full: no empty spot, and every stack not visited holds 5.")
         raise RuleError(f"No empty spot: name a spot to stack on ({', '.join(str(i + 1) for i in open_spots)}).")
     index = spot - 1
     if empty and index not in empty:
         raise RuleError(
-            f"A new place goes into an empty spot while there is one (L342): {', '.join(str(i + 1) for i in empty)}."
+            # cites L342
+            f"A new place goes into an empty spot while there is one: {', '.join(str(i + 1) for i in empty)}."
         )
     if index == game.token_spot and game.places[index].stack:
-        raise RuleError("That stack is being visited: a new place may not go on top of it (L342).")
+        # cites L342
+        raise RuleError("That stack is being visited: a new place may not go on top of it.")
     if len(game.places[index].stack) >= STACK_LIMIT:
-        raise RuleError(f"Spot {spot} already holds {STACK_LIMIT} cards, the place pile limit (L288).")
+        # cites L288
+        raise RuleError(f"Spot {spot} already holds {STACK_LIMIT} cards, the place pile limit.")
     return index
 
 
@@ -162,13 +170,15 @@ def _put_in_play(ctx: Ctx, card: CardDef, target: tuple[str, object]) -> str:
     if kind == "played":
         game.deck.append(card.name)
         rules = " ".join(card.mandatory + card.optional) or "(no rules text in the catalog)"
-        return f"{card.name} is played for free: follow its rules, then it is cycled (F-R16). {rules}"
+        # cites F-R16
+        return f"{card.name} is played for free: follow its rules, then it is cycled. {rules}"
     if kind == "attached":
         game.places[where].attached.append(card.name)  # type: ignore[index]
         return f"{card.name} is attached to the place stack topped by {game.places[where].stack[0]}."  # type: ignore[index]
     if kind == "hero":
         game.heroes.append(HeroState(name=card.name))
-        return f"{card.name} joins the hero pile with an empty luck stack (F-R18)."
+        # cites F-R18
+        return f"{card.name} joins the hero pile with an empty luck stack."
     if kind == "item":
         hero = find_hero(ctx, str(where))
         hero.items.append(ItemState(name=card.name))
@@ -225,7 +235,8 @@ def attach_song(ctx: Ctx, song_name: str, item_name: str) -> list[str]:
     if card.type != "spell-song":
         raise RuleError(f"{card.name} is a {card.type}, not a spell-song.")
     if not acknowledged(ctx, card):
-        raise RuleError(f"{card.name} is ignored ({ack_text(ctx, card)}); a spell-song must be acknowledged (F-R16).")
+        # cites F-R16
+        raise RuleError(f"{card.name} is ignored ({ack_text(ctx, card)}); a spell-song must be acknowledged.")
     item = next((i for h in ctx.game.heroes for i in h.items if fold(i.name) == fold(item_name)), None)
     if item is None:
         raise RuleError(f"{item_name!r} is not an item attached to a hero.")

@@ -122,7 +122,8 @@ class PutOptions(Model):
     hero: str | None = Field(default=None, max_length=80, description="The hero (for luck, item, action)")
     spot: int | None = Field(default=None, ge=1, le=5, description="The place-pile spot (for place, attach)")
     reason: str = Field(min_length=1, max_length=200, description="The card rule (or correction) this follows")
-    if_harmonic: bool = Field(default=False, description="A place: only if the stack tops end in harmonic order (W9)")
+    # W9
+    if_harmonic: bool = Field(default=False, description="A place: only if the stack tops end in harmonic order")
 
 
 def put(table: Table, options: PutOptions) -> Outcome:

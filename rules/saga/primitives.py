@@ -60,7 +60,8 @@ def search(
             raise RuleError(f"{take!r} is not in your deck as the table knows it.")
         game.last_search = [n for n in game.last_search if fold(n) != fold(take)]
         notes.extend(put(ctx, take, to, hero, None))
-        notes.append("The other cards stay in the deck in their order (F-R33).")
+        # cites F-R33
+        notes.append("The other cards stay in the deck in their order.")
     elif top is None:
         raise RuleError("Say what to search: top:<n> [type:<type>], then take:<card>; or in_game:true take:<card>.")
     return notes

@@ -110,8 +110,10 @@ def move(ctx: Ctx, to: str | None) -> list[str]:
     notes: list[str] = []
     if not legal:
         if to:
-            raise RuleError(f"{game.visiting} has no adjacent place: the token stays (F-R21). Send `/saga move` alone.")
-        notes.append(f"No adjacent place: the token stays on {game.visiting} (F-R21); nothing rotates.")
+            # cites F-R21
+            raise RuleError(f"{game.visiting} has no adjacent place: the token stays. Send `/saga move` alone.")
+        # cites F-R21
+        notes.append(f"No adjacent place: the token stays on {game.visiting}; nothing rotates.")
     else:
         if not to:
             names = ", ".join(name for _, _, name in legal)
@@ -158,7 +160,8 @@ def advance(ctx: Ctx) -> list[str]:
     notes: list[str] = []
     while True:
         if game.step in (4, 5) and game.draws == "reported" and not game.deck:
-            notes.append(f"Step {game.step}: the deck is empty; nothing to draw (F-R19).")
+            # cites F-R19
+            notes.append(f"Step {game.step}: the deck is empty; nothing to draw.")
             game.step += 1
             continue
         if game.step == 4:
@@ -187,14 +190,16 @@ def advance(ctx: Ctx) -> list[str]:
                 notes.append(
                     f"Step 5: drew into the action pile: {drawn[0]}."
                     if drawn
-                    else "Step 5: the deck is empty; no action card (F-R19)."
+                    # cites F-R19
+                    else "Step 5: the deck is empty; no action card."
                 )
                 game.step = 6
             else:
                 if game.pending is None:
                     drawn = draw(ctx, 1)
                     if not drawn:
-                        notes.append("Step 5: the deck is empty (F-R19).")
+                        # cites F-R19
+                        notes.append("Step 5: the deck is empty.")
                         game.step = 6
                         continue
                     game.pending = drawn[0]
@@ -371,7 +376,8 @@ def end_turn(ctx: Ctx, names: list[str]) -> list[str]:
     leftovers = [a.name for a in game.action]
     if leftovers:
         cycle(game, leftovers)
-        notes.append(f"The action pile's leftovers are cycled (F-R14): {', '.join(leftovers)}.")
+        # cites F-R14
+        notes.append(f"The action pile's leftovers are cycled: {', '.join(leftovers)}.")
     if chosen:
         cycle(game, chosen)
         notes.append(f"Step 10: cycled {', '.join(chosen)}; the hand is at the source limit {limit}.")
@@ -379,7 +385,8 @@ def end_turn(ctx: Ctx, names: list[str]) -> list[str]:
         notes.append(f"Step 10: the hand ({len(game.hand)}) is within the source limit {limit}; nothing to cycle.")
     if not game.hand:
         game.outcome = "lost"
-        notes.append("The turn ends with no cards in hand: the game is LOST (L85).")
+        # cites L85
+        notes.append("The turn ends with no cards in hand: the game is LOST.")
         return notes
     game.turn += 1
     game.step, game.moved = 1, False

@@ -138,7 +138,8 @@ class AttackOptions(Model):
     song: str | None = Field(default=None, max_length=80, description="Or a spell-song (hand, action pile, attached)")
     enemy: str | None = Field(default=None, max_length=80, description="The enemy to attack")
     hero: str | None = Field(default=None, max_length=80, description="The hero using the item")
-    value: int | None = Field(default=None, ge=0, le=99, description="The attack of an item that prints none (F-R25)")
+    # cites F-R25
+    value: int | None = Field(default=None, ge=0, le=99, description="The attack of an item that prints none")
     damage: str | None = Field(default=None, max_length=1500, description="GM: the hand cards the damage takes")
 
 

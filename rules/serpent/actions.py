@@ -521,7 +521,7 @@ ACTIONS: dict[str, Action] = {
         "autopass",
         run_autopass,
         AutoPassOptions,
-        description="Pass response windows by yourself: always, allies, never",
+        description="Pass response windows by yourself",
     ),
     "magi show": Action(
         "magi show", run_magi_show, MagiShowOptions, logged=False, description="Show a Magi's sheet and cards"
@@ -565,7 +565,7 @@ ACTIONS: dict[str, Action] = {
         run_close_window,
         CloseWindowOptions,
         gm_only=True,
-        description="Close the response window (everyone still eligible passes)",
+        description="Close the response window: all still eligible pass",
     ),
     "battle mode": Action(
         "battle mode", run_battle_mode, BattleModeOptions, gm_only=True, description="Turn easy mode on or off"

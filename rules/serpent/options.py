@@ -14,7 +14,7 @@ from pydantic import Field
 
 from rules.base import Model
 
-MAGI = "Which Magi acts (if you have several; a GM may name anyone's)"
+MAGI = "Your Magi, if several (a GM: anyone's)"
 
 
 def magi_field() -> Any:
@@ -23,7 +23,7 @@ def magi_field() -> Any:
 
 class MagiCreateOptions(Model):
     name: str = Field(min_length=1, max_length=64, description="The Magi's name")
-    codex: str = Field(description='The Codex: spells separated by commas, e.g. "Fireball x2, Dissolve Tissue"')
+    codex: str = Field(description='Spells, comma-separated, e.g. "Fireball x2, Dissolve Tissue"')
     specialization: str | None = Field(default=None, description="A Specialization, e.g. Void Speaker")
     artifact: str | None = Field(default=None, description="An Artifact, by name (it takes an Enhancement slot)")
 
@@ -109,7 +109,7 @@ class BattleRoundOptions(Model):
 
 
 class BattleDiceOptions(Model):
-    values: str = Field(description='Values for the next automatic rolls, e.g. "token=red d10=7 2d10=3+4"')
+    values: str = Field(description='Next automatic rolls, e.g. "token=red d10=7 2d10=3+4"')
 
 
 class BattleAdjustOptions(Model):
@@ -122,13 +122,13 @@ class BattleAdjustOptions(Model):
     stones: int | None = Field(default=None, description="Change to interrupt stones held")
     reason: str | None = Field(default=None, description="Why, for the log (e.g. Ability Chart A)")
     resistance: int | None = Field(
-        default=None, ge=0, description="Set an Encounter's Resistance: spells of lower Potency cannot affect it"
+        default=None, ge=0, description="An Encounter's Resistance: lower Potency cannot affect it"
     )
 
 
 class CloseWindowOptions(Model):
     window: int | None = Field(
-        default=None, ge=1, description="Close only window #n (the board shows it); refused if another is open"
+        default=None, ge=1, description="Close only window #n (on the board); refused if another is open"
     )
     magi: str | None = Field(
         default=None, max_length=100, description="Only this Magi passes (a play-by-post deadline)"
@@ -140,26 +140,26 @@ class BattleModeOptions(Model):
 
 
 class PrepareOptions(Model):
-    spells: str = Field(default="", description='Up to 3 spells from your Codex, e.g. "Fireball, Dissolve Tissue"')
+    spells: str = Field(default="", description='Up to 3 Codex spells, e.g. "Fireball, Dissolve Tissue"')
     magi: str | None = magi_field()
 
 
 class ReattuneOptions(Model):
-    spells: str = Field(description='Discarded spells to re-attune, e.g. "Air Essence, Pillar of Earth"')
+    spells: str = Field(description='Discarded spells to re-attune, e.g. "Air Essence"')
     magi: str | None = magi_field()
 
 
 class CastOptions(Model):
     spell: str = Field(description="A prepared spell (Free Action spells too)")
     target: str | None = Field(default=None, description="A Magi or team; a spell's title or #number for Abjurations")
-    upgrade: str | None = Field(default=None, description='Upgrades to buy, e.g. "refined" (comma-separated)')
+    upgrade: str | None = Field(default=None, description='Upgrades to buy, e.g. "refined", with commas')
     upgrade_with: str | None = Field(default=None, description='Which price pays the upgrade, e.g. "Will"')
     tiers: int = Field(default=0, ge=0, le=4, description="Ritual path tiers to buy (0 to 4)")
     tiers_with: Literal["harmony", "will"] = Field(
         default="harmony", description="Pay tiers with 1 Harmony each, or 1 Will for 3"
     )
     component: str | None = Field(default=None, description="Which Component to discard, by title or #number")
-    intone: str | None = Field(default=None, description='The cast phrase, typed: judged "Alum!" or "Kotukh!"')
+    intone: str | None = Field(default=None, description='The cast phrase as typed ("Alum!" or "Kotukh!")')
     replace: str | None = Field(default=None, description="Which Enhancement a fifth one pushes out")
     magi: str | None = magi_field()
 
@@ -167,16 +167,14 @@ class CastOptions(Model):
 class RespondOptions(Model):
     spell: str | None = Field(default=None, description="A Response spell from your Codex; leave out to pass")
     target: str | None = Field(default=None, description="The manifesting spell, by title or #number")
-    upgrade: str | None = Field(default=None, description='Upgrades to buy, e.g. "refined" (comma-separated)')
+    upgrade: str | None = Field(default=None, description='Upgrades to buy, e.g. "refined", with commas')
     upgrade_with: str | None = Field(default=None, description='Which price pays the upgrade, e.g. "Will"')
-    intone: str | None = Field(default=None, description='The cast phrase, typed: judged "Alum!" or "Kotukh!"')
+    intone: str | None = Field(default=None, description='The cast phrase as typed ("Alum!" or "Kotukh!")')
     magi: str | None = magi_field()
 
 
 class AutoPassOptions(Model):
-    mode: Literal["always", "allies", "never"] = Field(
-        description="Pass response windows by yourself: always, on your team's spells, or never"
-    )
+    mode: Literal["always", "allies", "never"] = Field(description="When: always, on your team's spells, or never")
     magi: str | None = magi_field()
 
 
@@ -220,19 +218,17 @@ class SustainOptions(Model):
 
 
 class OrderOptions(Model):
-    spells: str = Field(
-        description='Spells of one of your zones in the order you choose, e.g. "#4, #2" (Shields: outermost first)'
-    )
+    spells: str = Field(description='Your zone\'s spells in order, e.g. "#4, #2" (Shields: outermost first)')
     magi: str | None = magi_field()
 
 
 class LoseOptions(Model):
-    spells: str = Field(description='The spells your Spell Loss takes, e.g. "Fireball, Dissolve Tissue"')
+    spells: str = Field(description='Spells your Spell Loss takes, e.g. "Fireball, Dissolve Tissue"')
     magi: str | None = magi_field()
 
 
 class PledgeOptions(Model):
-    to: str = Field(description="The ally whose next spell with a ritual path you help to upgrade")
+    to: str = Field(description="The ally whose next ritual-path spell you help upgrade")
     tiers: int = Field(default=1, ge=0, le=4, description="Ritual path tiers you pay (0 withdraws your pledge)")
     tiers_with: Literal["harmony", "will"] = Field(
         default="harmony", description="Pay tiers with 1 Harmony each, or 1 Will for 3"

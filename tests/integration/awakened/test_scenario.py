@@ -68,7 +68,7 @@ def test_shaping_with_gm_dice_and_the_paradox_roll(results: list[dict]) -> None:
     assert data["roll"]["dice"][1] == {"faces": [10, 9, 3], "rote_faces": []}
     assert data["roll"]["dice"][6] == {"faces": [5], "rote_faces": [8, 4]}
     assert (data["successes"], data["potency"], data["paradox_pool"]) == (4, 7, 3)
-    assert "it counts as **7** successes (an exceptional success, P-G21)" in shaped["text"]
+    assert "it counts as **7** successes (an exceptional success)" in shaped["text"]
     assert "The GM rolled these dice at the table." in shaped["text"]
     end = step(results, "/awakened time round")
     assert end["data"]["roll"]["dice"] == [

@@ -53,7 +53,7 @@ async def test_a_round_through_the_tree(valley: ConsoleTable) -> None:
     asked = await ok(valley, PAT, "realm castable", spell="Blind", ritual="MAGIC IV4")
     assert asked.ephemeral and asked.embed["title"] == "Can Wizard cast Blind?"
     assert asked.embed["description"] == "**Castable**: Blind by Wizard with MAGIC IV4, speed 4."
-    assert "✅ color: purple: clearing Cave 1." in asked.fields["Checks"]
+    assert "✅ Purple magic here: clearing Cave 1." in asked.fields["Checks"]
 
     cast = await ok(valley, PAT, "realm cast", spell="Blind", ritual="MAGIC IV4")
     assert not cast.ephemeral and cast.embed["title"] == "Wizard casts Blind"
@@ -122,7 +122,7 @@ def test_the_biggest_cards_fit() -> None:
 
 async def test_lookup_finds_the_primer_in_a_realm_channel(valley: ConsoleTable, console: Console) -> None:
     energize = await console.ok('/lookup term:"rule energizing"')
-    assert "Permanent Spells are activated any time" in energize["text"] and "L71" in energize["text"]
+    assert "Permanent Spells are activated any time" in energize["text"] and "*Magic Primer.*" in energize["text"]
     colors = await console.ok('/lookup term:"color table"')
     assert "7                 white and black" in colors["text"] and "V                black" in colors["text"]
     blast = await console.ok('/lookup term:"Fiery Blast"')

@@ -116,7 +116,7 @@ def test_bad_rituals_targets_and_chits(realm: RealmConsole) -> None:
     def target(name: str) -> None:
         text = realm.refuses(realm.run(f"/realm target targets:{_q(name)}", PAT))
         if name.casefold() == "hermit":
-            assert "Hermit is not in Cave 1 now, so they cannot be a target (L49)" in text
+            assert "Hermit is not in Cave 1 now, so they cannot be a target." in text
         else:
             assert "is not an individual in Cave 1 (Wizard, Witch, Goblin)" in text or "named twice" in text
         assert realm.stored() == during

@@ -81,7 +81,7 @@ def test_the_whole_game(results: list[dict]) -> None:
     assert acked["notes"][0] == "Sample Lute: ignored (cost 2 > story 1)."  # good luck moves acknowledged cards only
     assert acked["table"]["step"] == 10 and len(acked["table"]["hand"]) == 7
     ended_turn = s.next("/saga end cycle:")["data"]
-    assert ended_turn["notes"][0] == "The action pile's leftovers are cycled (F-R14): Sample Lute."
+    assert ended_turn["notes"][0] == "The action pile's leftovers are cycled: Sample Lute."
     ended = ended_turn["table"]
     assert (ended["turn"], ended["step"], len(ended["hand"])) == (2, 1, 5)
 

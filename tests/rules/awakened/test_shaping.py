@@ -88,7 +88,7 @@ def test_replaced_action_counts_the_new_potency(game: Game) -> None:
     out = game.act(
         "spell shape", spell="Blast", replaces="Strength + Brawl", rolls=[8, 8, 1, 1, 1, 1, 1, 1, 1, 3, 3] + [1] * 7
     )
-    assert "it counts as **5** successes (an exceptional success, P-G21)" in out.card.fields[-1].value
+    assert "it counts as **5** successes (an exceptional success)" in out.card.fields[-1].value
 
 
 def test_gnosis_limit_on_shaping_is_a_house_rule(book) -> None:
