@@ -71,7 +71,8 @@ def write_tx_class(store: object) -> type:
 
 async def fetch(store: object, sql: str, *parameters: object) -> list[tuple]:
     """A test's own query (``?`` placeholders, SQL both dialects read the same) on either backend."""
-    from bot.storage.postgres import PgStore, _placeholders
+    from bot.storage.postgres import PgStore
+    from bot.storage.postgres.store import _placeholders
 
     if isinstance(store, PgStore):
         return [tuple(row) for row in await store._pool.fetch(_placeholders(sql), *parameters)]
@@ -80,7 +81,8 @@ async def fetch(store: object, sql: str, *parameters: object) -> list[tuple]:
 
 async def insert_many(store: object, sql: str, rows: Iterable[Sequence[object]]) -> None:
     """Rows straight into the database (``?`` placeholders), for a test that needs a long history fast."""
-    from bot.storage.postgres import PgStore, _placeholders
+    from bot.storage.postgres import PgStore
+    from bot.storage.postgres.store import _placeholders
 
     if isinstance(store, PgStore):
         async with store._pool.acquire() as connection:
@@ -99,7 +101,8 @@ async def insert_many(store: object, sql: str, rows: Iterable[Sequence[object]])
 
 async def execute(store: object, sql: str, *parameters: object) -> None:
     """A test's own write (``?`` placeholders), committed, on either backend: to stage what an older version wrote."""
-    from bot.storage.postgres import PgStore, _placeholders
+    from bot.storage.postgres import PgStore
+    from bot.storage.postgres.store import _placeholders
 
     if isinstance(store, PgStore):
         await store._pool.execute(_placeholders(sql), *parameters)
