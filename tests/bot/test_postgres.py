@@ -19,7 +19,8 @@ import pytest
 
 from bot.storage import database, protocol
 from bot.storage.postgres import PgStore, PgStoreOpenError
-from bot.storage.postgres.store import PG_MIGRATIONS, PgTransaction, PgWriteTx
+from bot.storage.postgres.migrations import PG_MIGRATIONS
+from bot.storage.postgres.writer import PgTransaction, PgWriteTx
 from bot.storage.sqlite import MIGRATIONS, SqliteStore, Transaction, WriteTx
 from bot.table import campaigns
 from bot.table.service import TableService
@@ -80,7 +81,7 @@ def test_both_stores_are_the_protocol_the_service_depends_on(declared: type, sql
 
 
 def test_the_statements_take_what_write_tx_takes() -> None:
-    from bot.storage.postgres.store import Statements
+    from bot.storage.postgres.statements import Statements
 
     for name, signature in public(WriteTx).items():
         assert list(inspect.signature(getattr(Statements, name)).parameters) == list(signature.parameters), name
@@ -115,7 +116,7 @@ async def test_a_failed_migration_leaves_the_schema_as_it_was(tmp_path: Path) ->
     store = await open_store(tmp_path / "m.sqlite3")
     await store.close()
     with pytest.MonkeyPatch.context() as patch:  # a migration 7 that fails half-way
-        patch.setattr("bot.storage.postgres.store.MIGRATIONS", (*MIGRATIONS, "-- 7"))
+        patch.setattr("bot.storage.postgres.migrations.MIGRATIONS", (*MIGRATIONS, "-- 7"))
         patch.setitem(PG_MIGRATIONS, len(MIGRATIONS) + 1, "CREATE TABLE half (id INT); SELECT 1/0;")
         with pytest.raises(Exception, match="division by zero"):
             await open_store(tmp_path / "m.sqlite3")
