@@ -87,6 +87,19 @@ def test_the_statements_take_what_write_tx_takes() -> None:
         assert list(inspect.signature(getattr(Statements, name)).parameters) == list(signature.parameters), name
 
 
+def test_the_log_filter_is_sqlites_in_postgresqls_words() -> None:
+    """Checked without a server: the SQLite filter, translated (JSON path, ILIKE), with the same parameters."""
+    from bot.storage.postgres.statements import log_where
+    from bot.storage.rows import LogQuery
+    from bot.storage.sqlite import log_where as sqlite_log_where
+
+    query = LogQuery(actor_id=7, command="roll", secret_only=True, text="50%", reveal=True)
+    sql, parameters = log_where(query)
+    assert parameters == sqlite_log_where(query)[1] == (7, "roll", "%50\\%%", "%50\\%%")
+    assert "json_extract" not in sql and " LIKE " not in sql
+    assert sql.count("(result::json #>> '{secret,summary}')") == 2 and sql.count(" ILIKE ") == 2
+
+
 def test_every_migration_has_a_postgres_version_under_the_same_number() -> None:
     assert sorted(PG_MIGRATIONS) == list(range(1, len(MIGRATIONS) + 1))
 

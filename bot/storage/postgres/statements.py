@@ -19,6 +19,7 @@ from bot.storage.rows import (
     dumps,
     utcnow,
 )
+from bot.storage.sqlite import log_where as sqlite_log_where
 
 
 def _text(args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -38,9 +39,9 @@ def placeholders(sql: str) -> str:
 
 
 def log_where(where: LogQuery) -> tuple[str, tuple]:
-    """The SQLite filter of :class:`LogQuery` in PostgreSQL's words: JSON paths, and LIKE as SQLite's
-    (case-insensitive for ASCII letters)."""
-    sql, parameters = where.sql()
+    """The SQLite filter of :class:`LogQuery` (:func:`bot.storage.sqlite.log_where`) in PostgreSQL's words: JSON
+    paths, and LIKE as SQLite's (case-insensitive for ASCII letters)."""
+    sql, parameters = sqlite_log_where(where)
     sql = sql.replace("json_extract(result, '$.secret.summary')", "(result::json #>> '{secret,summary}')")
     return sql.replace(" LIKE ", " ILIKE "), parameters
 
