@@ -18,6 +18,7 @@ from bot.adapter.context import caller_of, place_of, send_reply, service_of
 from bot.adapter.forms import Owned
 from bot.adapter.views import LastingButton, buttons_for
 from bot.table import campaigns
+from bot.table.secrecy import suggestions
 from bot.table.service import Campaign, Reply
 from rules.base import Card, Outcome, RuleError
 
@@ -220,7 +221,7 @@ async def offer(
     service = service_of(interaction)
     campaign = await service.require_campaign(place_of(interaction))
     ruleset_ = service.registry.get(ruleset).ruleset
-    choices = ruleset_.suggest(service.table_for(campaign, caller_of(interaction)), action, option, "")
+    choices = suggestions(ruleset_, service.table_for(campaign, caller_of(interaction)), action, option, "")
     verb = action.split()[-1]
     if fixed is not None:
         if not OptionSelect.fits(ruleset, action, option, fixed):
@@ -296,7 +297,7 @@ async def character_choice(
     if campaign is None or not OptionSelect.fits(ruleset, action, option):
         return None
     table = service.table_for(campaign, caller_of(interaction))
-    names = entry.suggest(table, action, option, "") or (
+    names = suggestions(entry, table, action, option, "") or (
         sorted(c.name for c in campaign.characters.values()) if table.actor.is_gm else []
     )
     if not names:

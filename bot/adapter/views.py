@@ -24,6 +24,7 @@ from bot.adapter.errors import report_error, send_text
 from bot.adapter.render import to_embed
 from bot.table import campaigns, turns
 from bot.table.board import BOARD_VIEWER
+from bot.table.secrecy import suggestions
 from bot.table.service import Reply
 from rules.base import Card, Outcome, RuleError, Table
 
@@ -279,7 +280,7 @@ class RespondButton(LastingButton, template=r"m:rspb:(?P<ruleset>[a-z]+):(?P<cam
             raise RuleError("That campaign has ended here, so this window can no longer be answered.")
         table = service.table_for(campaign, caller_of(interaction))
         ruleset = service.registry.get(self.ruleset).ruleset
-        spells = ruleset.suggest(table, "respond", "spell", "")
+        spells = suggestions(ruleset, table, "respond", "spell", "")
         if not spells:
             raise RuleError(
                 f"You have no Response you could make now to window #{self.window} "

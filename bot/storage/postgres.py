@@ -242,6 +242,7 @@ def _log_where(where: LogQuery) -> tuple[str, tuple]:
     (case-insensitive for ASCII letters)."""
     sql, parameters = where.sql()
     sql = sql.replace("json_extract(result, '$.secret.summary')", "(result::json #>> '{secret,summary}')")
+    sql = sql.replace("json_extract(result, '$.private.summary')", "(result::json #>> '{private,summary}')")
     return sql.replace(" LIKE ", " ILIKE "), parameters
 
 

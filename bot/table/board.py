@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from bot.table.secrecy import public_card, sheets_of
 from bot.table.service import Caller, Campaign, TableService
 from rules.base import Card, RuleError
 
@@ -37,4 +38,5 @@ def board_card(service: TableService, campaign: Campaign) -> Card:
         card = own if own is not None else action.run(table, action.options()).card  # type: ignore[union-attr]
     except RuleError as error:  # nothing to show yet (no battle...): say so on the board
         card = Card(title=f"Board: {campaign.row.name}", description=str(error))
-    return card.model_copy(update={"footer": (card.footer + " · " if card.footer else "") + "Live board"})
+    card = card.model_copy(update={"footer": (card.footer + " · " if card.footer else "") + "Live board"})
+    return public_card(card, ruleset.private_fields, sheets_of(table))  # the channel reads it: nobody's secrets

@@ -33,6 +33,7 @@ from bot.table.pbp import (
     wait_line,
     when,
 )
+from bot.table.secrecy import EVERYONE, Reader, guard_view, may_read_private, private_summary, sheets_of
 from bot.table.service import Caller, Campaign, Place, Reply, TableService
 from rules.base import Card, Outcome, RuleError, Table
 
@@ -418,7 +419,7 @@ async def log_page(
     if filters.player_id is not None and filters.player_name is None:  # a page button carries the id alone
         name = events[0].actor_name if events else "that member"
         filters = dataclasses.replace(filters, player_name=name)
-    lines = [event_line(event, reveal=reveal) for event in events]
+    lines = [event_line(event, reveal=reveal, reader=caller.user_id) for event in events]
     empty = f"No event matches ({filters.described()})." if filters else "Nothing has happened yet."
     shown_filter = f" · {filters.described()}" if filters else ""
     card = Card(
@@ -427,7 +428,11 @@ async def log_page(
         footer=f"Page {page} of {pages} · newest first · {total} events{shown_filter}"
         + (" · 🔒 GM only" if reveal else ""),
     )
-    data: dict[str, Any] = {"page": page, "pages": pages, "events": [event_data(e, reveal=reveal) for e in events]}
+    data: dict[str, Any] = {
+        "page": page,
+        "pages": pages,
+        "events": [event_data(e, reveal=reveal, reader=caller.user_id) for e in events],
+    }
     if filters:
         data["filters"] = {
             "player_id": filters.player_id,
@@ -448,7 +453,7 @@ async def recap(service: TableService, place: Place, caller: Caller) -> Reply:
     reveal = campaign.is_gm(caller)
     events, total = await service.store.events_since_last_by(campaign.row.id, caller.user_id, limit=RECAP_SIZE)
     events.reverse()
-    lines = [event_line(event, reveal=reveal) for event in events]
+    lines = [event_line(event, reveal=reveal, reader=caller.user_id) for event in events]
     if total > len(events):
         earlier = f"{total - len(events)}" if total < RECAP_COUNT_CAP else "many more"
         lines.insert(0, f"… {earlier} earlier events: see `/campaign log`.")
@@ -457,7 +462,7 @@ async def recap(service: TableService, place: Place, caller: Caller) -> Reply:
         description="\n".join(lines) or "Nothing has happened since your last action.",
         footer=f"{total if total < RECAP_COUNT_CAP else f'{RECAP_COUNT_CAP}+'} events · oldest first",
     )
-    data = {"since_count": total, "events": [event_data(e, reveal=reveal) for e in events]}
+    data = {"since_count": total, "events": [event_data(e, reveal=reveal, reader=caller.user_id) for e in events]}
     return Reply(Outcome(card=card, summary="recap", data=data, ephemeral=True), campaign.row)
 
 
@@ -467,7 +472,7 @@ def secret_summary(event: EventRow) -> str | None:
     return secret.get("summary") if isinstance(secret, dict) else None
 
 
-def event_data(event: EventRow, *, reveal: bool = False) -> dict:
+def event_data(event: EventRow, *, reveal: bool = False, reader: int | None = None) -> dict:
     data = {
         "id": event.seq,
         "at": event.at,
@@ -481,6 +486,9 @@ def event_data(event: EventRow, *, reveal: bool = False) -> dict:
     hidden = secret_summary(event)
     if reveal and hidden:
         data["secret"] = hidden
+    private = private_summary(event.result)
+    if private and may_read_private(event.result, reader, reveal):
+        data["private"] = private
     return data
 
 
@@ -492,10 +500,12 @@ def undone_number(event: EventRow) -> int | None:
     return number if isinstance(number, int) else None
 
 
-def event_line(event: EventRow, *, reveal: bool = False) -> str:
-    """One line of the log; with ``reveal`` (GMs only), a secret entry shows its result after 🔒."""
+def event_line(event: EventRow, *, reveal: bool = False, reader: int | None = None) -> str:
+    """One line of the log; with ``reveal`` (GMs only), a secret entry shows its result after 🔒, and a private
+    entry its private side after 🔏 to its readers (the owner) and the GMs."""
     hidden = secret_summary(event) if reveal else None
-    summary = f"{event.summary} 🔒 {hidden}" if hidden else event.summary
+    private = private_summary(event.result) if may_read_private(event.result, reader, reveal) else None
+    summary = event.summary + (f" 🔏 {private}" if private else "") + (f" 🔒 {hidden}" if hidden else "")
     where = f" in <#{event.thread_id}>" if event.thread_id is not None else ""
     line = f"`#{event.seq}` {event.at[:16].replace('T', ' ')}{where} **{event.actor_name}** /{event.command}: {summary}"
     return line[:380]
@@ -636,7 +646,10 @@ async def character_list(service: TableService, place: Place) -> Reply:
     ]
     card = Card(title=f"Characters: {campaign.row.name}", description=_clip_lines(lines) or "No characters yet.")
     data = {"characters": [{"name": r.name, "owner_id": r.owner_id} for r in table.characters.values()]}
-    return Reply(Outcome(card=card, summary="listed characters", data=data), campaign.row)
+    outcome = guard_view(
+        Outcome(card=card, summary="listed characters", data=data), ruleset.private_fields, sheets_of(table), EVERYONE
+    )
+    return Reply(outcome, campaign.row)
 
 
 async def character_show(service: TableService, place: Place, caller: Caller, name: str) -> Reply:
@@ -644,7 +657,9 @@ async def character_show(service: TableService, place: Place, caller: Caller, na
     campaign = await service.require_campaign(place)
     ruleset = service.registry.get(campaign.row.ruleset).ruleset
     table = service.table_for(campaign, caller)
-    return Reply(ruleset.show_character(table, table.find_character(name)), campaign.row)
+    shown = ruleset.show_character(table, table.find_character(name))
+    reader = Reader(caller.user_id, campaign.is_gm(caller))
+    return Reply(guard_view(shown, ruleset.private_fields, sheets_of(table), reader), campaign.row)
 
 
 async def character_delete(service: TableService, place: Place, caller: Caller, name: str) -> Reply:
