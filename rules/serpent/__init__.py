@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
-from rules.base import Action, Card, CharacterRecord, LookupEntry, Ruleset, Table, Wait
+from rules.base import Action, BenchStep, Card, CharacterRecord, LookupEntry, Ruleset, SecretsCase, Table, Wait
 from rules.serpent.actions import ACTIONS
 from rules.serpent.book import SerpentBook, lookup_entries
 from rules.serpent.magi import MagiSheet, codex_summary
@@ -40,6 +40,23 @@ class SerpentRuleset(Ruleset):
         "On your turn: `/serpent prepare`, `/serpent cast`; answer windows: `/serpent respond` or `/serpent pass`.",
     )
     actions: ClassVar[dict[str, Action]] = ACTIONS
+
+    def secrets_case(self) -> SecretsCase:
+        """Two Magi in a team battle; the player prepares a spell in secret (docs/serpent.md, round step 3)."""
+        gm = {"as_gm": True}
+        return SecretsCase(
+            setup=(
+                BenchStep("magi create", {"name": "White", "codex": "Fireball x2, Dissolve Tissue"}),
+                BenchStep("magi create", {"name": "Black", "codex": "Fireball, Dissolve Tissue"}, **gm),
+                BenchStep("battle start", {"mode": "teams"}, **gm),
+                BenchStep("battle join", {"team": "Sun"}),
+                BenchStep("battle join", {"magi": "Black", "team": "Moon"}, **gm),
+                BenchStep("battle round", {"resonance": 10, "rolloff": "White, Black"}, **gm),
+            ),
+            steps=(BenchStep("prepare", {"spells": "Dissolve Tissue"}),),
+            markers=(),
+            unmarked="a prepared spell's title is on the Codex everyone reads: which ones are prepared is the secret",
+        )
 
     def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:
         return lookup_entries(book)

@@ -27,10 +27,13 @@ GM = VirtualUser("Gwen")
 
 
 class Reply:
-    """What one interaction sent back: a single embed, read by field name."""
+    """What one interaction sent back: a single embed, read by field name (and, after it, maybe the caller's
+    private card: an ephemeral follow-up, ``private``)."""
 
     def __init__(self, interaction: discord.Interaction, sent: list[Sent]) -> None:
         messages = [s for s in sent if s.kind != "defer"]
+        self.private = [s for s in messages[1:] if s.kind == "followup" and s.ephemeral]
+        messages = [s for s in messages if s not in self.private]
         assert len(messages) == 1, messages
         self.interaction = interaction
         self.message = messages[0]
