@@ -12,9 +12,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
-from bot.table.secrecy import public_card, sheets_of
+from bot.table.secrecy import public_card
 from bot.table.service import Caller, Campaign, TableService
-from rules.base import Card, RuleError
+from rules.base import Card, RuleError, Table
 
 if TYPE_CHECKING:
     pass
@@ -34,9 +34,14 @@ def board_card(service: TableService, campaign: Campaign) -> Card:
     action = ruleset.actions.get(name or "")
     if own is None and action is None:
         raise RuleError(f"{ruleset.name} has no live board yet. Its commands show the table as usual.")
+
+    def drawn(view: Table) -> Card:
+        mine = ruleset.board(view)
+        return mine if mine is not None else action.run(view, action.options()).card  # type: ignore[union-attr]
+
     try:
-        card = own if own is not None else action.run(table, action.options()).card  # type: ignore[union-attr]
+        card = own if own is not None else drawn(table)
+        card = public_card(drawn, table, ruleset, card)  # the channel reads it: nobody's secrets
     except RuleError as error:  # nothing to show yet (no battle...): say so on the board
         card = Card(title=f"Board: {campaign.row.name}", description=str(error))
-    card = card.model_copy(update={"footer": (card.footer + " · " if card.footer else "") + "Live board"})
-    return public_card(card, ruleset.private_fields, sheets_of(table))  # the channel reads it: nobody's secrets
+    return card.model_copy(update={"footer": (card.footer + " · " if card.footer else "") + "Live board"})

@@ -33,7 +33,7 @@ from bot.table.pbp import (
     wait_line,
     when,
 )
-from bot.table.secrecy import EVERYONE, Reader, guard_view, may_read_private, private_summary, sheets_of
+from bot.table.secrecy import EVERYONE, Reader, guard_view, may_read_private, private_summary
 from bot.table.service import Caller, Campaign, Place, Reply, TableService
 from rules.base import Card, Outcome, RuleError, Table
 
@@ -640,16 +640,17 @@ async def character_list(service: TableService, place: Place) -> Reply:
     campaign = await service.require_campaign(place)
     ruleset = service.registry.get(campaign.row.ruleset).ruleset
     table = service.table_for(campaign, Caller(0, "?"))
-    lines = [
-        f"**{record.name}** (<@{record.owner_id}>): {ruleset.character_summary(record)}"
-        for record in sorted(table.characters.values(), key=lambda r: r.name.casefold())
-    ]
-    card = Card(title=f"Characters: {campaign.row.name}", description=_clip_lines(lines) or "No characters yet.")
-    data = {"characters": [{"name": r.name, "owner_id": r.owner_id} for r in table.characters.values()]}
-    outcome = guard_view(
-        Outcome(card=card, summary="listed characters", data=data), ruleset.private_fields, sheets_of(table), EVERYONE
-    )
-    return Reply(outcome, campaign.row)
+
+    def listed(table: Table) -> Outcome:
+        lines = [
+            f"**{record.name}** (<@{record.owner_id}>): {ruleset.character_summary(record)}"
+            for record in sorted(table.characters.values(), key=lambda r: r.name.casefold())
+        ]
+        card = Card(title=f"Characters: {campaign.row.name}", description=_clip_lines(lines) or "No characters yet.")
+        data = {"characters": [{"name": r.name, "owner_id": r.owner_id} for r in table.characters.values()]}
+        return Outcome(card=card, summary="listed characters", data=data)
+
+    return Reply(guard_view(listed, table, ruleset, EVERYONE), campaign.row)  # the channel reads it
 
 
 async def character_show(service: TableService, place: Place, caller: Caller, name: str) -> Reply:
@@ -657,9 +658,12 @@ async def character_show(service: TableService, place: Place, caller: Caller, na
     campaign = await service.require_campaign(place)
     ruleset = service.registry.get(campaign.row.ruleset).ruleset
     table = service.table_for(campaign, caller)
-    shown = ruleset.show_character(table, table.find_character(name))
-    reader = Reader(caller.user_id, campaign.is_gm(caller))
-    return Reply(guard_view(shown, ruleset.private_fields, sheets_of(table), reader), campaign.row)
+    record = table.find_character(name)
+
+    def shown(view: Table) -> Outcome:
+        return ruleset.show_character(view, view.find_character(record.name))
+
+    return Reply(guard_view(shown, table, ruleset, Reader(caller.user_id, campaign.is_gm(caller))), campaign.row)
 
 
 async def character_delete(service: TableService, place: Place, caller: Caller, name: str) -> Reply:

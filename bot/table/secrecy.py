@@ -8,22 +8,35 @@ service makes that hold, whatever the action wrote:
   action added to a private field of a sheet) found in the public card, summary or data keeps the whole result
   private (or secret): the channel and the log's public side learn only that the actor did something private.
   It also says who besides the GMs may read the private side (:func:`readers`).
-- :class:`Reader` and :func:`hidden_words` say what one reader may not see; :func:`guard_outcome` and
-  :func:`guard_suggestions` take it out of a view (a sheet, a list, the board, autocomplete).
+- :class:`Reader` and :func:`hidden_words` say what one reader may not see; :func:`guard_view` (a sheet, a list,
+  a read-only action), :func:`public_card` (the board) and :func:`suggestions` (autocomplete, the choices buttons
+  offer) take it out of a view, comparing it with the same view drawn from sheets with the hidden parts emptied.
 - :func:`may_read_private` is the log's rule for an entry's private side: its readers, and the GMs of the moment.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from pydantic import BaseModel
 
-from rules.base import Audience, Card, Outcome, PrivateField, Ruleset, Secrecy, Table, field_words, hide_fields
+from rules.base import (
+    Audience,
+    Card,
+    Outcome,
+    PrivateField,
+    Ruleset,
+    Secrecy,
+    Table,
+    field_values,
+    field_words,
+    hide_fields,
+)
 
 HIDDEN = "(hidden)"
 
@@ -230,35 +243,127 @@ def hidden_sheet(fields: tuple[PrivateField, ...], sheet: Sheet, reader: Reader)
     return hide_fields(sheet.sheet, chosen) if chosen else sheet.sheet
 
 
-def guard_view(outcome: Outcome, fields: tuple[PrivateField, ...], sheets: Iterable[Sheet], reader: Reader) -> Outcome:
-    """A view (a sheet, the board, a list) as its reader may see it. An ephemeral one is the reader's; a public one
-    is everyone's, unless the reader may see more of it (their own character, a GM): then it becomes theirs alone,
-    ephemeral, rather than showing the channel what only they may see."""
-    if not fields:
-        return outcome
-    sheets = list(sheets)
-    if outcome.ephemeral:
-        return _guarded(outcome, fields, sheets, reader)
-    public = _guarded(outcome, fields, sheets, EVERYONE)
+Render = Callable[[Table], Outcome]
+
+
+def guard_view(
+    render: Render, table: Table, ruleset: Ruleset, reader: Reader, outcome: Outcome | None = None
+) -> Outcome:
+    """A view (a sheet, the board, a list, a read-only action) as its reader may see it: ``render`` draws it from a
+    table (``outcome``: already drawn from this one). An ephemeral view is the reader's; a public one is
+    everyone's, unless the reader may see more of it (their own character, a GM): then it is theirs alone,
+    ephemeral, rather than showing the channel what only they may see.
+
+    What the reader may not see: in a sheet shown as data, its hidden parts are null; in the text, a hidden part's
+    word is "(hidden)" where the view shows it more often than the same view drawn from sheets with those parts
+    emptied, so a word that is in the view for another reason (a spell's name, a place) stays, and its being
+    hidden tells nothing."""
+    real = outcome if outcome is not None else render(table)
+    if not ruleset.private_fields:
+        return real
+    if real.ephemeral:
+        return _guarded(real, render, table, ruleset, reader)
+    public = _guarded(real, render, table, ruleset, EVERYONE)
     if reader == EVERYONE:
         return public
-    theirs = _guarded(outcome, fields, sheets, reader)
+    theirs = _guarded(real, render, table, ruleset, reader)
     return public if theirs == public else theirs.model_copy(update={"ephemeral": True})
 
 
-def _guarded(outcome: Outcome, fields: tuple[PrivateField, ...], sheets: list[Sheet], reader: Reader) -> Outcome:
+def _guarded(real: Outcome, render: Render, table: Table, ruleset: Ruleset, reader: Reader) -> Outcome:
+    fields = ruleset.private_fields
+    real = _hide_sheet_data(real, fields, reader)
+    words = hidden_words(fields, sheets_of(table), reader)
+    if not words:
+        return real
+    blank = _drawn_blank(render, table, ruleset, reader)
+    if blank is None:  # cannot draw it without the hidden parts: every hidden word goes
+        return guard_outcome(real, words)
+    shown, without = _view_text(real), _view_text(_hide_sheet_data(blank, fields, reader))
+    return guard_outcome(real, {word for word in words if _count(word, shown) > _count(word, without)})
+
+
+def _hide_sheet_data(outcome: Outcome, fields: tuple[PrivateField, ...], reader: Reader) -> Outcome:
     data = outcome.data
     sheet, owner = data.get("sheet"), data.get("owner_id")
-    if isinstance(sheet, dict) and isinstance(owner, int):  # a sheet shown as data: its hidden parts are null
-        data = {**data, "sheet": hidden_sheet(fields, Sheet("", owner, sheet), reader)}
-    outcome = outcome.model_copy(update={"data": data}) if data is not outcome.data else outcome
-    return guard_outcome(outcome, hidden_words(fields, sheets, reader))
+    if not (isinstance(sheet, dict) and isinstance(owner, int)):
+        return outcome
+    return outcome.model_copy(update={"data": {**data, "sheet": hidden_sheet(fields, Sheet("", owner, sheet), reader)}})
 
 
-def public_card(card: Card, fields: tuple[PrivateField, ...], sheets: Iterable[Sheet]) -> Card:
-    """A card everyone reads (the live board): without any character's private or secret words."""
-    found = pattern(hidden_words(fields, sheets, EVERYONE)) if fields else None
-    return card if found is None else redact(card, found)
+def _drawn_blank(render: Render, table: Table, ruleset: Ruleset, reader: Reader) -> Outcome | None:
+    """The view drawn again from sheets whose parts hidden from the reader are emptied; None if it cannot be."""
+    blank = blank_table(table, ruleset, reader)
+    if blank is None:
+        return None
+    luck = table.rng.getstate()  # a view drawn twice must not use up the table's dice
+    try:
+        return render(blank)
+    except Exception:  # any failure only means: nothing to compare with, so every hidden word is hidden
+        return None
+    finally:
+        table.rng.setstate(luck)
+
+
+def blank_table(table: Table, ruleset: Ruleset, reader: Reader) -> Table | None:
+    """A copy of the table whose characters have the parts the reader may not see emptied."""
+    characters = {}
+    for key, record in table.characters.items():
+        hidden = reader.hides(record.owner_id)
+        chosen = [spec for spec in ruleset.private_fields if spec.audience in hidden]
+        if not chosen:
+            characters[key] = record
+            continue
+        try:
+            sheet = ruleset.sheet_model.model_validate(empty_fields(_sheet_json(record.sheet), chosen))
+        except ValueError:
+            return None
+        characters[key] = record.model_copy(update={"sheet": sheet})
+    state = table.state.model_copy(deep=True) if isinstance(table.state, BaseModel) else table.state
+    return dataclasses.replace(table, characters=characters, state=state, added=[], removed=[])
+
+
+def empty_fields(sheet: dict[str, Any], fields: Iterable[PrivateField]) -> dict[str, Any]:
+    """A copy of a sheet (as JSON) with these fields emptied, each to an empty value of its own kind."""
+    emptied = json.loads(json.dumps(sheet, default=str))
+    for spec in fields:
+        *parents, last = spec.path.split(".")
+        for parent in field_values(emptied, ".".join(parents)):
+            if isinstance(parent, dict) and last in parent:
+                parent[last] = _empty(parent[last])
+            elif last == "*" and isinstance(parent, list):
+                parent[:] = [_empty(item) for item in parent]
+    return emptied
+
+
+def _empty(value: Any) -> Any:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, dict | list | str | int | float):
+        return type(value)()
+    return None
+
+
+def _view_text(outcome: Outcome) -> str:
+    parts = [card_text(outcome.card), outcome.summary, _json(outcome.data)]
+    if outcome.private is not None:
+        parts += [card_text(outcome.private), _json(outcome.private_data)]
+    return "\n".join(parts)
+
+
+def _count(word: str, text: str) -> int:
+    found = pattern([word])
+    return len(found.findall(text)) if found is not None else 0
+
+
+def public_card(render: Callable[[Table], Card], table: Table, ruleset: Ruleset, card: Card) -> Card:
+    """A card everyone reads (the live board: ``card``, drawn by ``render`` from ``table``), as
+    :func:`guard_view` shows a public view."""
+
+    def drawn(view: Table) -> Outcome:
+        return Outcome(card=render(view), summary="")
+
+    return guard_view(drawn, table, ruleset, EVERYONE, Outcome(card=card, summary="")).card
 
 
 def guard_outcome(outcome: Outcome, words: Iterable[str]) -> Outcome:
@@ -288,7 +393,7 @@ def redact(value: Any, found: re.Pattern[str]) -> Any:
 
 
 def guard_suggestions(suggestions: list[str], words: Iterable[str]) -> list[str]:
-    """Autocomplete without anything the reader may not see (a suggestion naming a hidden word goes)."""
+    """Autocomplete without anything naming a hidden word (when it cannot be drawn without the hidden parts)."""
     found = pattern(words)
     if found is None:
         return suggestions
@@ -312,9 +417,17 @@ def private_summary(result: Mapping[str, Any]) -> str | None:
 
 
 def suggestions(ruleset: Ruleset, table: Table, action: str, option: str, current: str) -> list[str]:
-    """A ruleset's autocomplete for ``table.actor``, without what they may not see (another's connections...)."""
+    """A ruleset's autocomplete for ``table.actor``, without what they may not see (another's connections...):
+    a choice that is gone when the hidden parts of the sheets are emptied came from them."""
     offered = ruleset.suggest(table, action, option, current)
     if not ruleset.private_fields:
         return offered
     reader = Reader(table.actor.user_id, table.actor.is_gm)
-    return guard_suggestions(offered, hidden_words(ruleset.private_fields, sheets_of(table), reader))
+    words = hidden_words(ruleset.private_fields, sheets_of(table), reader)
+    if not words:
+        return offered
+    blank = blank_table(table, ruleset, reader)
+    if blank is None:
+        return guard_suggestions(offered, words)
+    kept = set(ruleset.suggest(blank, action, option, current))
+    return [choice for choice in offered if choice in kept]

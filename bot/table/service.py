@@ -334,7 +334,7 @@ class TableService:
             place, campaign, caller, command, table, outcome, logged=logged, also=also, readers=readers
         )
         if event_id is None:  # a view (nothing changed, nothing logged): only what its reader may see
-            outcome = self._viewed(campaign, table, outcome)
+            outcome = self._viewed(campaign, caller, run, outcome)
         row = self._cache[self.home(place)].row if self.home(place) in self._cache else campaign.row
         return Reply(outcome, row, event_id, pings_for(row, plan))
 
@@ -365,14 +365,14 @@ class TableService:
             return outcome, []
         return outcome, secrecy.readers(table.actor.user_id, table.actor.is_gm, before, after)
 
-    def _viewed(self, campaign: Campaign, table: Table, outcome: Outcome) -> Outcome:
+    def _viewed(self, campaign: Campaign, caller: Caller, run: Callable[[Table], Outcome], outcome: Outcome) -> Outcome:
         """A view as its reader may see it: the actor (ephemeral), or everyone (posted in the channel)."""
-        fields = self.registry.get(campaign.row.ruleset).ruleset.private_fields
-        if not fields:
+        ruleset = self.registry.get(campaign.row.ruleset).ruleset
+        if not ruleset.private_fields:
             return outcome
-        return secrecy.guard_view(
-            outcome, fields, secrecy.sheets_of(table), secrecy.Reader(table.actor.user_id, table.actor.is_gm)
-        )
+        table = self.table_for(campaign, caller)  # the action ran on a copy: draw it again from a fresh one
+        reader = secrecy.Reader(caller.user_id, campaign.is_gm(caller))
+        return secrecy.guard_view(run, table, ruleset, reader, outcome)
 
     async def _persist(
         self,

@@ -179,6 +179,7 @@ class KeeperSheet(Model):
     hoard: dict[str, int] = {}  # private: what the keeper hides, by name
     grudge: str | None = None  # secret: the GM's alone
     coins: int = 0
+    motto: str = ""  # public
 
 
 class KeeperState(Model):
@@ -221,6 +222,12 @@ def _mutter(table: Table, options: SubjectOptions) -> Outcome:
     return Outcome(card=Card(title=f"{record.name} mutters {options.subject}"), summary="muttered")
 
 
+def _motto(table: Table, options: SubjectOptions) -> Outcome:
+    record = table.own_character(options.name)
+    record.sheet.motto = options.subject
+    return Outcome(card=Card(title=f"{record.name}: {options.subject}"), summary=f"{record.name}'s motto")
+
+
 def _count(table: Table, options: NameOnly) -> Outcome:
     record = table.own_character(options.name)
     record.sheet.coins += 1
@@ -240,7 +247,16 @@ class KeeperRuleset(Ruleset):
         "stash": Action("stash", _stash, SubjectOptions),
         "mutter": Action("mutter", _mutter, SubjectOptions, secrecy=Secrecy(secret_options=frozenset({"subject"}))),
         "count": Action("count", _count, NameOnly),
+        "motto": Action("motto", _motto, SubjectOptions),
     }
+    show_hoards = False  # a careless board shows every hoard
+
+    def board(self, table: Table) -> Card:
+        card = Card(title="Keepers")
+        for record in table.characters.values():
+            hoard = f" {record.sheet.hoard}" if self.show_hoards else ""
+            card.add(record.name, f"{record.sheet.motto}{hoard}")
+        return card
 
     def suggest(self, table: Table, action: str, option: str, current: str) -> list[str]:
         """Careless: everyone's hoard, whoever asks."""
@@ -365,3 +381,22 @@ async def test_serpent_prepare_keeps_the_prepared_titles_off_the_public_side(con
     (event,) = await service.store.events(campaign.row.id, limit=1)
     public = {k: v for k, v in event.result.items() if k not in ("secret", "private")}
     assert "Fireball" not in event.summary + json.dumps(public)
+
+
+async def test_a_view_hides_what_comes_from_a_hidden_part_and_only_that(keeper: TableService) -> None:
+    """The board shows the motto "Ruby forever" and, when careless, the hoard that holds a Ruby: only the hoard's
+    Ruby is a secret, and hiding the motto's would tell the table that some hoard holds one."""
+    from bot.table.board import board_card
+
+    await keeper.run(HERE, PLAYER, "keeper", "motto", {"subject": "Ruby forever"})
+    await keeper.run(HERE, PLAYER, "keeper", "stash", {"subject": "Ruby"})
+    campaign = await keeper.campaign(HERE)
+    assert campaign is not None
+    ruleset = keeper.registry.get("keeper").ruleset
+    assert "Ruby forever" in str(board_card(keeper, campaign))
+    ruleset.show_hoards = True  # type: ignore[attr-defined]
+    try:
+        careless = str(board_card(keeper, campaign))
+    finally:
+        ruleset.show_hoards = False  # type: ignore[attr-defined]
+    assert "Ruby" not in careless and "(hidden)" in careless
