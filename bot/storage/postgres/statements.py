@@ -43,6 +43,7 @@ def log_where(where: LogQuery) -> tuple[str, tuple]:
     paths, and LIKE as SQLite's (case-insensitive for ASCII letters)."""
     sql, parameters = sqlite_log_where(where)
     sql = sql.replace("json_extract(result, '$.secret.summary')", "(result::json #>> '{secret,summary}')")
+    sql = sql.replace("json_extract(result, '$.private.summary')", "(result::json #>> '{private,summary}')")
     return sql.replace(" LIKE ", " ILIKE "), parameters
 
 
