@@ -95,9 +95,10 @@ def test_the_log_filter_is_sqlites_in_postgresqls_words() -> None:
 
     query = LogQuery(actor_id=7, command="roll", secret_only=True, text="50%", reveal=True)
     sql, parameters = log_where(query)
-    assert parameters == sqlite_log_where(query)[1] == (7, "roll", "%50\\%%", "%50\\%%")
+    assert parameters == sqlite_log_where(query)[1] == (7, "roll", "%50\\%%", "%50\\%%", "%50\\%%")
     assert "json_extract" not in sql and " LIKE " not in sql
-    assert sql.count("(result::json #>> '{secret,summary}')") == 2 and sql.count(" ILIKE ") == 2
+    assert sql.count("(result::json #>> '{secret,summary}')") == 2 and sql.count(" ILIKE ") == 3
+    assert sql.count("(result::json #>> '{private,summary}')") == 2  # the owner's side, read by a GM's filter
 
 
 def test_every_migration_has_a_postgres_version_under_the_same_number() -> None:
