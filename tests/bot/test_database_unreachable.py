@@ -75,7 +75,7 @@ async def test_a_stopped_server_is_one_line_to_the_user_and_play_resumes_when_it
     cluster.stop()
     caplog.clear()
     with caplog.at_level(logging.WARNING):
-        for line in ("/campaign log", "/campaign status", "/tally add name:Pip", "/roll expression:1d6"):
+        for line in ("/campaign log", "/campaign status", "/tally add name:Pip", "/roll expression:1d6", "@wait 1h"):
             refused = await console.fails(line)  # ephemeral, and no incident
             assert shown(refused) == UNREACHABLE, line
     assert not [record for record in caplog.records if record.exc_info]  # no traceback in the log either
