@@ -168,9 +168,11 @@ def _main(argv: list[str] | None) -> int:
 
 def backup(source: str | Path, target: str | Path) -> int:
     """SQLite's online backup: pages copied under a read transaction, so writers never see a half-copied file."""
+    from bot.storage.database import sqlite_path
+
     if str(source).startswith(("postgresql://", "postgres://")):
         fail("backup copies a SQLite file; MAGISTER_DB is a PostgreSQL database: use pg_dump (docs/deploy.md)")
-    source, target = Path(source), Path(target)
+    source, target = sqlite_path(source), Path(target)  # another URL (mysql://) is refused, its password unsaid
     if not source.exists():
         fail(f"there is no database at {source}: set MAGISTER_DB to the file to back up")
     if target.exists():

@@ -14,6 +14,7 @@ from discord.ext import commands, tasks
 
 from bot.adapter.client import MagisterBot
 from bot.adapter.posting import post_fired
+from bot.storage.rows import DatabaseUnavailableError
 from bot.table.schedule import Fired, fire_due
 
 log = logging.getLogger("magister.schedule")
@@ -35,6 +36,8 @@ class Timers(commands.Cog):
     async def ticker(self) -> None:
         try:
             await self.tick()
+        except DatabaseUnavailableError as error:  # PostgreSQL down or restarting: one line, not a traceback
+            log.warning("the timer pass cannot reach the database (%s); trying again in %s s", error.reason, INTERVAL)
         except Exception:  # never let one bad pass stop the schedule
             log.exception("the timer pass failed; trying again in %s s", INTERVAL)
 

@@ -1,8 +1,11 @@
 """The one place an exception becomes words for a user, for commands, buttons, selects and modals alike.
 
 A user error (:class:`rules.base.RuleError`, a failed check, a bad option value) is
-shown as it is. Anything else is a bug: it is logged with an incident id, and the
-user sees the id and that nothing was changed (the service rolled the action back).
+shown as it is. A database that cannot be reached now
+(:class:`bot.storage.rows.DatabaseUnavailableError`) is not a bug: one line says so, and
+one line (no traceback) goes to the log. Anything else is a bug: it is logged with an
+incident id, and the user sees the id and that nothing was changed (the service rolled
+the action back).
 """
 
 from __future__ import annotations
@@ -14,10 +17,17 @@ import discord
 from discord import app_commands
 
 from bot.adapter.limits import MAX_CONTENT
+from bot.storage.rows import DatabaseUnavailableError
 from rules.base import RuleError
 from rules.text import clip
 
 log = logging.getLogger("magister")
+
+UNREACHABLE = "The campaign database cannot be reached right now, so nothing was changed. Please try again in a minute."
+MAYBE_SAVED = (
+    "The connection to the campaign database broke while this was being saved, so it may or may not have been "
+    "saved: look at `/campaign log` before trying again."
+)
 
 
 async def send_text(interaction: discord.Interaction, text: str, *, ephemeral: bool = True) -> None:
@@ -44,6 +54,9 @@ def user_message(interaction: discord.Interaction, error: BaseException) -> str:
         return str(error) or "You cannot use this command here."
     if isinstance(error, app_commands.TransformerError):
         return f"`{error.value}` is not a valid value for this option."
+    if isinstance(error, DatabaseUnavailableError):  # the server is down or restarting: the next command retries
+        log.warning("database unreachable in %s: %s", where(interaction), error.reason)
+        return MAYBE_SAVED if error.maybe_saved else UNREACHABLE
     incident = uuid.uuid4().hex[:8]
     interaction.extras["incident"] = incident
     log.error("incident %s in %s", incident, where(interaction), exc_info=error)

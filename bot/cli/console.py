@@ -24,6 +24,7 @@ import discord
 from discord import app_commands
 
 from bot.adapter.client import MagisterBot
+from bot.adapter.errors import UNREACHABLE
 from bot.adapter.posting import RecordingCourier, RecordingPoster, post_fired
 from bot.adapter.render import to_text
 from bot.cli import shell
@@ -40,7 +41,7 @@ from bot.cli.virtual import (
     snowflake_for,
 )
 from bot.storage import database
-from bot.storage.rows import utcnow
+from bot.storage.rows import DatabaseUnavailableError, utcnow
 from bot.table.pbp import epoch, iso_at, parse_duration, ping_content, pinged_users
 from bot.table.registry import Registry
 from bot.table.schedule import Fired, fire_due
@@ -235,7 +236,10 @@ class ConsoleTable:
             if seconds is None:
                 raise ConsoleError("Say how long: `@wait 30m`, `@wait 2h`, `@wait 1d`.")
             self.now += seconds
-            fired = await self.tick()
+            try:
+                fired = await self.tick()
+            except DatabaseUnavailableError:  # the clock moved on; the due timers fire at the next @wait
+                raise ConsoleError(UNREACHABLE) from None
             data = {"now": iso_at(self.now), "fired": fired}
             return Result(True, line, True, f"It is now {iso_at(self.now)}; {fired} timers fired.", data, {})
         raise ConsoleError(

@@ -7,9 +7,11 @@ Nothing here knows SQLite or PostgreSQL, so the table service depends on these a
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from rules.base import RuleError
 
@@ -118,6 +120,31 @@ class DatabaseGoneError(RuleError):
     """The database file was deleted or replaced under the running process: saving would be lost."""
 
 
+class DatabaseUnavailableError(Exception):
+    """The database server cannot be reached now (stopped, restarting, refusing connections, too slow to answer).
+
+    Nothing was done, and the next command tries again on a new connection, so play resumes by itself when the
+    server is back; ``bot/adapter/errors.py`` words it for the user, and ``reason`` (the driver's words, never a
+    password) is for the log. ``maybe_saved``: the connection went during COMMIT, so whether the write landed
+    cannot be known; it is not retried, since that could apply it twice."""
+
+    def __init__(self, reason: str, *, maybe_saved: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.maybe_saved = maybe_saved
+
+
+class SchemaTooNewError(Exception):
+    """The database was migrated by a newer Magister than this one: opening it could misread or damage it."""
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(
+            f"it was made by a newer Magister (schema {found}; this version knows {known}): upgrade Magister, "
+            "or restore a backup made by this version"
+        )
+        self.found, self.known = found, known
+
+
 class TimerClaimedError(Exception):
     """Another process (or an earlier run) already fired this timer; the transaction rolls back."""
 
@@ -128,6 +155,20 @@ class StaleCampaignError(Exception):
 
 class ConstraintError(Exception):
     """A constraint refused the write (a unique name taken meanwhile): both stores raise this one kind."""
+
+
+def redact(url: str) -> str:
+    """A database URL with any password replaced, for messages and logs."""
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:  # not a URL urllib can read (a bad port, a stray bracket): keep only its scheme
+        return url.partition("://")[0] + "://…"
+    query = re.sub(r"(?i)(^|&)(password=)[^&]*", r"\1\2***", parts.query)
+    netloc = parts.netloc
+    if password is not None:
+        netloc = netloc.replace(f":{password}@", ":***@", 1)
+    return urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
 def utcnow() -> str:

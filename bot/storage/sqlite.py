@@ -9,6 +9,7 @@ roll back; WAL lets the two run side by side. Migrations are append-only.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sqlite3
 import time
@@ -28,6 +29,7 @@ from bot.storage.rows import (
     EventRow,
     LogQuery,
     MacroRow,
+    SchemaTooNewError,
     StoredWait,
     StoreOpenError,
     TimerRow,
@@ -196,13 +198,33 @@ class SqliteOpenError(StoreOpenError):
 
     def __init__(self, path: Path, error: BaseException) -> None:
         reason = str(error) or type(error).__name__
-        if isinstance(error, sqlite3.DatabaseError) and "not a database" in reason:
+        if isinstance(error, (DamagedError, SchemaTooNewError)):
+            advice = reason
+        elif isinstance(error, sqlite3.DatabaseError) and "not a database" in reason:
             advice = "it is not a Magister database (or is damaged): move it aside"
+        elif isinstance(error, sqlite3.DatabaseError) and "malformed" in reason:
+            advice = str(DamagedError(reason))
+        elif isinstance(error, sqlite3.OperationalError) and "readonly" in reason:
+            advice = (
+                "Magister may not write to it (SQLite says: attempt to write a readonly database): give the user "
+                "running Magister write permission on the file and its folder (chmod u+w, or chown)"
+            )
         elif isinstance(error, OSError) and error.strerror:
             advice = f"{error.strerror.lower()}: check the folder exists and is writable"
         else:
             advice = f"{reason}: check the file and its folder are writable"
         super().__init__(f"cannot open the database {path}: {advice}, or set MAGISTER_DB to another file")
+
+
+class DamagedError(Exception):
+    """SQLite's own check of the file found damage: starting would make every command fail."""
+
+    def __init__(self, found: str) -> None:
+        found = " ".join(found.split())
+        super().__init__(
+            f"it is damaged (SQLite's check: {found[:120]}{'…' if len(found) > 120 else ''}): restore it from a "
+            "backup (stop Magister, copy the backup over it), or move it aside to start afresh"
+        )
 
 
 def log_where(query: LogQuery) -> tuple[str, tuple]:
@@ -258,7 +280,7 @@ class SqliteStore:
             reader.row_factory = aiosqlite.Row
             for pragma in ("busy_timeout = 5000", "foreign_keys = ON", f"synchronous = {synchronous}"):
                 await reader.execute(f"PRAGMA {pragma}")
-        except (OSError, sqlite3.Error) as error:
+        except (OSError, sqlite3.Error, DamagedError, SchemaTooNewError) as error:
             # a connection's thread would keep the process alive after the error: close it
             if reader is not None:
                 await reader.close()
@@ -555,8 +577,13 @@ class SqliteStore:
         return event_row(row) if row else None
 
 
+QUICK_CHECK_BYTES = 1 << 30  # files up to this size get SQLite's quick_check at open: about a second per GB
+
+
 def _probe(path: Path) -> None:
-    """Open the file with plain sqlite3 first: a failure here leaves no connection thread behind."""
+    """Open the file with plain sqlite3 first: a failure here leaves no connection thread behind. A damaged file
+    stops the start here (``PRAGMA quick_check``; past ``QUICK_CHECK_BYTES``, reading the schema and each
+    table's first and last rows), rather than failing every command after it."""
     path.parent.mkdir(parents=True, exist_ok=True)
     connection = sqlite3.connect(path, timeout=5)
     try:
@@ -568,6 +595,16 @@ def _probe(path: Path) -> None:
                 if "locked" not in str(error) or attempt == 49:
                     raise
                 time.sleep(0.1)
-        connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        tables = [row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        if path.stat().st_size <= QUICK_CHECK_BYTES:
+            found = [row[0] for row in connection.execute("PRAGMA quick_check")]
+            if found != ["ok"]:
+                raise DamagedError("; ".join(found))
+        else:  # too big to read whole at every start: each table's root and two ends, where damage shows first
+            for table in tables:
+                quoted = '"' + table.replace('"', '""') + '"'
+                for order in ("", " ORDER BY rowid DESC"):
+                    with contextlib.suppress(sqlite3.OperationalError):  # a table without rowid
+                        connection.execute(f"SELECT * FROM {quoted}{order} LIMIT 1").fetchall()
     finally:
         connection.close()

@@ -31,6 +31,8 @@ from bot.storage.rows import (
     CampaignRow,
     ConstraintError,
     DatabaseGoneError,
+    DatabaseUnavailableError,
+    SchemaTooNewError,
     StaleCampaignError,
     TimerClaimedError,
     dumps,
@@ -47,7 +49,8 @@ log = logging.getLogger(__name__)
 class GroupCommit:
     """Group commit, the same on both backends: writes that arrive while a group is in flight go into the next
     one together; if any job of a group fails, the group rolls back and each job is retried alone, so one
-    action's failure never touches another's. A backend supplies :meth:`_on_thread` (its worker thread),
+    action's failure never touches another's; a database that cannot be reached (:class:`DatabaseUnavailableError`)
+    fails the whole group at once, without them. A backend supplies :meth:`_on_thread` (its worker thread),
     :meth:`_group` (every job in one transaction, on that thread) and, if it likes, :meth:`_committed`."""
 
     _lock: asyncio.Lock  # one transaction at a time: a group, or an async transaction()
@@ -78,6 +81,13 @@ class GroupCommit:
             async with self._lock:
                 try:
                     results = await self._on_thread(self._group, jobs)
+                except DatabaseUnavailableError as error:
+                    # the server is not there: each job alone would only wait for it again, and after a COMMIT
+                    # that may have landed (``maybe_saved``) a second run could apply a job twice
+                    for _, future in batch:
+                        if not future.done():
+                            future.set_exception(error)
+                    continue
                 except Exception:
                     outcomes = await self._on_thread(self._one_by_one, jobs)
                     for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
@@ -515,13 +525,18 @@ def _connect(path: Path, synchronous: str) -> sqlite3.Connection:
 
 def _migrate(connection: sqlite3.Connection, migrations: Sequence[Sequence[str]]) -> None:
     """Each pending migration in its own transaction; the version is read inside it, so two
-    processes starting at once never both run one."""
+    processes starting at once never both run one. A newer Magister's schema is refused, and so is
+    a file this process may not write (a write, rolled back: SQLite opens such a file read-only
+    without a word, and every write after the start would fail)."""
     while True:
         connection.execute("BEGIN IMMEDIATE")
         try:
             (version,) = connection.execute("PRAGMA user_version").fetchone()
+            if version > len(migrations):
+                raise SchemaTooNewError(version, len(migrations))
             if version >= len(migrations):
-                connection.execute("COMMIT")
+                connection.execute(f"PRAGMA user_version = {int(version)}")  # the write probe
+                connection.execute("ROLLBACK")
                 return
             for statement in migrations[version]:
                 connection.execute(statement)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.storage.protocol import WriteTx
-from bot.storage.rows import StoredWait, TimerClaimedError, TimerRow
+from bot.storage.rows import DatabaseUnavailableError, StoredWait, TimerClaimedError, TimerRow
 from bot.table.board import BOARD_VIEWER
 from bot.table.pbp import Ping, epoch, iso_at, pbp_settings, wait_line, wait_users, when
 from bot.table.service import Caller, Campaign, Place, Reply, TableService
@@ -56,6 +56,9 @@ async def fire_due(service: TableService, *, limit: int = 100) -> list[Fired]:
         except TimerClaimedError:  # another process (or an earlier run) fired it: nothing to say
             log.info("timer %s was already fired", timer.id)
             continue
+        except DatabaseUnavailableError as error:  # the rest would wait for it too: they stay due for the next pass
+            log.warning("the database is unreachable (%s); due timers wait for the next pass", error.reason)
+            break
         except Exception:
             # a bug, or the database refused: the transaction rolled back, so the timer is still due
             log.exception("timer %s (%s) failed; it stays due and is tried again", timer.id, timer.kind)

@@ -63,6 +63,8 @@ def start(table: Table, options: StartOptions) -> Outcome:
         f"A new game: {len(deck)} cards ({'the sample deck' if options.deck == 'sample' else 'the catalog'}), "
         f"draws: {options.draws}" + (f", seed {options.seed}" if options.seed is not None else "") + "."
     ]
+    if record.owner_id != table.actor.user_id:
+        notes.append(f"A GM started it for the player of {record.name}, who plays it.")
     notes.extend(turn.deal(ctx))
     notes.append("Turn 1: `/saga move to:<place>` (step 1).")
     return turn_outcome(ctx, "Spell Saga: setup", notes, f"started a game with {len(deck)} cards")

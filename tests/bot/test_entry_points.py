@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import ctypes
 import json
 import os
 import signal
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,7 +23,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(
-    args: list[str], tmp_path: Path, stdin: str | None = None, timeout: float = 60, **env: str
+    args: list[str],
+    tmp_path: Path,
+    stdin: str | None = None,
+    timeout: float = 60,
+    preexec_fn: Callable[[], None] | None = None,
+    **env: str,
 ) -> subprocess.CompletedProcess:
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
     environment.update({"MAGISTER_DB": str(target(tmp_path / "cli.sqlite3")), **env})
@@ -32,6 +41,7 @@ def run(
         capture_output=True,
         text=True,
         timeout=timeout,
+        preexec_fn=preexec_fn,
     )
 
 
@@ -127,6 +137,119 @@ def test_unusable_database_exits_with_one_line_naming_it(tmp_path: Path, kind: s
     assert len(lines) == 1, result.stderr
     assert str(path) in lines[0]
     assert "MAGISTER_DB" in lines[0]
+
+
+def magister_database(path: Path) -> Path:
+    """A real, empty Magister database at ``path`` (SQLite: these faults are about the file itself)."""
+    from bot.storage.sqlite import SqliteStore
+
+    async def make() -> None:
+        store = await SqliteStore.open(path)
+        await store.close()  # the last connection out folds the WAL into the file
+
+    asyncio.run(make())
+    return path
+
+
+def damage(path: Path) -> None:
+    """Overwrite the campaigns table's root page with noise: the header and the schema still read fine."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        (root,) = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'campaigns'").fetchone()
+        (size,) = db.execute("PRAGMA page_size").fetchone()
+    with path.open("r+b") as file:
+        file.seek((root - 1) * size)
+        file.write(b"\xa5" * size)
+
+
+def no_write_permission() -> Callable[[], None] | None:
+    """For a child process: what makes a 0444 file unwritable to it. Root writes any file, so as root the child
+    drops CAP_DAC_OVERRIDE (and CAP_FOWNER, which would let it chmod the file back) from its bounding set."""
+    if os.geteuid() != 0:
+        return None
+    libc = ctypes.CDLL(None, use_errno=True)
+
+    def drop() -> None:
+        for capability in (1, 3):  # CAP_DAC_OVERRIDE, CAP_FOWNER (linux/capability.h)
+            if libc.prctl(24, capability, 0, 0, 0) != 0:  # PR_CAPBSET_DROP
+                raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
+
+    return drop
+
+
+def unwritable(path: str, preexec: Callable[[], None] | None) -> bool:
+    """Does a child process started so really fail to open ``path`` for writing?"""
+    try:
+        probe = subprocess.run(
+            [sys.executable, "-c", f"open({path!r}, 'r+b')"], preexec_fn=preexec, capture_output=True, check=False
+        )
+    except subprocess.SubprocessError:  # the preexec_fn itself failed (no CAP_SETPCAP to drop capabilities with)
+        return False
+    return probe.returncode != 0
+
+
+def faulty(tmp_path: Path, kind: str) -> str:
+    """MAGISTER_DB for a database Magister opens today but cannot use (issue 21): each must stop the start."""
+    if kind == "damaged":
+        path = magister_database(tmp_path / "damaged.sqlite3")
+        damage(path)
+        return str(path)
+    if kind == "read-only":
+        path = magister_database(tmp_path / "read-only.sqlite3")
+        path.chmod(0o444)
+        return str(path)
+    if kind == "newer":
+        path = magister_database(tmp_path / "newer.sqlite3")
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            db.execute("PRAGMA user_version = 999")
+        return str(path)
+    return "mysql://magister:hunter2@localhost/campaigns"
+
+
+NAMED = {  # what the one line must say: the problem, and the fix
+    "damaged": ("is damaged", "restore"),
+    "read-only": ("may not write", "permission"),
+    "newer": ("newer Magister", "upgrade Magister, or restore a backup"),
+    "mysql": (
+        "mysql://magister:***@localhost/campaigns: Magister keeps its campaigns in SQLite or PostgreSQL",
+        "postgresql://",
+    ),
+}
+
+
+@pytest.mark.parametrize("kind", list(NAMED))
+@pytest.mark.parametrize("args", [["console", "--json"], []], ids=["console", "bot"])
+def test_a_database_magister_cannot_use_stops_the_start_with_one_line(
+    tmp_path: Path, kind: str, args: list[str]
+) -> None:
+    """Before, each of these started: then every command (damaged), every write (read-only) was an incident, a
+    newer schema opened silently, and a mysql:// URL became a SQLite path (a folder named with the password)."""
+    db = faulty(tmp_path, kind)
+    preexec = no_write_permission() if kind == "read-only" else None
+    if kind == "read-only" and not unwritable(db, preexec):
+        pytest.skip("cannot make a file unwritable here: running as root, and dropping CAP_DAC_OVERRIDE failed")
+    before = set(tmp_path.iterdir())
+    token = {} if args else {"DISCORD_TOKEN": "not.a.real.token"}  # the store opens before any login
+    result = run(
+        args, tmp_path, stdin="/roll expression:1d6\n", timeout=30, preexec_fn=preexec, MAGISTER_DB=db, **token
+    )
+    assert result.returncode == 2, result.stdout + result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    problem, fix = NAMED[kind]
+    assert problem in lines[0] and fix in lines[0] and "MAGISTER_DB" in lines[0], lines[0]
+    assert "hunter2" not in result.stderr + result.stdout
+    if kind == "mysql":
+        assert set(tmp_path.iterdir()) == before  # nothing made: no folder named after the URL and its password
+    else:
+        assert db in lines[0]
+
+
+def test_backup_refuses_another_kind_of_url_without_its_password(tmp_path: Path) -> None:
+    """Before, `backup` took mysql://… for a path and said "there is no database at mysql:/magister:hunter2@…"."""
+    result = run(["backup", "copy.sqlite3"], tmp_path, MAGISTER_DB="mysql://magister:hunter2@localhost/campaigns")
+    assert result.returncode == 2 and "hunter2" not in result.stderr + result.stdout
+    (line,) = result.stderr.strip().splitlines()
+    assert "not mysql" in line and "sqlite:///" in line
 
 
 def test_the_first_console_reply_does_not_wait_for_the_dice_parser(tmp_path: Path) -> None:

@@ -244,6 +244,21 @@ def test_an_unreachable_postgres_stops_the_console_with_one_line(tmp_path: Path)
     assert "hunter2" not in result.stderr + result.stdout
 
 
+@on_postgres
+async def test_a_database_from_a_newer_magister_stops_the_start_with_one_line(tmp_path: Path) -> None:
+    """Before, a schema newer than this version's opened silently (issue 21)."""
+    store = await open_store(tmp_path / "newer.sqlite3")
+    assert isinstance(store, PgStore)
+    await store._pool.execute("UPDATE magister_schema SET version = 999")
+    url = store.url
+    await store.close()
+    result = await asyncio.to_thread(run_bot, ["console", "--json"], tmp_path, url)
+    assert result.returncode == 2, result.stdout + result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert "made by a newer Magister (schema 999; this version knows" in line
+    assert "upgrade Magister, or restore a backup" in line and "MAGISTER_DB" in line
+
+
 def test_backup_says_to_use_pg_dump_for_postgres(tmp_path: Path) -> None:
     result = run_bot(["backup", str(tmp_path / "copy.sqlite3")], tmp_path, "postgresql://magister@/magister")
     assert result.returncode == 2 and "pg_dump" in result.stderr

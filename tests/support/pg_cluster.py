@@ -46,10 +46,8 @@ def _as_owner(owner: pwd.struct_passwd | None):
 
 def start(folder: Path) -> tuple[subprocess.Popen, str]:
     """initdb and start a server in ``folder``; its URL. Socket only, fsync off: a test cluster, not a store."""
-    bin_ = bindir()
-    if bin_ is None:
-        raise SystemExit("PostgreSQL is not installed (apt-get install -y postgresql)")
-    owner = pwd.getpwnam("postgres") if os.geteuid() == 0 else None
+    bin_ = _bin()
+    owner = _owner()
     if owner is not None:
         os.chown(folder, owner.pw_uid, owner.pw_gid)
     data = folder / "data"
@@ -59,6 +57,16 @@ def start(folder: Path) -> tuple[subprocess.Popen, str]:
         stdout=subprocess.DEVNULL,
         preexec_fn=_as_owner(owner),
     )
+    server = serve(folder)
+    subprocess.run(
+        [bin_ / "createdb", "-h", str(folder), "-U", USER, DATABASE], check=True, preexec_fn=_as_owner(owner)
+    )
+    return server, f"postgresql://{USER}@/{DATABASE}?host={folder}"
+
+
+def serve(folder: Path) -> subprocess.Popen:
+    """Start the server on the cluster ``start`` made in ``folder`` (again, after :func:`stop`); wait until ready."""
+    bin_ = _bin()
     settings = {
         "listen_addresses": "",
         "unix_socket_directories": str(folder),
@@ -69,24 +77,33 @@ def start(folder: Path) -> tuple[subprocess.Popen, str]:
         "shared_buffers": "64MB",
     }
     server = subprocess.Popen(
-        [bin_ / "postgres", "-D", data, *[arg for k, v in settings.items() for arg in ("-c", f"{k}={v}")]],
+        [bin_ / "postgres", "-D", folder / "data", *[arg for k, v in settings.items() for arg in ("-c", f"{k}={v}")]],
         stdout=subprocess.DEVNULL,
-        stderr=open(folder / "server.log", "wb"),  # noqa: SIM115 (the server keeps it open)
-        preexec_fn=_as_owner(owner),
+        stderr=open(folder / "server.log", "ab"),  # noqa: SIM115 (the server keeps it open)
+        preexec_fn=_as_owner(_owner()),
     )
     for _ in range(300):
         ready = subprocess.run(
             [bin_ / "pg_isready", "-h", str(folder), "-U", USER, "-d", "postgres", "-q"], check=False
         ).returncode
         if ready == 0:
-            break
+            return server
         if server.poll() is not None:
             raise SystemExit(f"PostgreSQL did not start: {(folder / 'server.log').read_text()[-2000:]}")
         time.sleep(0.1)
-    subprocess.run(
-        [bin_ / "createdb", "-h", str(folder), "-U", USER, DATABASE], check=True, preexec_fn=_as_owner(owner)
-    )
-    return server, f"postgresql://{USER}@/{DATABASE}?host={folder}"
+    raise SystemExit(f"PostgreSQL did not become ready: {(folder / 'server.log').read_text()[-2000:]}")
+
+
+def _bin() -> Path:
+    found = bindir()
+    if found is None:
+        raise SystemExit("PostgreSQL is not installed (apt-get install -y postgresql)")
+    return found
+
+
+def _owner() -> pwd.struct_passwd | None:
+    """Who runs the server: ``postgres`` when we are root (the server refuses to run as root), else us."""
+    return pwd.getpwnam("postgres") if os.geteuid() == 0 else None
 
 
 def stop(server: subprocess.Popen) -> None:

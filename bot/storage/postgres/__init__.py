@@ -19,7 +19,8 @@ job fails, the group rolls back and each job is retried alone.
 
 The modules, bottom up (each imports only those above it):
 
-- :mod:`~bot.storage.postgres.errors`: :class:`PgStoreOpenError`, :func:`redact`, the dropped-connection retry;
+- :mod:`~bot.storage.postgres.errors`: :class:`PgStoreOpenError`, :func:`redact`, the dropped-connection retry,
+  and the driver's connection errors as :class:`bot.storage.rows.DatabaseUnavailableError`;
 - :mod:`~bot.storage.postgres.migrations`: ``PG_MIGRATIONS`` and :func:`~bot.storage.postgres.migrations.migrate`;
 - :mod:`~bot.storage.postgres.statements`: the SQL of every write (``Statements``), ``?`` placeholders;
 - :mod:`~bot.storage.postgres.writer`: ``PgWriter`` (group commit, ``magister_writes``), ``PgWriteTx``,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncpg
 
+from bot.storage.rows import SchemaTooNewError
 from bot.storage.sqlite import MIGRATIONS
 
 MIGRATION_LOCK = -1  # advisory lock key for migrating; campaign keys are their (positive) ids
@@ -164,6 +165,8 @@ async def migrate(connection: asyncpg.Connection) -> None:
             await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
             await connection.execute(BOOKKEEPING)
             version = int(await connection.fetchval("SELECT version FROM magister_schema"))
+            if version > len(MIGRATIONS):  # a newer Magister's tables: this one would misread them
+                raise SchemaTooNewError(version, len(MIGRATIONS))
             if version >= len(MIGRATIONS):
                 return
             await connection.execute(PG_MIGRATIONS[version + 1])

@@ -5,6 +5,7 @@ dropped one), and hands writes to its :class:`bot.storage.postgres.writer.PgWrit
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Callable, Iterator, Sequence
@@ -13,7 +14,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from bot.storage.postgres.errors import PgStoreOpenError, again_if_dropped
+from bot.storage.postgres.errors import UNREACHABLE, PgStoreOpenError, again_if_dropped, unavailable
 from bot.storage.postgres.migrations import migrate
 from bot.storage.postgres.statements import log_where, placeholders
 from bot.storage.postgres.writer import WRITES_SEEN, PgWriter
@@ -26,6 +27,7 @@ from bot.storage.rows import (
     EventRow,
     LogQuery,
     MacroRow,
+    SchemaTooNewError,
     StoredWait,
     TimerRow,
     campaign_row,
@@ -64,7 +66,7 @@ class PgStore:
             async with pool.acquire() as connection:
                 await migrate(connection)
                 seen = int(await connection.fetchval(WRITES_SEEN))
-        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, SchemaTooNewError) as error:
             await pool.close()
             raise PgStoreOpenError(url, error) from error
         except BaseException:
@@ -120,21 +122,29 @@ class PgStore:
 
         async def begin() -> tuple[asyncpg.Connection, Any]:
             connection = await self._pool.acquire()
-            transaction = connection.transaction(isolation="repeatable_read", readonly=True)
-            await transaction.start()
+            try:
+                transaction = connection.transaction(isolation="repeatable_read", readonly=True)
+                await transaction.start()
+            except BaseException:
+                await self._pool.release(connection)
+                raise
             return connection, transaction
 
         async def end(connection: asyncpg.Connection, transaction: Any) -> None:
             try:
-                await transaction.rollback()
+                with contextlib.suppress(*UNREACHABLE, asyncpg.InterfaceError):  # a broken one has nothing to undo
+                    await transaction.rollback()
             finally:
                 await self._pool.release(connection)
 
         def read(sql: str, parameters: Sequence[Any] = ()) -> list[tuple]:
-            rows = self._writer.wait(connection.fetch(placeholders(sql), *parameters))
+            try:
+                rows = self._writer.wait(connection.fetch(placeholders(sql), *parameters))
+            except UNREACHABLE as error:
+                raise unavailable(error) from error
             return [tuple(row) for row in rows]
 
-        connection, transaction = self._writer.wait(begin())
+        connection, transaction = self._writer.wait(again_if_dropped(begin))
         try:
             yield read
         finally:

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from bot.storage.postgres.errors import again_if_dropped
+from bot.storage.postgres.errors import UNREACHABLE, again_if_dropped, unavailable
 from bot.storage.postgres.statements import Statements
 from bot.storage.writer import GroupCommit, Transaction, WriteTx
 
@@ -163,7 +163,10 @@ class PgWriter(GroupCommit):
                 with contextlib.suppress(asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
                     await transaction.rollback()
                 return
-            await transaction.commit()
+            try:
+                await transaction.commit()
+            except UNREACHABLE as error:  # sent, but no answer: it may have landed or not
+                raise unavailable(error, maybe_saved=True) from error
             try:  # after the commit, so whoever sees the number also sees what was committed
                 self.saw(int(await connection.fetchval("SELECT nextval('magister_writes')")), own=True)
             except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
@@ -179,8 +182,10 @@ class PgWriter(GroupCommit):
             await self._begin()
             try:
                 yield self._async
-            except BaseException:
+            except BaseException as error:
                 await self._end(commit=False)
+                if isinstance(error, UNREACHABLE):  # the connection went mid-transaction: nothing was saved
+                    raise unavailable(error) from error
                 raise
             await self._end(commit=True)
 
@@ -189,8 +194,10 @@ class PgWriter(GroupCommit):
         self.wait(self._begin())
         try:
             results = [job(self._tx) for job in jobs]
-        except BaseException:
+        except BaseException as error:
             self.wait(self._end(commit=False))
+            if isinstance(error, UNREACHABLE):  # the connection went mid-transaction: nothing was saved
+                raise unavailable(error) from error
             raise
         self.wait(self._end(commit=True))
         return results
