@@ -637,7 +637,8 @@ async def character_list(service: TableService, place: Place) -> Reply:
     ruleset = service.registry.get(campaign.row.ruleset).ruleset
     table = service.table_for(campaign, Caller(0, "?"))
     lines = [
-        f"**{record.name}** (<@{record.owner_id}>): {ruleset.character_summary(record)}"
+        f"**{record.name}** ({f'<@{record.owner_id}>' if record.owner_id else 'no owner'}): "
+        f"{ruleset.character_summary(record)}"
         for record in sorted(table.characters.values(), key=lambda r: r.name.casefold())
     ]
     card = Card(
