@@ -49,6 +49,7 @@ USAGE = """commands:
   sync [--guild ID]   register the slash commands with Discord (global, or one guild at once)
   backup PATH         copy the database to PATH, safely, even while Magister runs
   port --from A --to B  copy every campaign between databases (SQLite file or postgresql://), verified
+  forget --user ID    erase a user's data in every campaign of every server, and print what changed
 """
 
 
@@ -56,7 +57,8 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:  # one line, exit 2, naming what would work
         fail(
             f"{message}; use `python -m bot`, `python -m bot console`, `python -m bot sync` or "
-            "`python -m bot backup PATH` or `python -m bot port --from A --to B` (`python -m bot --help` says more)"
+            "`python -m bot backup PATH`, `python -m bot port --from A --to B` or `python -m bot forget --user ID` "
+            "(`python -m bot --help` says more)"
         )
 
 
@@ -67,7 +69,9 @@ def parser() -> argparse.ArgumentParser:
         epilog=USAGE,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    top.add_argument("command", nargs="?", choices=["console", "sync", "backup", "port"], help=argparse.SUPPRESS)
+    top.add_argument(
+        "command", nargs="?", choices=["console", "sync", "backup", "port", "forget"], help=argparse.SUPPRESS
+    )
     top.add_argument("--shards", help=argparse.SUPPRESS)
     top.add_argument("--shard-count", help=argparse.SUPPRESS)
     top.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
@@ -154,6 +158,10 @@ def _main(argv: list[str] | None) -> int:
         return backup(load_settings().magister_db, parsed.path)
     if args.command == "port":
         return run_port(args.rest)
+    if args.command == "forget":
+        from bot.cli import forget
+
+        return forget.run(args.rest)
 
     settings = load_settings()
     if settings.token is None:

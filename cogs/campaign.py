@@ -12,10 +12,12 @@ from discord.ext import commands
 from bot.adapter.client import MagisterBot
 from bot.adapter.context import caller_of, place_of, send_reply, service_of
 from bot.adapter.forms import settings_view
+from bot.adapter.gm_channel import check_gm_channel, with_warning
 from bot.adapter.pickers import gm_card, gm_pickers
 from bot.adapter.posting import post_board
+from bot.adapter.privacy import forget_player_view
 from bot.adapter.views import confirm, page_renderer, pager
-from bot.table import campaigns, importer
+from bot.table import campaigns, importer, privacy
 from bot.table.service import Reply
 from cogs._common import gm_only, matching
 from rules.base import RuleError
@@ -31,6 +33,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
         self.bot = bot
 
     gm = app_commands.Group(name="gm", description="Add or remove the campaign's GMs")
+    player = app_commands.Group(name="player", description="The campaign's players")
     archive = app_commands.Group(name="archive", description="Campaigns that ended in this channel: nothing is lost")
 
     @archive.command(name="list", description="This channel's ended campaigns, to export or reopen")
@@ -116,10 +119,22 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
     async def gmchannel(self, interaction: discord.Interaction, channel: app_commands.AppCommandChannel | None = None):
         if channel is not None and channel.type not in (discord.ChannelType.text, discord.ChannelType.private_thread):
             raise app_commands.CheckFailure("Pick a text channel (or a private thread) that only the GMs can read.")
-        reply = await campaigns.gm_channel(
-            service_of(interaction), place_of(interaction), caller_of(interaction), channel.id if channel else None
-        )
-        await send_reply(interaction, reply)
+        service, place = service_of(interaction), place_of(interaction)
+        warning = ""
+        if channel is not None:  # who can read it: refused if the players can (bot/adapter/gm_channel.py)
+            campaign = await service.require_campaign(place)
+            warning = await check_gm_channel(interaction, channel, campaign.row.gm_ids)
+        reply = await campaigns.gm_channel(service, place, caller_of(interaction), channel.id if channel else None)
+        await send_reply(interaction, with_warning(reply, warning))
+
+    @player.command(name="forget", description="Remove a departed player's data from this campaign (GM)")
+    @app_commands.describe(member="The member to forget here: their characters stay, with no owner")
+    @gm_only()
+    async def player_forget(self, interaction: discord.Interaction, member: discord.User):
+        service, place, caller = service_of(interaction), place_of(interaction), caller_of(interaction)
+        reply = await privacy.forget_player_prompt(service, place, caller, member.id, member.display_name)
+        assert reply.campaign is not None
+        await send_reply(interaction, reply, view=forget_player_view(caller.user_id, reply.campaign.id, member.id))
 
     @app_commands.command(name="log", description="Events in this campaign, newest first, maybe filtered")
     @app_commands.describe(

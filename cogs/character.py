@@ -10,8 +10,8 @@ from bot.adapter.client import MagisterBot
 from bot.adapter.context import caller_of, place_of, send_reply, service_of
 from bot.adapter.forms import character_form
 from bot.adapter.pickers import sheet_picker
-from bot.table import campaigns
-from cogs._common import character_names, matching, own_character_names
+from bot.table import campaigns, privacy
+from cogs._common import character_names, gm_only, matching, own_character_names
 
 
 class CharacterCog(commands.GroupCog, group_name="character", group_description="Characters in this campaign"):
@@ -54,6 +54,16 @@ class CharacterCog(commands.GroupCog, group_name="character", group_description=
     @pronouns.autocomplete("pronouns")
     async def _pronoun_choices(self, interaction: discord.Interaction, current: str):
         return matching(list(campaigns.PRONOUN_CHOICES), current)
+
+    @app_commands.command(name="owner", description="Give a character to a player, e.g. a departed one's (GM)")
+    @app_commands.describe(name="The character", member="Who plays it from now on")
+    @app_commands.autocomplete(name=character_names)
+    @gm_only()
+    async def owner(self, interaction: discord.Interaction, name: str, member: discord.User):
+        reply = await privacy.character_owner(
+            service_of(interaction), place_of(interaction), caller_of(interaction), name, member.id, member.display_name
+        )
+        await send_reply(interaction, reply)
 
     @app_commands.command(name="delete", description="Delete one of your characters (GMs: any); undo can restore it")
     @app_commands.autocomplete(name=own_character_names)

@@ -20,6 +20,7 @@ from bot.adapter.errors import report_error
 from bot.adapter.forms import FORM_ITEMS
 from bot.adapter.pickers import PICKER_ITEMS
 from bot.adapter.posting import BoardKeeper, DiscordCourier, DiscordPoster
+from bot.adapter.privacy import PRIVACY_ITEMS
 from bot.adapter.views import LASTING_ITEMS
 from bot.table.service import TableService
 
@@ -74,7 +75,7 @@ class MagisterBot(commands.AutoShardedBot):
 
     async def load_cogs(self) -> None:
         """The cogs, and the lasting buttons: a button sent before a restart still answers after it."""
-        self.add_dynamic_items(*LASTING_ITEMS, *FORM_ITEMS, *PICKER_ITEMS)
+        self.add_dynamic_items(*LASTING_ITEMS, *FORM_ITEMS, *PICKER_ITEMS, *PRIVACY_ITEMS)
         for module in pkgutil.iter_modules([str(COGS_DIR)]):
             if not module.name.startswith("_"):
                 await self.load_extension(f"cogs.{module.name}")
@@ -90,10 +91,10 @@ class MagisterBot(commands.AutoShardedBot):
 # ---------------------------------------------------------------------- helpers for cogs
 
 
-# Dice, odds, lookup and help work anywhere, also where a user installed the app for themselves (DMs, group
-# DMs); everything that reads or changes a campaign belongs to a server's channel.
+# Dice, odds, lookup, help, macros and a member's own data (/privacy) work anywhere, also where a user installed the
+# app for themselves (DMs, group DMs); everything that reads or changes a campaign belongs to a server's channel.
 ANYWHERE = frozenset(
-    {"roll", "check", "contest", "pool", "odds", "lookup", "help", "macro", "Roll again", "Odds of this"}
+    {"roll", "check", "contest", "pool", "odds", "lookup", "help", "macro", "privacy", "Roll again", "Odds of this"}
 )
 
 

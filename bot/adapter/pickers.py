@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.adapter.context import caller_of, place_of, send_reply, service_of
+from bot.adapter.gm_channel import check_gm_channel, with_warning
 from bot.adapter.views import OptionSelect, Owned
 from bot.table import campaigns
 from bot.table.secrecy import suggestions
@@ -91,10 +92,11 @@ class GMChannelPicker(
         (channel,) = self.item.values
         if channel.type not in GM_CHANNEL_TYPES:  # Discord filters by type; a crafted payload is refused here too
             raise RuleError("Pick a text channel (or a private thread) that only the GMs can read.")
-        reply = await campaigns.gm_channel(
-            service_of(interaction), place_of(interaction), caller_of(interaction), channel.id
-        )
-        await send_reply(interaction, reply)
+        service, place = service_of(interaction), place_of(interaction)
+        campaign = await service.require_campaign(place)
+        warning = await check_gm_channel(interaction, channel, campaign.row.gm_ids)  # as /campaign gmchannel checks
+        reply = await campaigns.gm_channel(service, place, caller_of(interaction), channel.id)
+        await send_reply(interaction, with_warning(reply, warning))
 
 
 class SheetPicker(Owned, discord.ui.DynamicItem[discord.ui.Select], template=r"m:sheet:(?P<owner>\d+):(?P<c>\d+)"):

@@ -199,7 +199,7 @@ class ConsoleTable:
             return Result(True, line, True, f"Now acting as {rest}.", {"user": rest, "user_id": self.user.id}, {})
         if word == "@gm":
             campaign = await self.bot.service.campaign(self._place())
-            if campaign is None:
+            if campaign is None or not campaign.row.gm_ids:  # no campaign, or none left: one who manages the server
                 self.switch_user("GM", manages_guild=True)
             else:
                 gm_id = campaign.row.gm_ids[0]

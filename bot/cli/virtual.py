@@ -32,6 +32,22 @@ BOT_USER_ID = 424242424242424242
 MANAGE_GUILD = discord.Permissions(manage_guild=True).value
 PLAYER_PERMISSIONS = discord.Permissions(send_messages=True, view_channel=True, use_application_commands=True).value
 
+# A new server's @everyone (its text part), and the bit that decides who reads a channel
+EVERYONE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    read_message_history=True,
+    add_reactions=True,
+    embed_links=True,
+    attach_files=True,
+    use_application_commands=True,
+    create_instant_invite=True,
+    change_nickname=True,
+).value
+VIEW_CHANNEL = discord.Permissions(view_channel=True).value
+GM_ONLY = "gm-only"  # every virtual server has this channel, which @everyone cannot view
+GUILD_CHANNEL_TYPES = (0, 2, 4, 5, 13, 15, 16)  # text, voice, category, news, stage, forum, media: not threads
+
 SELECTS = (3, 5, 6, 7, 8)
 MODAL_LIMITS = {"title": 45, "label": 45, "placeholder": 100, "value": 4000}
 
@@ -283,6 +299,91 @@ def _read(file: discord.File) -> bytes:
     return file.fp.read()
 
 
+def channel_id_for(name: str) -> int:
+    """The id a console channel name stands for (``#gm-only``, ``gm-only``): the same in every run."""
+    return snowflake_for(f"#{name.lstrip('#')}")
+
+
+def role_id_for(name: str) -> int:
+    """The id a console role name stands for, as ``role:`` options resolve it."""
+    return snowflake_for(f"@{name.lstrip('@')}")
+
+
+def overwrite(target_id: int, *, member: bool = False, allow: int = 0, deny: int = 0) -> dict:
+    """A channel's permission overwrite for a role (or, ``member``, one member), as Discord sends it."""
+    return {"id": str(target_id), "type": 1 if member else 0, "allow": str(allow), "deny": str(deny)}
+
+
+class VirtualGuild:
+    """A server as the bot's cache holds it after Discord's GUILD_CREATE: its roles (@everyone with a new server's
+    permissions) and its channels, each with its permission overwrites. Every virtual server has ``#gm-only``,
+    which @everyone cannot view; a channel a command names that was never added is an ordinary, public one.
+    Each change is put into the bot's cache at once, so the adapter reads it as it would read Discord's."""
+
+    def __init__(self, state: Any, guild_id: int) -> None:
+        self._state = state
+        self.id = guild_id
+        self.roles: dict[int, dict] = {}
+        self.channels: dict[int, dict] = {}
+        self.add_role("@everyone", EVERYONE_PERMISSIONS, role_id=guild_id)
+        self.add_channel(GM_ONLY, overwrites=[overwrite(guild_id, deny=VIEW_CHANNEL)])
+
+    def add_role(self, name: str, permissions: int = 0, *, role_id: int | None = None) -> int:
+        role_id = role_id if role_id is not None else role_id_for(name)
+        self.roles[role_id] = {
+            "id": str(role_id),
+            "name": name,
+            "permissions": str(permissions),
+            "position": len(self.roles),
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": True,
+        }
+        self._cache()
+        return role_id
+
+    def add_channel(
+        self, name: str, *, overwrites: list[dict] | tuple = (), kind: int = 0, channel_id: int | None = None
+    ) -> int:
+        """Add (or replace) a channel; ``overwrites`` as :func:`overwrite` makes them. Its id."""
+        name = name.lstrip("#")
+        channel_id = channel_id if channel_id is not None else channel_id_for(name)
+        payload = channel_payload(channel_id, self.id)
+        payload.update(name=name, type=kind, permission_overwrites=list(overwrites))
+        if kind in (2, 13):  # voice and stage channels carry these too
+            payload.update(bitrate=64000, user_limit=0)
+        self.channels[channel_id] = payload
+        self._cache()
+        return channel_id
+
+    def know(self, channels: dict[str, dict]) -> None:
+        """Channels an interaction resolves (an option, a pick) exist on the server: public, unless added before."""
+        new = {
+            int(key): value
+            for key, value in channels.items()
+            if int(key) not in self.channels and value.get("type") in GUILD_CHANNEL_TYPES  # threads are not channels
+        }
+        for channel_id, channel in new.items():
+            self.add_channel(channel.get("name") or f"table-{channel_id}", kind=channel["type"], channel_id=channel_id)
+
+    def payload(self) -> dict:
+        return {
+            "id": str(self.id),
+            "name": f"server-{self.id}",
+            "owner_id": "1",
+            "member_count": 2,
+            "features": [],
+            "emojis": [],
+            "stickers": [],
+            "roles": list(self.roles.values()),
+            "channels": list(self.channels.values()),
+        }
+
+    def _cache(self) -> None:
+        self._state._add_guild_from_data(self.payload())
+
+
 class ChannelPosts:
     """Stands in for Discord's HTTP API behind what the bot posts on its own (``channel.send``: a timer's
     message, the live board): fetching a channel answers a text channel, posting in one is recorded as a
@@ -330,6 +431,14 @@ class VirtualDiscord:
         self.channel_id = channel_id
         self.thread_id: int | None = None  # set: interactions come from this thread of channel_id
         self.adapter = RecordingAdapter()
+        self.guilds: dict[int, VirtualGuild] = {}
+
+    def server(self, guild_id: int | None = None) -> VirtualGuild:
+        """The server the bot sees (this one by default): add roles and channels with permission overwrites."""
+        guild_id = guild_id if guild_id is not None else self.guild_id
+        if guild_id not in self.guilds:
+            self.guilds[guild_id] = VirtualGuild(self.bot._connection, guild_id)
+        return self.guilds[guild_id]
 
     async def start(self) -> None:
         """Give the client its loop (as login would) and route replies to the recorder."""
@@ -364,6 +473,8 @@ class VirtualDiscord:
         if message is not None:
             payload["message"] = message
         if self.guild_id:
+            channels = (data.get("resolved") or {}).get("channels") or {}
+            self.server().know(channels)  # the bot's cache holds the server, and every channel it names
             permissions = PLAYER_PERMISSIONS | (MANAGE_GUILD if user.manages_guild else 0)
             payload.update(
                 guild_id=str(self.guild_id),

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from typing import Any, Protocol, TypeVar
 
+from bot.storage.members import Erased, MemberData
 from bot.storage.rows import (
     RECAP_COUNT_CAP,
     CampaignRow,
@@ -109,6 +110,12 @@ class Store(Protocol):
         """The campaign's board message: (channel id, message id)."""
 
     async def member_timezone(self, user_id: int) -> str | None: ...
+
+    async def member_data(self, user_id: int) -> MemberData:
+        """What is kept under a member's id, for ``/privacy export`` (their log entries: :meth:`member_events`)."""
+
+    async def member_events(self, user_id: int, *, after: int = 0, limit: int = 500) -> list[EventRow]:
+        """The member's log entries in every campaign, oldest first, after row id ``after`` (a page)."""
 
     async def event_id_of(self, campaign_id: int, seq: int) -> int | None:
         """The row id of the campaign's event number ``seq`` (one seek of the unique index)."""
@@ -212,6 +219,9 @@ class WriteTx(Protocol):
     def set_board(self, campaign_id: int, channel_id: int, message_id: int) -> None: ...
 
     def set_member_timezone(self, user_id: int, timezone: str | None) -> None: ...
+
+    def forget_member(self, user_id: int, campaign_id: int | None = None) -> Erased:
+        """Erase a member in one campaign, or everywhere (:mod:`bot.storage.members`); what it changed."""
 
 
 class Transaction(Protocol):

@@ -20,6 +20,14 @@ from typing import Any, TypeVar
 
 import aiosqlite
 
+from bot.storage.members import (
+    MEMBER_CHARACTERS,
+    MEMBER_EVENTS,
+    MEMBER_GM_OF,
+    MEMBER_MACROS,
+    MEMBER_REMINDERS,
+    MemberData,
+)
 from bot.storage.rows import (
     FLIP_OFFSET,
     RECAP_COUNT_CAP,
@@ -544,6 +552,26 @@ class SqliteStore:
     async def member_timezone(self, user_id: int) -> str | None:
         row = await self._one("SELECT timezone FROM members WHERE user_id = ?", (user_id,))
         return row[0] if row else None
+
+    async def member_data(self, user_id: int) -> MemberData:
+        """What is kept under a member's id, for ``/privacy export`` (their log entries: :meth:`member_events`)."""
+        characters = await self._reader.execute_fetchall(MEMBER_CHARACTERS, (user_id,))
+        macros = await self._reader.execute_fetchall(MEMBER_MACROS, (user_id,))
+        reminders = await self._reader.execute_fetchall(MEMBER_REMINDERS, (user_id,))
+        gm_of = await self._reader.execute_fetchall(MEMBER_GM_OF, (f"%{user_id}%",))
+        return MemberData(
+            user_id,
+            [CharacterRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in characters],
+            [MacroRow(*row) for row in macros],
+            [timer_row(row) for row in reminders],
+            await self.member_timezone(user_id),
+            [row for row in map(campaign_row, gm_of) if user_id in row.gm_ids],
+        )
+
+    async def member_events(self, user_id: int, *, after: int = 0, limit: int = 500) -> list[EventRow]:
+        """The member's log entries in every campaign, oldest first, after row id ``after`` (a page)."""
+        rows = await self._reader.execute_fetchall(MEMBER_EVENTS, (user_id, after, limit))
+        return [event_row(row) for row in rows]
 
     async def event_id_of(self, campaign_id: int, seq: int) -> int | None:
         """The row id of the campaign's event number ``seq`` (one seek of the unique index)."""

@@ -27,6 +27,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot.storage.members import Erased, Execute, Query, Step, drive, erase
 from bot.storage.rows import (
     CampaignRow,
     ConstraintError,
@@ -470,6 +471,18 @@ class WriteTx:
             "INSERT INTO members (user_id, timezone) VALUES (?, ?) ON CONFLICT (user_id) DO UPDATE SET timezone = ?",
             (user_id, timezone, timezone),
         )
+
+    def forget_member(self, user_id: int, campaign_id: int | None = None) -> Erased:
+        """Erase a member in one campaign, or everywhere (:mod:`bot.storage.members`); what it changed."""
+
+        def run(step: Step) -> Any:
+            if isinstance(step, Query):
+                return self._db.execute(step.sql, step.parameters).fetchall()
+            if isinstance(step, Execute):
+                return self._db.execute(step.sql, step.parameters).rowcount
+            return None  # Lock: BEGIN IMMEDIATE holds the whole file already
+
+        return drive(erase(user_id, campaign_id), run)
 
 
 class Transaction:

@@ -649,7 +649,8 @@ async def character_list(service: TableService, place: Place) -> Reply:
 
     def listed(table: Table) -> Outcome:
         lines = [
-            f"**{record.name}** (<@{record.owner_id}>): {ruleset.character_summary(record)}"
+            f"**{record.name}** ({f'<@{record.owner_id}>' if record.owner_id else 'no owner'}): "
+            f"{ruleset.character_summary(record)}"
             for record in sorted(table.characters.values(), key=lambda r: r.name.casefold())
         ]
         card = Card(

@@ -233,7 +233,8 @@ class Ping:
 
 
 def wait_users(row: CampaignRow, wait: StoredWait) -> tuple[int, ...]:
-    return (wait.user_id,) if wait.user_id is not None else tuple(row.gm_ids)
+    """Whom a wait pings: its player, else (a GM's wait, or a character whose owner was forgotten: 0) the GMs."""
+    return (wait.user_id,) if wait.user_id else tuple(row.gm_ids)
 
 
 def wait_line(wait: StoredWait) -> str:

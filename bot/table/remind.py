@@ -109,7 +109,8 @@ async def remind(
     zone_name = await time_zone(service, place, caller)
     due = parse_when(when_text, service.clock(), zone_name)
     if everyone and campaign is not None:
-        user_ids = sorted({*campaign.row.gm_ids, *(c.owner_id for c in campaign.characters.values())})
+        owners = (c.owner_id for c in campaign.characters.values() if c.owner_id)  # 0: a forgotten member's
+        user_ids = sorted({*campaign.row.gm_ids, *owners})
         target = f"everyone in {campaign.row.name}"
     elif user is not None:
         user_ids, target = [user[0]], user[1]

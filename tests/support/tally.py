@@ -9,7 +9,20 @@ from typing import Literal
 
 from pydantic import model_serializer
 
-from rules.base import Action, Card, CharacterRecord, Model, OnDeadline, Outcome, RuleError, Ruleset, Table, Wait
+from rules.base import (
+    Action,
+    Card,
+    CharacterRecord,
+    Model,
+    OnDeadline,
+    Outcome,
+    RuleError,
+    Ruleset,
+    Secrecy,
+    Table,
+    Wait,
+    always,
+)
 
 
 class TallySheet(Model):
@@ -110,6 +123,11 @@ def _whisper(table: Table, options: NoOptions) -> Outcome:
     )
 
 
+def _confide(table: Table, options: NoOptions) -> Outcome:
+    """A private result: its owner and the GMs read it (the log keeps who may, by id)."""
+    return Outcome(card=Card(title="You confided"), summary="confided the plan: the north gate")
+
+
 class TallyRuleset(Ruleset):
     id = "tally"
     name = "Tally (tests only)"
@@ -123,6 +141,7 @@ class TallyRuleset(Ruleset):
         "refuse": Action("refuse", _refuse, NoOptions),
         "reset": Action("reset", _reset, NoOptions, gm_only=True),
         "whisper": Action("whisper", _whisper, NoOptions),
+        "confide": Action("confide", _confide, NoOptions, secrecy=Secrecy(private_when=always)),
         "ask": Action("ask", _ask, AskOptions, gm_only=True),
         "pass": Action("pass", _pass, NameOptions),
     }

@@ -10,6 +10,7 @@ from typing import Any, Protocol
 
 import asyncpg
 
+from bot.storage.members import Erased, Execute, Query, Step, drive_async, erase
 from bot.storage.rows import (
     CampaignRow,
     ConstraintError,
@@ -364,3 +365,17 @@ class Statements:
             user_id,
             timezone,
         )
+
+    async def forget_member(self, user_id: int, campaign_id: int | None = None) -> Erased:
+        """SQLite's program (:mod:`bot.storage.members`), statement by statement in this transaction; each campaign
+        it touches is advisory-locked first, in id order."""
+
+        async def run(step: Step) -> Any:
+            if isinstance(step, Query):
+                return [tuple(row) for row in await self._db.fetch(placeholders(step.sql), *_text(step.parameters))]
+            if isinstance(step, Execute):
+                return _count(await self._execute(placeholders(step.sql), *step.parameters))
+            await self._lock(step.campaign_id)
+            return None
+
+        return await drive_async(erase(user_id, campaign_id), run)

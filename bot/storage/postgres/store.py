@@ -14,6 +14,14 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from bot.storage.members import (
+    MEMBER_CHARACTERS,
+    MEMBER_EVENTS,
+    MEMBER_GM_OF,
+    MEMBER_MACROS,
+    MEMBER_REMINDERS,
+    MemberData,
+)
 from bot.storage.postgres.errors import UNREACHABLE, PgStoreOpenError, again_if_dropped, unavailable
 from bot.storage.postgres.migrations import migrate
 from bot.storage.postgres.statements import log_where, placeholders
@@ -364,6 +372,24 @@ class PgStore:
 
     async def member_timezone(self, user_id: int) -> str | None:
         return await self._fetchval("SELECT timezone FROM members WHERE user_id = $1", user_id)
+
+    async def member_data(self, user_id: int) -> MemberData:
+        characters = await self._fetch(placeholders(MEMBER_CHARACTERS), user_id)
+        macros = await self._fetch(placeholders(MEMBER_MACROS), user_id)
+        reminders = await self._fetch(placeholders(MEMBER_REMINDERS), user_id)
+        gm_of = await self._fetch(placeholders(MEMBER_GM_OF), f"%{user_id}%")
+        return MemberData(
+            user_id,
+            [CharacterRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in characters],
+            [MacroRow(*row) for row in macros],
+            [timer_row(row) for row in reminders],
+            await self.member_timezone(user_id),
+            [row for row in map(campaign_row, gm_of) if user_id in row.gm_ids],
+        )
+
+    async def member_events(self, user_id: int, *, after: int = 0, limit: int = 500) -> list[EventRow]:
+        rows = await self._fetch(placeholders(MEMBER_EVENTS), user_id, after, limit)
+        return [event_row(row) for row in rows]
 
     async def undoable_since(self, campaign_id: int, event_id: int, *, limit: int) -> list[EventRow]:
         rows = await self._fetch(
