@@ -641,7 +641,7 @@ class Contributions:
     # generated from the options (which may not run: a made-up name)
     help_examples: ClassVar[dict[str, str]] = {}
     # a first session as a console script (docs/console.md): ``@as NAME``, ``@gm``, slash commands, ``@press LABEL``,
-    # ``@wait 2h``; every line runs. Empty: none written yet
+    # ``@wait 2h``; every line runs in a fresh campaign, and it holds every help example. Empty: none written yet
     first_session: ClassVar[tuple[str, ...]] = ()
 
     def reply_items(self, replied: Replied) -> list[ReplyItem]:
@@ -679,7 +679,9 @@ class Ruleset(Contributions):
     settings_model: ClassVar[type[BaseModel]]
     book_model: ClassVar[type[BaseModel] | None] = None
     actions: ClassVar[dict[str, Action]] = {}
-    getting_started: ClassVar[tuple[str, ...]] = ()  # the first commands of a campaign, for /help and its start
+    # the first commands of a campaign, for /help and its start: each command a step shows (in backticks) is a line
+    # of ``first_session``, with the same options, in the session's order, so the card runs as written
+    getting_started: ClassVar[tuple[str, ...]] = ()
 
     def waits(self, table: Table) -> list[Wait]:
         """Who the table waits on now, and for what, read from the state after an action. Pure: no I/O.
