@@ -20,7 +20,9 @@ What it offers (plain data, computed once per session where it can be):
 - :func:`open_console`: a console table on a fresh store that knows every ruleset the suite checks;
 - :func:`python_strings`: the string constants of a source folder, docstrings left out;
 - :func:`command_refs` and :func:`ref_problems`: the ``/command sub option:`` references in a text, and what is
-  wrong with each against the tree.
+  wrong with each against the tree;
+- :class:`FuzzTable`: a ruleset's table after its first session, for hypothesis to send any options to, with what
+  each command sent and whom the table then waits on (:func:`unwanted_pings`).
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ import json
 import re
 import shlex
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -43,11 +46,17 @@ from bot.adapter.forms import MORE as FORM_MORE
 from bot.adapter.forms import create_action
 from bot.adapter.help import command_path, example, leaves, ruleset_example
 from bot.cli.console import ConsoleTable, Result
+from bot.cli.virtual import Sent  # what the bot sent: a message, a followup, an edit (re-exported for the fuzz)
+from bot.table.pbp import wait_users
 from bot.table.registry import Registry, discover_rulesets, is_built_in
 from rules.base import Card, LookupEntry, Ruleset
+from rules.text import clip
 from tests.support import db as test_db
 from tests.support.db import fetch
+from tests.support.fuzz import leaves as fuzz_leaves
+from tests.support.fuzz import typed_values
 from tests.support.guide import GUIDE, guide_package, guide_ruleset
+from tests.support.loop_console import LoopConsole
 from tests.support.scenario import SCENARIO_CLOCK, SCENARIOS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -722,3 +731,99 @@ def _leaf_of(line: str, tree: Tree) -> Leaf | None:
             break
         words.append(token)
     return tree.leaves.get(" ".join(words))
+
+
+# ---------------------------------------------------------------------- the fuzz: a table after its first session
+
+NO_CAMPAIGN = 2999  # a channel with no campaign, where every ruleset command must say so
+USER_MENTION = re.compile(r"<@!?(\d+)>")
+ROLE_MENTION = re.compile(r"<@&(\d+)>")
+SPOKEN = ("message", "followup", "edit")  # what lands in the channel or before the user (not a defer, a modal...)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What one command got: its result, every message it sent, and whom the table waits on afterwards."""
+
+    result: Result
+    messages: tuple[Sent, ...]
+    waited: frozenset[int]  # the users the channel's campaign waits on now (a GM wait: its GMs)
+
+
+class FuzzTable:
+    """A ruleset's table after its ``first_session`` (so a new ruleset needs no setup written for it), on its own
+    event loop, for hypothesis to send any options to as the GM or one of two players, here or in a channel with no
+    campaign."""
+
+    def __init__(self, ruleset_id: str, folder: Path, *, seed: int = 3) -> None:
+        self.ruleset_id = ruleset_id
+        self.script = ruleset_of(ruleset_id).first_session
+        self.console = LoopConsole(store_at(folder / "fuzz.sqlite3"), registry(), seed=seed, setup=self.script)
+        self.home = self.console.table.virtual.channel_id
+
+    def close(self) -> None:
+        self.console.close()
+
+    def commands(self) -> list[app_commands.Command]:
+        """Every command of the ruleset's ``/<id>`` group."""
+        return fuzz_leaves(self.console.table.virtual.tree, under=self.ruleset_id)
+
+    def people(self) -> tuple[str, str, str]:
+        """Who acts: the GM and two players, those the first session acted as (a second made up if it had one)."""
+        names = [line.removeprefix("@as ").strip() for line in self.script if line.startswith("@as ")]
+        players = [name for name in dict.fromkeys(names[1:]) if name != names[0]] + ["Oz", "Quinn"]
+        return ("@gm", f"@as {players[0]}", f"@as {players[1]}")
+
+    def known(self) -> list[str]:
+        """The names and values the first session typed: what most commands need one of to do anything."""
+        return typed_values(self.script)
+
+    def _go(self, who: str, elsewhere: bool) -> None:
+        self.console.run(f"@channel {NO_CAMPAIGN if elsewhere else self.home}")
+        self.console.run(who)
+
+    def send(self, path: list[str], options: dict[str, Any], who: str, elsewhere: bool) -> Answer:
+        self._go(who, elsewhere)
+        adapter = self.console.table.virtual.adapter
+        before = len(adapter.sent)
+        result = self.console.call(self.console.table.run_command(path, options))
+        messages = tuple(sent for sent in adapter.sent[before:] if sent.kind in SPOKEN)
+        return Answer(result, messages, self.console.call(self._waited()))
+
+    def complete(self, path: list[str], options: dict[str, Any], focused: str, who: str, elsewhere: bool) -> list:
+        self._go(who, elsewhere)
+        return self.console.call(self.console.table.autocomplete(path, options, focused))
+
+    async def _waited(self) -> frozenset[int]:
+        service = self.console.table.bot.service
+        campaign = await service.campaign(self.console.table._place())
+        if campaign is None:
+            return frozenset()
+        waits = await service.store.waits(campaign.row.id)
+        return frozenset(user for wait in waits for user in wait_users(campaign.row, wait))
+
+
+def unwanted_pings(messages: Iterable[Sent], waited: frozenset[int]) -> list[str]:
+    """What Discord would let these messages ping beyond the users the table waits on: another user, a role,
+    everyone. A message without ``allowed_mentions`` pings every mention in its content (Discord's default)."""
+    found = []
+    for message in messages:
+        content = message.content or ""
+        users = {int(user) for user in USER_MENTION.findall(content)}
+        roles = {int(role) for role in ROLE_MENTION.findall(content)}
+        allowed = message.allowed_mentions
+        if allowed is None:
+            may_users, may_roles, may_everyone = users, roles, "@everyone" in content or "@here" in content
+        else:
+            parse = set(allowed.get("parse") or ())
+            may_users = {int(u) for u in allowed.get("users") or ()} | (users if "users" in parse else set())
+            may_roles = {int(r) for r in allowed.get("roles") or ()} | (roles if "roles" in parse else set())
+            may_everyone = "everyone" in parse
+        where = f"a {message.kind} ({clip(content, 120)!r}, allowed_mentions {allowed})"
+        if may_users - waited:
+            found.append(f"{where} may ping {sorted(may_users - waited)}; the table waits on {sorted(waited)}")
+        if may_roles:
+            found.append(f"{where} may ping the roles {sorted(may_roles)}")
+        if may_everyone:
+            found.append(f"{where} may ping everyone")
+    return found
