@@ -23,6 +23,7 @@ from bot.adapter.context import caller_of, place_of, send_reply, service_of
 from bot.adapter.help import command_path
 from bot.adapter.pickers import character_choice
 from bot.adapter.views import buttons_for
+from bot.table.secrecy import suggestions
 from cogs._common import MAX_CHOICES, matching
 from rules.base import Action, NoCharacterNamedError, RuleError, Ruleset, Upload
 from rules.text import clip
@@ -203,7 +204,7 @@ def _suggester(ruleset: Ruleset, action: Action, field_name: str):
         if campaign is None or campaign.row.ruleset != ruleset.id:
             return []
         table = service.table_for(campaign, caller_of(interaction))
-        names = ruleset.suggest(table, action.name, field_name, current)
+        names = suggestions(ruleset, table, action.name, field_name, current)  # nothing the caller may not see
         return matching(list(dict.fromkeys(names)), current)
 
     return suggest

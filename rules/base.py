@@ -8,6 +8,7 @@ the table service in ``bot/`` loads and saves around it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from random import Random
@@ -194,6 +195,12 @@ class Outcome(Model):
     and ``secret_data`` are the GM's side of the log entry. They never reach the
     channel, the actor, or a player's view of the log. A ``"gm"`` key at any depth
     of ``data`` is GM-only too: it is moved to ``secret_data`` at the same path.
+
+    What only the character's owner and the GMs may know goes in the ``private`` fields (see "Secrecy"
+    below): ``private`` is the card the actor sees, ephemerally, beside the public one; ``private_summary``
+    and ``private_data`` are the owner's side of the log entry. A ``"private"`` key at any depth of ``data``
+    is moved to ``private_data`` the same way. The service keeps what an action declares private or
+    secret out of the public ``card``, ``summary`` and ``data`` (``bot/table/secrecy.py``).
     """
 
     card: Card
@@ -202,6 +209,9 @@ class Outcome(Model):
     secret: Card | None = None
     secret_summary: str | None = None
     secret_data: dict[str, Any] = Field(default_factory=dict)
+    private: Card | None = None  # the owner's and GMs' card: the actor sees it, ephemerally
+    private_summary: str | None = None
+    private_data: dict[str, Any] = Field(default_factory=dict)
     ephemeral: bool = False
     chart: Chart | None = None  # drawn as a PNG beside the card, off the event loop
 
@@ -210,17 +220,32 @@ class Outcome(Model):
         moved = _pop_gm_keys(self.data)
         if moved:
             _merge(self.secret_data, moved)
+        private = _pop_gm_keys(self.data, "private")
+        if private:
+            _merge(self.private_data, private)
+        moved = _pop_gm_keys(self.private_data)
+        if moved:
+            _merge(self.secret_data, moved)
         return self
 
     @property
     def has_secret(self) -> bool:
         return self.secret is not None or self.secret_summary is not None or bool(self.secret_data)
 
-    def logged_result(self) -> dict[str, Any]:
-        """What the event log stores: the public data, and the GM's side under ``"secret"``."""
-        if not (self.secret_summary or self.secret_data):
-            return self.data
-        return {**self.data, "secret": {"summary": self.secret_summary, "data": self.secret_data}}
+    @property
+    def has_private(self) -> bool:
+        return self.private is not None or self.private_summary is not None or bool(self.private_data)
+
+    def logged_result(self, readers: Iterable[int] = ()) -> dict[str, Any]:
+        """What the event log stores: the public data, the GM's side under ``"secret"``, and the owner's side
+        under ``"private"`` with the ``readers`` (user ids) who may read it besides the campaign's GMs."""
+        logged = self.data
+        if self.secret_summary or self.secret_data:
+            logged = {**logged, "secret": {"summary": self.secret_summary, "data": self.secret_data}}
+        if self.private_summary or self.private_data:
+            private = {"summary": self.private_summary, "data": self.private_data, "readers": sorted(set(readers))}
+            logged = {**logged, "private": private}
+        return logged
 
     def kept_secret(self, what: str) -> Outcome:
         """This result made secret as a whole: the channel learns only that ``what`` was made, and by whom."""
@@ -235,19 +260,19 @@ class Outcome(Model):
         )
 
 
-def _pop_gm_keys(value: Any) -> Any:
-    """Remove every ``"gm"`` entry below ``value``; return them nested at their paths (list indexes as keys)."""
+def _pop_gm_keys(value: Any, name: str = "gm") -> Any:
+    """Remove every ``name`` entry below ``value``; return them nested at their paths (list indexes as keys)."""
     found: dict[str, Any] = {}
     if isinstance(value, dict):
-        if "gm" in value:
-            found["gm"] = value.pop("gm")
+        if name in value:
+            found[name] = value.pop(name)
         items: Iterable[tuple[Any, Any]] = value.items()
     elif isinstance(value, list):
         items = enumerate(value)
     else:
         return found
     for key, child in items:
-        inner = _pop_gm_keys(child)
+        inner = _pop_gm_keys(child, name)
         if inner:
             found[str(key)] = inner
     return found
@@ -399,6 +424,160 @@ def _capital(word: str, capital: bool) -> str:
     return word[:1].upper() + word[1:] if capital else word
 
 
+# ---------------------------------------------------------------- secrecy: who may know what
+#
+# Two audiences besides everyone: "private" (the character's owner and the campaign's GMs) and "secret" (the
+# GMs alone). A ruleset declares what is private or secret once; the table service (bot/table/secrecy.py)
+# enforces it on every result and every read path, so an action that forgets cannot publish it:
+#
+# - an Action's ``secrecy`` names the options whose values are private or secret, or says when the whole result
+#   is (a predicate on the options). The service keeps each such value out of the public card, summary and data:
+#   if one is there anyway, the whole result is kept private (or secret) rather than published.
+# - a Ruleset's ``private_fields`` name the parts of a character sheet that are private or secret. Other players
+#   never see them (``/character show`` and the ruleset's own views are filtered by the reader); a value an
+#   action adds to one of them is kept out of that action's public parts as a declared option's is.
+# - the log stores the private side beside the GM's side, readable by the owner and the GMs of the moment (a GM
+#   removed from the campaign reads only what any player reads).
+
+Audience = Literal["private", "secret"]
+
+
+def always(_: Any) -> bool:
+    """A ``private_when``/``secret_when`` that always holds: every result of the action is private (or secret)."""
+    return True
+
+
+@dataclass(frozen=True)
+class Secrecy:
+    """What of one action's result only the owner and the GMs (private), or only the GMs (secret), may know.
+
+    ``private_options``/``secret_options``: options whose values never reach the public side (a comma-separated
+    list counts item by item). ``private_when``/``secret_when``: when true of the validated options, the whole
+    result is private (or secret): the channel and the log's public side learn only that the actor did it.
+    """
+
+    private_options: frozenset[str] = frozenset()
+    secret_options: frozenset[str] = frozenset()
+    private_when: Callable[[Any], bool] | None = None
+    secret_when: Callable[[Any], bool] | None = None
+
+    def whole(self, options: Any) -> Audience | None:
+        """The audience the whole result is kept for with these options, if the declaration says so."""
+        if self.secret_when is not None and self.secret_when(options):
+            return "secret"
+        if self.private_when is not None and self.private_when(options):
+            return "private"
+        return None
+
+    def words(self, options: Any, audience: Audience) -> set[str]:
+        """The declared options' values, as words that must not reach a less trusted audience."""
+        names = self.private_options if audience == "private" else self.secret_options
+        found: set[str] = set()
+        for name in names:
+            found |= option_words(getattr(options, name, None))
+        return found
+
+    def __bool__(self) -> bool:
+        return bool(self.private_options or self.secret_options or self.private_when or self.secret_when)
+
+
+NO_SECRECY = Secrecy()
+
+
+def option_words(value: Any) -> set[str]:
+    """The words an option's value stands for: itself, and each item of a comma-separated list."""
+    if isinstance(value, str):
+        items = [value, *value.split(",")]
+    elif isinstance(value, list | tuple | set | frozenset):
+        items = [item for item in value if isinstance(item, str)]
+    else:
+        return set()
+    return {" ".join(item.split()) for item in items if len(item.strip()) >= MIN_WORD}
+
+
+MIN_WORD = 2  # shorter values are not searched for: they would match everywhere
+
+
+@dataclass(frozen=True)
+class PrivateField:
+    """A part of a character sheet that only its owner and the GMs (``private``), or only the GMs (``secret``),
+    may see. ``path`` is dotted into the sheet as JSON, ``*`` standing for every item of a list or every value
+    of a dict: ``"connections"``, ``"stones.*.holder"``, ``"contingency"``. ``words`` says where the telling
+    text is below each value found (searched for in public text): ``""`` the value itself (a dict's keys, a
+    list's strings), or a sub-path such as ``"name"``; numbers and flags have none and are only hidden."""
+
+    path: str
+    words: str = ""
+    audience: Audience = "private"
+
+
+def field_values(node: Any, path: str) -> list[Any]:
+    """The values found at a dotted ``path`` (``*``: every item or value) below ``node``."""
+    found = [node]
+    for part in path.split(".") if path else []:
+        step: list[Any] = []
+        for value in found:
+            if part == "*":
+                step.extend(value.values() if isinstance(value, dict) else value if isinstance(value, list) else [])
+            elif isinstance(value, dict) and part in value:
+                step.append(value[part])
+        found = step
+    return found
+
+
+def field_words(sheet: dict[str, Any], fields: Iterable[PrivateField]) -> dict[str, str]:
+    """Each telling word of these fields in a sheet (as JSON), casefolded, with a fingerprint of what it names:
+    a word whose fingerprint changed was touched by the action."""
+    words: dict[str, str] = {}
+    for spec in fields:
+        for value in field_values(sheet, spec.path):
+            if spec.words:
+                for word in field_values(value, spec.words):
+                    if isinstance(word, str):
+                        words[word.casefold()] = json.dumps(value, sort_keys=True, default=str)
+            elif isinstance(value, str):
+                words[value.casefold()] = value
+            elif isinstance(value, dict):
+                for key, inner in value.items():
+                    words[str(key).casefold()] = json.dumps(inner, sort_keys=True, default=str)
+            elif isinstance(value, list):
+                words.update((item.casefold(), item) for item in value if isinstance(item, str))
+    return {word: mark for word, mark in words.items() if len(word.strip()) >= MIN_WORD}
+
+
+def hide_fields(sheet: dict[str, Any], fields: Iterable[PrivateField]) -> dict[str, Any]:
+    """A copy of a sheet (as JSON) with these fields set to null, as a reader who may not see them gets it."""
+    hidden = json.loads(json.dumps(sheet, default=str))
+    for spec in fields:
+        *parents, last = spec.path.split(".")
+        for parent in field_values(hidden, ".".join(parents)):
+            if last == "*":
+                keys = (
+                    list(parent) if isinstance(parent, dict) else range(len(parent)) if isinstance(parent, list) else []
+                )
+                for key in keys:
+                    parent[key] = None
+            elif isinstance(parent, dict) and last in parent:
+                parent[last] = None
+    return hidden
+
+
+@dataclass(frozen=True)
+class SecretsCase:
+    """A script for the secrets sweep (``tests/contract/test_secrets.py``): every action with a private or
+    secret part, played at a fresh table. ``setup`` is played first (a player's steps as the player, ``as_gm``
+    ones as the GM); then ``steps``. ``markers`` are the distinctive strings the steps make private or secret
+    (each a value of a declared option or field): the sweep reads every view as another player, a
+    non-member and a removed GM, and finds none of them. ``unmarked`` says why a declared value the steps type is
+    no marker, when it is public in itself and only its place is secret (a prepared spell's title is on the Codex
+    everyone reads); the service still keeps it off the action's public side."""
+
+    setup: tuple[BenchStep, ...]
+    steps: tuple[BenchStep, ...]
+    markers: tuple[str, ...]
+    unmarked: str = ""
+
+
 # ---------------------------------------------------------------- rulesets
 
 
@@ -410,6 +589,7 @@ class Action:
     run: Callable[[Table, Any], Outcome]
     options: type[BaseModel]
     gm_only: bool = False
+    secrecy: Secrecy = NO_SECRECY  # what of its result is private or secret (see "Secrecy")
     description: str = ""
     undo: bool = False  # the service's exact undo of the newest change, which must be this ruleset's (run unused)
     logged: bool = True  # False for pure reads (show, board): they reach the log only if they changed something
@@ -682,6 +862,7 @@ class Ruleset(Contributions):
     # the first commands of a campaign, for /help and its start: each command a step shows (in backticks) is a line
     # of ``first_session``, with the same options, in the session's order, so the card runs as written
     getting_started: ClassVar[tuple[str, ...]] = ()
+    private_fields: ClassVar[tuple[PrivateField, ...]] = ()  # sheet parts only the owner (and GMs) see: "Secrecy"
 
     def waits(self, table: Table) -> list[Wait]:
         """Who the table waits on now, and for what, read from the state after an action. Pure: no I/O.
@@ -697,6 +878,10 @@ class Ruleset(Contributions):
 
     def bench_case(self) -> BenchCase | None:
         """The heaviest action, set up, for the CPU-per-action figures of ``python -m bot.bench``."""
+        return None
+
+    def secrets_case(self) -> SecretsCase | None:
+        """Every action with a private or secret part, with marker values, for the secrets sweep ("Secrecy")."""
         return None
 
     def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:

@@ -110,10 +110,19 @@ async def send_reply(
     view: discord.ui.View | None = None,
     files: list[discord.File] | None = None,
 ) -> None:
-    """Show an outcome; its secret card goes to the GM. With ``secret``, the caller is told where it went."""
+    """Show an outcome; its secret card goes to the GM. With ``secret``, the caller is told where it went.
+
+    A private card (the owner's and the GMs') goes to the caller alone: instead of an ephemeral card, or after
+    the public one as an ephemeral follow-up.
+    """
     outcome = reply.outcome
     interaction.extras["outcome"] = outcome
     card, ephemeral = outcome.card, outcome.ephemeral
+    private = outcome.private
+    if private is not None or outcome.private_data:
+        interaction.extras["private"] = {"card": private, "data": outcome.private_data}
+    if private is not None and ephemeral:  # the caller sees the whole result, and nobody else anything
+        card, private = private, None
     if outcome.secret is not None and reply.campaign is not None:
         bot: Host = interaction.client  # type: ignore[assignment]
         secret_card = outcome.secret.model_copy(update={"footer": f"From {interaction.user.display_name}"})
@@ -141,6 +150,8 @@ async def send_reply(
     else:
         await interaction.response.send_message(**kwargs)
     release(view)
+    if private is not None:
+        await interaction.followup.send(embed=to_embed(private), ephemeral=True)
     if pings and ephemeral:  # only the actor sees the reply: the ping goes to the channel on its own
         await interaction.followup.send(content=ping_content(pings), allowed_mentions=mentions(pings))
     if reply.event_id is not None and reply.campaign is not None:  # a change: the live board, if any, catches up

@@ -17,6 +17,7 @@ import discord
 from bot.adapter.context import caller_of, place_of, send_reply, service_of
 from bot.adapter.views import OptionSelect, Owned
 from bot.table import campaigns
+from bot.table.secrecy import suggestions
 from bot.table.service import Campaign, Reply
 from rules.base import Card, Outcome, RuleError
 
@@ -142,7 +143,7 @@ async def character_choice(
     if campaign is None or not OptionSelect.fits(ruleset, action, option):
         return None
     table = service.table_for(campaign, caller_of(interaction))
-    names = entry.suggest(table, action, option, "") or (
+    names = suggestions(entry, table, action, option, "") or (
         sorted(c.name for c in campaign.characters.values()) if table.actor.is_gm else []
     )
     if not names:

@@ -26,6 +26,7 @@ from bot.adapter.render import to_embed
 from bot.table import campaigns, turns
 from bot.table.board import BOARD_VIEWER
 from bot.table.registry import Registry
+from bot.table.secrecy import suggestions
 from bot.table.service import Reply
 from rules.base import Card, Outcome, RuleError
 
@@ -282,7 +283,7 @@ class RespondButton(LastingButton, template=r"m:rspb:(?P<ruleset>[a-z]+):(?P<cam
             raise RuleError("That campaign has ended here, so this window can no longer be answered.")
         table = service.table_for(campaign, caller_of(interaction))
         ruleset = service.registry.get(self.ruleset).ruleset
-        spells = ruleset.suggest(table, "respond", "spell", "")
+        spells = suggestions(ruleset, table, "respond", "spell", "")
         if not spells:
             raise RuleError(
                 f"You have no Response you could make now to window #{self.window} "
@@ -421,7 +422,7 @@ async def offer(
     service = service_of(interaction)
     campaign = await service.require_campaign(place_of(interaction))
     ruleset_ = service.registry.get(ruleset).ruleset
-    choices = ruleset_.suggest(service.table_for(campaign, caller_of(interaction)), action, option, "")
+    choices = suggestions(ruleset_, service.table_for(campaign, caller_of(interaction)), action, option, "")
     verb = action.split()[-1]
     if fixed is not None:
         if not OptionSelect.fits(ruleset, action, option, fixed):

@@ -436,6 +436,10 @@ class ConsoleTable:
         secret = extras.get("secret")
         if secret:
             extra["secret"] = {"to": secret["to"], "text": card_text(secret["card"]), "data": secret.get("data", {})}
+        private = extras.get("private")
+        if private and error is None:  # the owner's and GMs' side, shown to the caller alone
+            card = private.get("card")
+            extra["private"] = {"text": card_text(card) if card is not None else "", "data": private.get("data", {})}
         files = [name for m in messages for name, _ in m.files]
         if files:
             self.files_dir.mkdir(parents=True, exist_ok=True)

@@ -100,8 +100,8 @@ def _write(
             # stored results and snapshots are JSON already: copied whole (GM-only, secrets included), never re-parsed
             tail = f',"result":{result},"snapshot":{snapshot or "null"}}}'
             out.write(("\n    " if count == 0 else ",\n    ") + _dumps(fields)[:-1] + tail)
-            # the Markdown line may show an entry's secret side (GM export): parse only results that have one
-            parsed = json.loads(result) if '"secret"' in result else {}
+            # the Markdown line may show an entry's secret and private sides (GM export): parse only results with one
+            parsed = json.loads(result) if '"secret"' in result or '"private"' in result else {}
             row = EventRow(
                 event_id, campaign_id, at, actor_id, actor, command, summary, parsed, None, None, thread_id, seq
             )

@@ -90,7 +90,8 @@ class EventRow:
 class LogQuery:
     """What a filtered log shows: one actor's events, one command's, only secret ones, a text in the summary.
 
-    ``reveal`` (a GM reads it) lets the text match the secret side of an entry too; a player's search never does.
+    ``reveal`` (a GM reads it) lets the text match the secret and private sides of an entry too, and ``secret_only``
+    lists the entries with either; a player's search never reads them.
     """
 
     actor_id: int | None = None

@@ -214,15 +214,19 @@ def log_where(query: LogQuery) -> tuple[str, tuple]:
     if query.command is not None:
         clauses.append("command = ?")
         parameters.append(query.command)
-    if query.secret_only:
-        clauses.append("json_extract(result, '$.secret.summary') IS NOT NULL")
+    if query.secret_only:  # a side the table does not read: the GM's, or a private one (its owner's and the GMs')
+        clauses.append(
+            "(json_extract(result, '$.secret.summary') IS NOT NULL"
+            " OR json_extract(result, '$.private.summary') IS NOT NULL)"
+        )
     if query.text:
         pattern = "%" + query.text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
         if query.reveal:
             clauses.append(
-                "(summary LIKE ? ESCAPE '\\' OR json_extract(result, '$.secret.summary') LIKE ? ESCAPE '\\')"
+                "(summary LIKE ? ESCAPE '\\' OR json_extract(result, '$.secret.summary') LIKE ? ESCAPE '\\'"
+                " OR json_extract(result, '$.private.summary') LIKE ? ESCAPE '\\')"
             )
-            parameters += [pattern, pattern]
+            parameters += [pattern, pattern, pattern]
         else:
             clauses.append("summary LIKE ? ESCAPE '\\'")
             parameters.append(pattern)

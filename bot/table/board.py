@@ -6,8 +6,9 @@ see it (secrets stay hidden): serpent's battle, realm's day, colors and spells i
 
 from __future__ import annotations
 
+from bot.table.secrecy import public_card
 from bot.table.service import Caller, Campaign, TableService
-from rules.base import Card, RuleError
+from rules.base import Card, RuleError, Table
 
 BOARD_VIEWER = Caller(0, "Board")  # no GM: the board is public
 
@@ -19,8 +20,14 @@ def board_card(service: TableService, campaign: Campaign) -> Card:
     action = ruleset.actions.get(ruleset.board_action or "")
     if own is None and action is None:
         raise RuleError(f"{ruleset.name} has no live board yet. Its commands show the table as usual.")
+
+    def drawn(view: Table) -> Card:
+        mine = ruleset.board(view)
+        return mine if mine is not None else action.run(view, action.options()).card  # type: ignore[union-attr]
+
     try:
-        card = own if own is not None else action.run(table, action.options()).card  # type: ignore[union-attr]
+        card = own if own is not None else drawn(table)
+        card = public_card(drawn, table, ruleset, card)  # the channel reads it: nobody's secrets
     except RuleError as error:  # nothing to show yet (no battle...): say so on the board
         card = Card(title=f"Board: {campaign.row.name}", description=str(error))
     return card.model_copy(update={"footer": (card.footer + " · " if card.footer else "") + "Live board"})

@@ -33,6 +33,7 @@ from bot.table.pbp import (
     wait_line,
     when,
 )
+from bot.table.secrecy import EVERYONE, Reader, guard_view, may_read_private, private_summary
 from bot.table.service import Caller, Campaign, Place, Reply, TableService
 from rules.base import Card, Outcome, Pronouns, RuleError, Table
 from rules.text import DESCRIPTION, FIELD_VALUE, clip, listing
@@ -424,7 +425,7 @@ async def log_page(
     if filters.player_id is not None and filters.player_name is None:  # a page button carries the id alone
         name = events[0].actor_name if events else "that member"
         filters = dataclasses.replace(filters, player_name=name)
-    lines = [event_line(event, reveal=reveal) for event in events]
+    lines = [event_line(event, reveal=reveal, reader=caller.user_id) for event in events]
     empty = f"No event matches ({filters.described()})." if filters else "Nothing has happened yet."
     shown_filter = f" · {filters.described()}" if filters else ""
     card = Card(
@@ -433,7 +434,11 @@ async def log_page(
         footer=f"Page {page} of {pages} · newest first · {total} events{shown_filter}"
         + (" · 🔒 GM only" if reveal else ""),
     )
-    data: dict[str, Any] = {"page": page, "pages": pages, "events": [event_data(e, reveal=reveal) for e in events]}
+    data: dict[str, Any] = {
+        "page": page,
+        "pages": pages,
+        "events": [event_data(e, reveal=reveal, reader=caller.user_id) for e in events],
+    }
     if filters:
         data["filters"] = {
             "player_id": filters.player_id,
@@ -454,7 +459,7 @@ async def recap(service: TableService, place: Place, caller: Caller) -> Reply:
     reveal = campaign.is_gm(caller)
     events, total = await service.store.events_since_last_by(campaign.row.id, caller.user_id, limit=RECAP_SIZE)
     events.reverse()
-    lines = [event_line(event, reveal=reveal) for event in events]
+    lines = [event_line(event, reveal=reveal, reader=caller.user_id) for event in events]
     if total > len(events):
         earlier = f"{total - len(events)}" if total < RECAP_COUNT_CAP else "many more"
         lines.insert(0, f"… {earlier} earlier events: see `/campaign log`.")
@@ -463,7 +468,7 @@ async def recap(service: TableService, place: Place, caller: Caller) -> Reply:
         description="\n".join(lines) or "Nothing has happened since your last action.",
         footer=f"{total if total < RECAP_COUNT_CAP else f'{RECAP_COUNT_CAP}+'} events · oldest first",
     )
-    data = {"since_count": total, "events": [event_data(e, reveal=reveal) for e in events]}
+    data = {"since_count": total, "events": [event_data(e, reveal=reveal, reader=caller.user_id) for e in events]}
     return Reply(Outcome(card=card, summary="recap", data=data, ephemeral=True), campaign.row)
 
 
@@ -473,7 +478,7 @@ def secret_summary(event: EventRow) -> str | None:
     return secret.get("summary") if isinstance(secret, dict) else None
 
 
-def event_data(event: EventRow, *, reveal: bool = False) -> dict:
+def event_data(event: EventRow, *, reveal: bool = False, reader: int | None = None) -> dict:
     data = {
         "id": event.seq,
         "at": event.at,
@@ -487,6 +492,9 @@ def event_data(event: EventRow, *, reveal: bool = False) -> dict:
     hidden = secret_summary(event)
     if reveal and hidden:
         data["secret"] = hidden
+    private = private_summary(event.result)
+    if private and may_read_private(event.result, reader, reveal):
+        data["private"] = private
     return data
 
 
@@ -498,10 +506,12 @@ def undone_number(event: EventRow) -> int | None:
     return number if isinstance(number, int) else None
 
 
-def event_line(event: EventRow, *, reveal: bool = False) -> str:
-    """One line of the log; with ``reveal`` (GMs only), a secret entry shows its result after 🔒."""
+def event_line(event: EventRow, *, reveal: bool = False, reader: int | None = None) -> str:
+    """One line of the log; with ``reveal`` (GMs only), a secret entry shows its result after 🔒, and a private
+    entry its private side after 🔏 to its readers (the owner) and the GMs."""
     hidden = secret_summary(event) if reveal else None
-    summary = f"{event.summary} 🔒 {hidden}" if hidden else event.summary
+    private = private_summary(event.result) if may_read_private(event.result, reader, reveal) else None
+    summary = event.summary + (f" 🔏 {private}" if private else "") + (f" 🔒 {hidden}" if hidden else "")
     where = f" in <#{event.thread_id}>" if event.thread_id is not None else ""
     line = f"`#{event.seq}` {event.at[:16].replace('T', ' ')}{where} **{event.actor_name}** /{event.command}: {summary}"
     return line[:380]
@@ -636,15 +646,19 @@ async def character_list(service: TableService, place: Place) -> Reply:
     campaign = await service.require_campaign(place)
     ruleset = service.registry.get(campaign.row.ruleset).ruleset
     table = service.table_for(campaign, Caller(0, "?"))
-    lines = [
-        f"**{record.name}** (<@{record.owner_id}>): {ruleset.character_summary(record)}"
-        for record in sorted(table.characters.values(), key=lambda r: r.name.casefold())
-    ]
-    card = Card(
-        title=f"Characters: {campaign.row.name}", description=listing(lines, DESCRIPTION) or "No characters yet."
-    )
-    data = {"characters": [{"name": r.name, "owner_id": r.owner_id} for r in table.characters.values()]}
-    return Reply(Outcome(card=card, summary="listed characters", data=data), campaign.row)
+
+    def listed(table: Table) -> Outcome:
+        lines = [
+            f"**{record.name}** (<@{record.owner_id}>): {ruleset.character_summary(record)}"
+            for record in sorted(table.characters.values(), key=lambda r: r.name.casefold())
+        ]
+        card = Card(
+            title=f"Characters: {campaign.row.name}", description=listing(lines, DESCRIPTION) or "No characters yet."
+        )
+        data = {"characters": [{"name": r.name, "owner_id": r.owner_id} for r in table.characters.values()]}
+        return Outcome(card=card, summary="listed characters", data=data)
+
+    return Reply(guard_view(listed, table, ruleset, EVERYONE), campaign.row)  # the channel reads it
 
 
 async def character_show(service: TableService, place: Place, caller: Caller, name: str) -> Reply:
@@ -653,12 +667,16 @@ async def character_show(service: TableService, place: Place, caller: Caller, na
     ruleset = service.registry.get(campaign.row.ruleset).ruleset
     table = service.table_for(campaign, caller)
     record = table.find_character(name)
-    outcome = ruleset.show_character(table, record)
-    pronouns = Pronouns.of(record.pronouns).shown
-    if len(outcome.card.fields) < 25:  # an embed holds 25 fields
-        outcome.card.add("Pronouns", pronouns, inline=True)
-    outcome.data["pronouns"] = pronouns
-    return Reply(outcome, campaign.row)
+
+    def shown(view: Table) -> Outcome:
+        outcome = ruleset.show_character(view, view.find_character(record.name))
+        pronouns = Pronouns.of(record.pronouns).shown
+        if len(outcome.card.fields) < 25:  # an embed holds 25 fields
+            outcome.card.add("Pronouns", pronouns, inline=True)
+        outcome.data["pronouns"] = pronouns
+        return outcome
+
+    return Reply(guard_view(shown, table, ruleset, Reader(caller.user_id, campaign.is_gm(caller))), campaign.row)
 
 
 PRONOUN_CHOICES = ("they/them", "she/her", "he/him", "it/its")

@@ -29,6 +29,7 @@ from bot.storage.rows import (
     StoredWait,
     utcnow,
 )
+from bot.table import secrecy
 from bot.table.delta import apply_delta, reverse_delta
 from bot.table.pbp import Ping, WaitPlan, apply_plan, pings_for, plan_waits, unshift_for_undo, updated_waits
 from bot.table.registry import Registry
@@ -40,6 +41,7 @@ from rules.base import (
     NeedsGMError,
     Outcome,
     RuleError,
+    Secrecy,
     Table,
     Wait,
     plain_error,
@@ -262,7 +264,14 @@ class TableService:
             return reply
         parsed = validate(action.options, options, f"/{command}")
         return await self._act(
-            place, campaign, caller, command, lambda table: action.run(table, parsed), logged=action.logged, also=also
+            place,
+            campaign,
+            caller,
+            command,
+            lambda table: action.run(table, parsed),
+            logged=action.logged,
+            also=also,
+            secrecy=(action.secrecy, parsed),
         )
 
     async def act(
@@ -308,6 +317,7 @@ class TableService:
         *,
         logged: bool = True,
         also: Callable[[WriteTx], None] | None = None,
+        secrecy: tuple[Secrecy, Any] | None = None,
     ) -> Reply:
         table = self.table_for(campaign, caller)
         try:
@@ -316,9 +326,50 @@ class TableService:
             raise RuleError(
                 f"`/{command}` would take a value out of its range ({_problems(exc)}). Nothing was changed."
             ) from None
-        event_id, plan = await self._persist(place, campaign, caller, command, table, outcome, logged=logged, also=also)
+        outcome, readers = self._kept(campaign, table, command, outcome, secrecy)
+        event_id, plan = await self._persist(
+            place, campaign, caller, command, table, outcome, logged=logged, also=also, readers=readers
+        )
+        if event_id is None:  # a view (nothing changed, nothing logged): only what its reader may see
+            outcome = self._viewed(campaign, caller, run, outcome)
         row = self._cache[self.home(place)].row if self.home(place) in self._cache else campaign.row
         return Reply(outcome, row, event_id, pings_for(row, plan))
+
+    def _kept(
+        self, campaign: Campaign, table: Table, command: str, outcome: Outcome, declared: tuple[Secrecy, Any] | None
+    ) -> tuple[Outcome, list[int]]:
+        """The result with what its ruleset declares private or secret off its public side (``bot/table/secrecy.py``),
+        and who besides the GMs reads its private side."""
+        ruleset = self.registry.get(campaign.row.ruleset).ruleset
+        action_secrecy, options = declared if declared is not None else (None, None)
+        if not (action_secrecy or ruleset.private_fields or outcome.has_private):
+            return outcome, []
+        before = {key: secrecy.Sheet(row.name, row.owner_id, row.sheet) for key, row in campaign.characters.items()}
+        after = {
+            key: secrecy.Sheet(record.name, record.owner_id, _dump(record.sheet))
+            for key, record in table.characters.items()
+        }
+        outcome = secrecy.enforce(
+            outcome,
+            command=command,
+            secrecy=action_secrecy,
+            options=options,
+            fields=ruleset.private_fields,
+            before=before,
+            after=after,
+        )
+        if not outcome.has_private:
+            return outcome, []
+        return outcome, secrecy.readers(table.actor.user_id, table.actor.is_gm, before, after)
+
+    def _viewed(self, campaign: Campaign, caller: Caller, run: Callable[[Table], Outcome], outcome: Outcome) -> Outcome:
+        """A view as its reader may see it: the actor (ephemeral), or everyone (posted in the channel)."""
+        ruleset = self.registry.get(campaign.row.ruleset).ruleset
+        if not ruleset.private_fields:
+            return outcome
+        table = self.table_for(campaign, caller)  # the action ran on a copy: draw it again from a fresh one
+        reader = secrecy.Reader(caller.user_id, campaign.is_gm(caller))
+        return secrecy.guard_view(run, table, ruleset, reader, outcome)
 
     async def _persist(
         self,
@@ -331,6 +382,7 @@ class TableService:
         *,
         logged: bool = True,
         also: Callable[[WriteTx], None] | None = None,
+        readers: list[int] | None = None,
     ) -> tuple[int | None, WaitPlan]:
         """Save what the action changed, with an undo snapshot and the table's new waits, then update the cache.
 
@@ -397,7 +449,7 @@ class TableService:
                 caller.name,
                 command,
                 outcome.summary,
-                outcome.logged_result(),
+                outcome.logged_result(readers or ()),
                 snapshot,
                 thread_id=place.thread_id,
             )

@@ -22,15 +22,37 @@ from rules.awakened.common import spell_label
 from rules.awakened.guide import FIRST_SESSION, GETTING_STARTED, HELP_EXAMPLES
 from rules.awakened.lookup import entries
 from rules.awakened.shaping import paradox_total
-from rules.awakened.sheet import AwakenedSettings, AwakenedSheet, AwakenedState
+from rules.awakened.sheet import PRIVATE_FIELDS, AwakenedSettings, AwakenedSheet, AwakenedState
 from rules.awakened.suggest import suggestions
 from rules.awakened.waits import awakened_waits
-from rules.base import Action, BenchCase, BenchStep, Card, CharacterRecord, LookupEntry, Outcome, Ruleset, Table, Wait
+from rules.base import (
+    Action,
+    BenchCase,
+    BenchStep,
+    Card,
+    CharacterRecord,
+    LookupEntry,
+    Outcome,
+    Ruleset,
+    Secrecy,
+    SecretsCase,
+    Table,
+    Wait,
+    always,
+)
 from rules.text import clip
 
 
 def _actions(*items: Action) -> dict[str, Action]:
     return {item.name: item for item in items}
+
+
+def _preparing(options: casting.CastOptions) -> bool:
+    return options.mode == "contingency"
+
+
+def _discarding(options: casting.ContingencyOptions) -> bool:
+    return options.mode == "discard"
 
 
 class AwakenedRuleset(Ruleset):
@@ -53,6 +75,7 @@ class AwakenedRuleset(Ruleset):
             casting.cast_spell,
             casting.CastOptions,
             logged=False,  # a preview changes nothing and is not logged; a cast changes the sheet and is
+            secrecy=Secrecy(private_options=frozenset({"connection"}), private_when=_preparing),
             description="Cast a spell (or preview, save a rote, prepare)",
         ),
         Action("spell shape", shaping.shape, shaping.ShapeOptions, description="Shape a spell: the Shaping roll"),
@@ -65,6 +88,7 @@ class AwakenedRuleset(Ruleset):
             "spell contingency",
             casting.contingency,
             casting.ContingencyOptions,
+            secrecy=Secrecy(private_when=_discarding),  # a trigger casts it: the spell is then in effect, public
             description="Trigger or discard your contingency",
         ),
         Action("oblation", upkeep.oblation, upkeep.OblationOptions, description="The daily oblation: regain Mana"),
@@ -73,12 +97,14 @@ class AwakenedRuleset(Ruleset):
             "soulstone",
             upkeep.soulstone,
             upkeep.SoulstoneOptions,
+            secrecy=Secrecy(private_options=frozenset({"holder"})),
             description="Soul stones",
         ),
         Action(
             "scrutinize",
             insight.scrutinize,
             insight.ScrutinizeOptions,
+            secrecy=Secrecy(private_options=frozenset({"subject"})),
             description="Arcane scrutiny (GM sees the result)",
         ),
         Action(
@@ -90,7 +116,13 @@ class AwakenedRuleset(Ruleset):
         ),
         Action("crisis", insight.crisis, insight.CrisisOptions, description="Wisdom crisis"),
         Action("sight", insight.sight, insight.SightOptions, description="Suppress or reactivate Mage Sight"),
-        Action("sympathy", mages.sympathy, mages.SympathyOptions, description="Record a sympathetic connection"),
+        Action(
+            "sympathy",
+            mages.sympathy,
+            mages.SympathyOptions,
+            secrecy=Secrecy(private_options=frozenset({"subject"}), private_when=always),
+            description="Record a sympathetic connection",
+        ),
         Action(
             "attainment", mages.attainment, mages.AttainmentOptions, description="Define, use or Shape an Attainment"
         ),
@@ -138,6 +170,7 @@ class AwakenedRuleset(Ruleset):
     )
 
     character_option = "mage"
+    private_fields = PRIVATE_FIELDS
 
     def waits(self, table: Table) -> list[Wait]:
         """The GM with a paradox pool to roll; mages with an open Shaping window or a crisis roll owed."""
@@ -179,6 +212,42 @@ class AwakenedRuleset(Ruleset):
                     "hallow": "Grove",
                 },
             ),
+        )
+
+    def secrets_case(self) -> SecretsCase:
+        """A mage with every secret: a connection cast through, a stone given, contingencies, scrutinies."""
+        mage = {
+            "name": "Ash",
+            "path": "Thyrsus",
+            "ruling": "Life, Spirit",
+            "inferior": "Matter",
+            "resistance": "composure",
+            "gnosis": 5,
+            "arcana": "Forces 3, Life 3, Time 2, Space 4",
+            "mana_max": 20,
+            "skills": "Occult 3",
+        }
+        cast = {"spell": "Reach", "arcana": "Forces", "aspect": "covert", "conjunctional": "Space"}
+        return SecretsCase(
+            setup=(BenchStep("mage create", mage),),
+            steps=(
+                BenchStep("sympathy", {"subject": "XqConnMark", "level": "known"}),
+                BenchStep("spell cast", {**cast, "connection": "XqConnMark", "unwilling": True}),
+                BenchStep("spell refresh", {"spell": "Reach", "out_of_sight": 1}),
+                BenchStep("soulstone", {"mode": "create"}),
+                BenchStep("soulstone", {"mode": "give", "stone": 1, "holder": "XqHolderMark"}),
+                BenchStep(
+                    "spell cast", {"mode": "contingency", "spell": "XqDropMark", "arcana": "Forces", "aspect": "covert"}
+                ),
+                BenchStep("spell contingency", {"mode": "discard"}),
+                BenchStep(
+                    "spell cast", {"mode": "contingency", "spell": "XqContMark", "arcana": "Forces", "aspect": "covert"}
+                ),
+                BenchStep("scrutinize", {"subject": "XqSubjMark"}),
+                BenchStep("scrutinize", {"subject": "XqGlanceMark", "via": "Reach", "minor": True}),
+                BenchStep("time day", {"days": 3}, as_gm=True),
+            ),
+            markers=("XqConnMark", "XqHolderMark", "XqDropMark", "XqContMark", "XqSubjMark", "XqGlanceMark"),
         )
 
     def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:

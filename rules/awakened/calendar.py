@@ -210,12 +210,13 @@ def end_day(table: Table, options: DayOptions) -> Outcome:
         raise RuleError("This round still holds paradox; end the round first with `/awakened time round`.")
     lines: list[str] = _end_scene(table) + count_down_paradoxes(state, "day", options.days)
     rolls: list[dict] = []
+    healed: list[str] = []  # connections are each mage's secret: the GM's side (several owners share this result)
     for _ in range(options.days):
         finished = state.day
         state.day += 1
         for record in sorted(table.characters.values(), key=lambda r: r.name):
             sheet: AwakenedSheet = record.sheet
-            lines += _heal_sympathy(sheet, record.name, state, table)
+            healed += _heal_sympathy(sheet, record.name, state, table)
             if not options.rolls:
                 continue
             if sheet.soul_lost and sheet.gnosis >= 1 and (sheet.gnosis >= 2 or finished % 7 == 0):
@@ -237,8 +238,13 @@ def end_day(table: Table, options: DayOptions) -> Outcome:
         if len(text) > FIELD_VALUE:
             card.add("…more", clip(text[FIELD_VALUE:]))
     card.footer = "Oblations and blood sacrifice by size are available again."
+    secret = Card(title=f"Day {state.day}: sympathy heals", description="\n".join(healed)[:4000], tone="secret")
     return Outcome(
-        card=card, summary=f"Day {state.day} begins.", data={"day": state.day, "rolls": rolls, "lines": lines}
+        card=card,
+        summary=f"Day {state.day} begins.",
+        data={"day": state.day, "rolls": rolls, "lines": lines, **({"gm": {"healed": healed}} if healed else {})},
+        secret=secret if healed else None,
+        secret_summary="; ".join(healed)[:1000] or None,
     )
 
 

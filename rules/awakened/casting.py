@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from rules.awakened.common import MageOption, conscious, mage_of, spell_label
+from rules.awakened.common import MageOption, conscious, mage_of, spell_data, spell_label
 from rules.awakened.payment import FreeManaOptions, Payment, pay, plan, scour_after
 from rules.awakened.sheet import ActiveSpell, AwakenedSheet, Design, ParadoxDice
 from rules.awakened.spells import (
@@ -65,7 +65,7 @@ def _connection_need(table: Table, sheet: AwakenedSheet, options: CastOptions, d
         raise RuleError(f"{who}'s connection to {options.connection} has degraded to Unknown: out of reach.")
     need = link.level + (1 if link.fame and link.level >= 2 else 0) + (0 if link.real_name_known else 1)
     if need > design.factors.sympathy:
-        text = f"{options.connection}: {levels[link.level]} = {need}"
+        text = f"a named connection: {levels[link.level]} = {need}"  # whom it names is the mage's secret
         design.factors = design.factors.model_copy(
             update={"sympathy": need, "sympathy_text": "; ".join(t for t in (design.factors.sympathy_text, text) if t)}
         )
@@ -160,7 +160,7 @@ def _cast(
     )
     state.next_spell_id += 1
     sheet.spells.append(spell)
-    notes = _notes(table, who, sheet, spell, link, options.unwilling)
+    notes, private = _notes(table, who, sheet, spell, link, options.unwilling)
     scoured = scour_after(sheet, payment)
     if scoured:
         notes.append(scoured)
@@ -190,7 +190,7 @@ def _cast(
     card.footer = f"Mana {sheet.mana} · Willpower {sheet.willpower} · Scene {state.scene}, round {state.round}"
     data = {
         "mage": who,
-        "spell": spell.model_dump(mode="json"),
+        "spell": spell_data(spell),
         **cost_data(cost),
         "paid": payment.model_dump(),
         "potency": aspect.potency,
@@ -199,15 +199,24 @@ def _cast(
         "mana": sheet.mana,
         "willpower": sheet.willpower,
     }
-    return Outcome(card=card, summary=f"{who} cast {spell_label(spell)} for {cost.total} Mana.", data=data)
+    outcome = Outcome(card=card, summary=f"{who} cast {spell_label(spell)} for {cost.total} Mana.", data=data)
+    if link is not None:  # through whom it reaches, and what that did to the connection: the owner's and the GMs'
+        full = card.model_copy(deep=True)
+        level = [*table.book.factors.sympathy.levels, "Unknown"][sheet.connections[link].level]
+        full.add("Connection", "\n".join([f"Through {options.connection} ({level} now).", *private])[:1024])
+        outcome.private = full
+        outcome.private_data = {"connection": link, "notes": private}
+    return outcome
 
 
 def _notes(
     table: Table, who: str, sheet: AwakenedSheet, spell: ActiveSpell, link: str | None, unwilling: bool
-) -> list[str]:
-    """Paradox marks, Disbelief, standing paradoxes and sympathy wear: what the GM must know of a cast."""
+) -> tuple[list[str], list[str]]:
+    """Paradox marks, Disbelief, standing paradoxes and sympathy wear: what the GM must know of a cast; and
+    what it did to a named connection, which only the owner and the GMs read."""
     state, settings, design = table.state, table.settings, spell.design
-    notes = []
+    notes: list[str] = []
+    private: list[str] = []
     if design.aspect == "vulgar":
         state.paradox_marks.append(f"{who}: {spell_label(spell)}")
         notes.append("Vulgar: causes or aggravates paradox (the GM rules it) and is subject to Sleeper Disbelief.")
@@ -234,8 +243,9 @@ def _notes(
         if unwilling:
             connection.level = min(connection.level + 1, 6)
             level = [*table.book.factors.sympathy.levels, "Unknown"]
-            notes.append(f"Against an endpoint's will: the connection to {link} degrades to {level[connection.level]}.")
-    return notes
+            notes.append("Against an endpoint's will: the named connection degrades a step.")
+            private.append(f"The connection to {link} degrades to {level[connection.level]}.")
+    return notes, private
 
 
 def prepare_contingency(table: Table, who: str, sheet: AwakenedSheet, design: Design, options: CastOptions) -> Outcome:
@@ -275,10 +285,12 @@ def contingency(table: Table, options: ContingencyOptions) -> Outcome:
         raise RuleError(
             f"{record.name} holds no contingency; prepare one with `/awakened spell cast mode:contingency`."
         )
-    if options.mode == "discard":
+    if options.mode == "discard":  # private as a whole (the action's secrecy): the contingency was never public
         sheet.contingency = None
         card = Card(title=f"Contingency discarded: {design.name}", description=f"{record.name}'s slot is free.")
-        return Outcome(card=card, summary=f"{record.name} discarded {design.name}.", data={"mage": record.name})
+        return Outcome(
+            card=card, summary=f"{record.name} discarded {design.name}.", data={"mage": record.name}, ephemeral=True
+        )
     conscious(sheet, record.name, "cast spells")
     cost = spell_cost(table.book, table.settings, sheet, design, _gm_adjust(table, options.gm_cost_adjust))
     payment = plan(table.book, table.settings, table.state, sheet, record.name, cost.total, options)

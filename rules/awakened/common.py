@@ -187,3 +187,12 @@ def conscious(sheet: AwakenedSheet, who: str, doing: str) -> None:
     if sheet.gnosis == 0:
         # cites l.30
         raise RuleError(f"{who} has Gnosis 0 and can no longer {doing} (soul loss).")
+
+
+def spell_data(spell: ActiveSpell) -> dict[str, Any]:
+    """A spell in effect as a result's data: the connection it reaches through is the mage's secret, so it goes
+    under ``"private"`` (the owner's and the GMs' side) and is null on the public side."""
+    data = spell.model_dump(mode="json")
+    if spell.connection is None:
+        return data
+    return {**data, "connection": None, "private": {"connection": spell.connection}}

@@ -45,10 +45,10 @@ def scrutinize(table: Table, options: ScrutinizeOptions) -> Outcome:
             raise RuleError(
                 "The automatic minor-action success needs a Knowing spell (`via:` its name), not Mage Sight."
             )
+        text = "{who} applies one automatic success to {subject} through {via}: the most immediate answer to the "
+        text += "spell's question. No resonance."
         card = Card(
-            title=f"Scrutiny (minor action): {who}",
-            description=f"{who} applies one automatic success to "
-            f"{subject} through {via}: the most immediate answer to the spell's question. No resonance.",
+            title=f"Scrutiny (minor action): {who}", description=text.format(who=who, subject="a subject", via=via)
         )
         secret = Card(
             # cites l.62
@@ -56,11 +56,13 @@ def scrutinize(table: Table, options: ScrutinizeOptions) -> Outcome:
             description="1 automatic success (minor action).",
             tone="secret",
         )
-        return Outcome(
+        return Outcome(  # what was scrutinized is the mage's secret: the owner's and the GMs' side
             card=card,
-            summary=f"{who} glanced at {subject} through {via}.",
+            summary=f"{who} glanced at a subject through {via}.",
             secret=secret,
-            data={"mage": who, "subject": subject, "secret": True},
+            data={"mage": who, "secret": True, "private": {"subject": subject}},
+            private=card.model_copy(update={"description": text.format(who=who, subject=subject, via=via)}),
+            private_summary=f"{who} glanced at {subject} through {via}.",
         )
     allowed = {"occult", *(s.casefold() for s in sheet.scrutiny_skills)}
     if sheet.legacy:
@@ -101,21 +103,33 @@ def scrutinize(table: Table, options: ScrutinizeOptions) -> Outcome:
     secret = Card(title=f"Scrutiny: {who} → {subject}", description=clip("\n".join(lines), DESCRIPTION), tone="secret")
     if dice is not None:
         secret.footer = "The GM rolled these dice at the table."
-    card = Card(
-        title=f"Scrutiny: {who}",
-        description=f"{who} scrutinizes {subject} through {via} ({options.increment.replace('_', ' ')}, "
-        f"roll {track.rolls} to this end, Edge +{edge}). The GM has the result.",
-    )
+    text = "{who} scrutinizes {subject} through {via} ({increment}, roll {rolls} to this end, Edge +{edge}). "
+    text += "The GM has the result."
+    words = {
+        "who": who,
+        "via": via,
+        "increment": options.increment.replace("_", " "),
+        "rolls": track.rolls,
+        "edge": edge,
+    }
+    card = Card(title=f"Scrutiny: {who}", description=text.format(subject="a subject", **words))
     data = {
         "mage": who,
-        "subject": subject,
+        "private": {"subject": subject},  # what was scrutinized is the mage's secret: the owner's and the GMs'
         "via": via,
         "edge": edge,
         "rolls": track.rolls,
         "secret": True,
         "gm": {"pool": pool, "roll": roll_data(result), "successes": result.successes, "resonance": resonance},
     }
-    return Outcome(card=card, summary=f"{who} scrutinized {subject} (roll {track.rolls}).", data=data, secret=secret)
+    return Outcome(
+        card=card,
+        summary=f"{who} scrutinized a subject (roll {track.rolls}).",
+        data=data,
+        secret=secret,
+        private=card.model_copy(update={"description": text.format(subject=subject, **words)}),
+        private_summary=f"{who} scrutinized {subject} (roll {track.rolls}).",
+    )
 
 
 class ResonanceOptions(Model):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from rules.awakened.common import MageOption, conscious, find_spell, mage_of, spell_label
+from rules.awakened.common import MageOption, conscious, find_spell, mage_of, spell_data, spell_label
 from rules.awakened.payment import FreeManaOptions, pay, plan, scour_after
 from rules.awakened.sheet import ActiveSpell, AwakenedSheet, Factors
 from rules.awakened.spells import parse_damage, spell_cost
@@ -27,7 +27,7 @@ def sustained_total(sheet: AwakenedSheet, ignore: ActiveSpell | None = None) -> 
 def _spell_data(who: str, sheet: AwakenedSheet, spell: ActiveSpell | None = None) -> dict:
     data: dict = {"mage": who, "sustained_total": sustained_total(sheet), "gnosis": sheet.gnosis, "mana": sheet.mana}
     if spell is not None:
-        data["spell"] = spell.model_dump(mode="json")
+        data["spell"] = spell_data(spell)
     return data
 
 
@@ -98,7 +98,8 @@ def refresh(table: Table, options: RefreshOptions) -> Outcome:
         state.paradox_marks.append(f"{record.name}: {spell_label(spell)} (refresh)")
         # cites l.300, P-G18
         notes.append("Vulgar: the refresh triggers paradox as normal and is vulgar this turn.")
-    notes += _reach(table, sheet, spell, options.out_of_sight)
+    reached, private = _reach(table, sheet, spell, options.out_of_sight)
+    notes += reached
     scoured = scour_after(sheet, payment)
     if scoured:
         notes.append(scoured)
@@ -108,17 +109,26 @@ def refresh(table: Table, options: RefreshOptions) -> Outcome:
     if notes:
         card.add("Notes", "\n".join(notes))
     data = {**_spell_data(record.name, sheet, spell), "paid": payment.model_dump(), "notes": notes}
-    return Outcome(card=card, summary=f"{record.name} refreshed {spell_label(spell)} for {spell.cost}.", data=data)
+    outcome = Outcome(card=card, summary=f"{record.name} refreshed {spell_label(spell)} for {spell.cost}.", data=data)
+    if private:  # what the refresh did to the named connection: the owner's and the GMs'
+        full = card.model_copy(deep=True)
+        full.fields = [f for f in full.fields if f.name != "Notes"]
+        full.add("Notes", "\n".join([*notes, *private])[:1024])
+        outcome.private = full
+        outcome.private_data = {"notes": private}
+    return outcome
 
 
-def _reach(table: Table, sheet: AwakenedSheet, spell: ActiveSpell, out_of_sight: int) -> list[str]:
+def _reach(table: Table, sheet: AwakenedSheet, spell: ActiveSpell, out_of_sight: int) -> tuple[list[str], list[str]]:
     """Which targets the refresh still holds (l.300): those in sight, and those out of sight whom the spell's
     sympathy still reaches. Only a named connection can be reached by sympathy; it is counted among the
-    targets out of sight (that is what sympathy is for). A refresh that reaches it wears it (P-G33)."""
+    targets out of sight (that is what sympathy is for). A refresh that reaches it wears it (P-G33).
+    Returns the notes for everyone, and those about the connection (the owner's and the GMs')."""
     factors = spell.design.factors
     if out_of_sight > factors.targets:
         raise RuleError(f"{spell_label(spell)} has {factors.targets} target(s); {out_of_sight} cannot be out of sight.")
     notes: list[str] = []
+    private: list[str] = []  # the connection is the mage's secret
     link = sheet.connections.get(spell.connection) if spell.connection else None
     reached_by_sympathy = False
     if link is not None and out_of_sight:
@@ -127,13 +137,14 @@ def _reach(table: Table, sheet: AwakenedSheet, spell: ActiveSpell, out_of_sight:
         reached_by_sympathy = link.level <= len(levels) - 1 and need <= factors.sympathy
         if reached_by_sympathy:
             link.touched_day = table.state.day
-            notes.append(f"{spell.connection} is out of sight but the spell's sympathy still reaches it.")
+            notes.append("A target out of sight is still reached by the spell's sympathy.")
+            private.append(f"{spell.connection} is out of sight but the spell's sympathy still reaches it.")
             if table.settings.refresh_degrades_sympathy and link.level < 6:
                 link.level += 1
                 # cites P-G33
-                notes.append(f"The refresh wears the connection to {spell.connection} one step.")
+                private.append(f"The refresh wears the connection to {spell.connection} one step.")
         else:
-            notes.append(f"The connection to {spell.connection} has worn beyond the spell's sympathy: out of reach.")
+            private.append(f"The connection to {spell.connection} has worn beyond the spell's sympathy: out of reach.")
     lost = out_of_sight - (1 if reached_by_sympathy else 0)
     if lost:
         kept = factors.targets - lost
@@ -144,7 +155,7 @@ def _reach(table: Table, sheet: AwakenedSheet, spell: ActiveSpell, out_of_sight:
         else:
             spell.design.factors = factors.model_copy(update={"targets": kept})
             notes.append(f"{lost} target(s) out of sight and beyond its sympathy cease to be affected; {kept} remain.")
-    return notes
+    return notes, private
 
 
 class ReduceOptions(Model):

@@ -28,9 +28,9 @@ from rules.awakened.common import (
     roll_data,
     roll_text,
 )
-from rules.awakened.sheet import SEVERITY, Attainment, AwakenedSheet, Connection, Hallow, Legacy
+from rules.awakened.sheet import PRIVATE_FIELDS, SEVERITY, Attainment, AwakenedSheet, Connection, Hallow, Legacy
 from rules.awakened.upkeep import shed_newest, trait
-from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
+from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, hide_fields
 from rules.text import TITLE, clip, fold
 
 DAMAGE_CAP = 5  # l.22
@@ -149,9 +149,7 @@ def visible_sheet(table: Table, record: CharacterRecord) -> dict[str, Any]:
     sheet = record.sheet.model_dump(mode="json")
     if table.actor.is_gm or record.owner_id == table.actor.user_id:
         return sheet
-    sheet.update(connections=None, scrutiny=None, resonance_increments=None, contingency=None)
-    sheet["stones"] = [{**s, "holder": None} for s in sheet["stones"]]
-    return sheet
+    return hide_fields(sheet, PRIVATE_FIELDS)
 
 
 def mage_show(table: Table, options: MageShowOptions) -> Outcome:

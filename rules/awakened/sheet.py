@@ -12,7 +12,7 @@ from typing import Literal
 from pydantic import Field
 
 from rules.awakened.book import ActionName, AspectName
-from rules.base import HouseRules, Model
+from rules.base import HouseRules, Model, PrivateField
 
 Name = Field(min_length=1, max_length=60)
 WoundKind = Literal["bashing", "lethal", "aggravated"]
@@ -265,3 +265,16 @@ class AwakenedSettings(HouseRules):
     crisis_willpower: int = Field(default=1, ge=0, le=10)
     month_days: int = Field(default=30, ge=1, le=366)
     scouring_damage_cap: bool = False
+
+
+# The mage's secrets (docs/awakened.md "Who sees what"): whom it has sympathy to, what it scrutinized, who holds its
+# soul stones and its prepared contingency are its owner's and the GMs' alone. The table service hides them from
+# every other reader and keeps them off every public result (rules/base.py, "Secrecy").
+PRIVATE_FIELDS = (
+    PrivateField("connections"),
+    PrivateField("spells.*.connection"),
+    PrivateField("scrutiny"),
+    PrivateField("resonance_increments"),
+    PrivateField("stones.*.holder"),
+    PrivateField("contingency", words="name"),
+)

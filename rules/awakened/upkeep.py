@@ -309,6 +309,7 @@ def soulstone(table: Table, options: SoulstoneOptions) -> Outcome:
     book, who = table.book, record.name
     before_max = mana_max(sheet, book)
     lines = []
+    private = []  # who holds a stone is the mage's secret: the owner's and the GMs'
     if options.mode == "create":
         limit = stone_limit(sheet)
         if len(sheet.live_stones) >= limit:
@@ -331,7 +332,8 @@ def soulstone(table: Table, options: SoulstoneOptions) -> Outcome:
         stone = _stone(sheet, options.stone, who)
         if options.mode == "give":
             stone.holder = " ".join((options.holder or "").split())
-            lines.append(f"Stone #{stone.id} is now held by {stone.holder or who}.")
+            lines.append(f"Stone #{stone.id} changes hands.")
+            private.append(f"Stone #{stone.id} is now held by {stone.holder or who}.")
         elif options.mode == "reintegrate":
             if stone.holder:
                 raise RuleError(f"Stone #{stone.id} is held by {stone.holder}; {who} must hold their own stone.")
@@ -374,12 +376,20 @@ def soulstone(table: Table, options: SoulstoneOptions) -> Outcome:
     data = {
         "mage": who,
         "mode": options.mode,
-        "stones": [s.model_dump() for s in sheet.stones],
+        "stones": [{**s.model_dump(), "holder": None} for s in sheet.stones],
         "mana": sheet.mana,
         "mana_max": mana_max(sheet, book),
         "wisdom_max": sheet.wisdom_max,
+        "private": {"stones": [s.model_dump() for s in sheet.stones]},
     }
-    return Outcome(card=card, summary=f"{who}: soul stone {options.mode}.", data=data)
+    full = card.model_copy(update={"description": "\n".join([*lines[:1], *private, *lines[1:]])}) if private else None
+    return Outcome(
+        card=card,
+        summary=f"{who}: soul stone {options.mode}.",
+        data=data,
+        private=full,
+        private_summary=" ".join(private) or None,
+    )
 
 
 def _stone(sheet: AwakenedSheet, number: int | None, who: str) -> SoulStone:

@@ -25,9 +25,12 @@ from rules.base import (
     CharacterRecord,
     LookupEntry,
     Outcome,
+    PrivateField,
     Replied,
     ReplyItem,
     Ruleset,
+    Secrecy,
+    SecretsCase,
     Table,
     Wait,
 )
@@ -266,7 +269,13 @@ class RealmRuleset(Ruleset):
             gm_only=True,
             description="Spells go into effect in speed order",
         ),
-        Action("attack", melee.attack, melee.AttackOptions, description="Place an attack spell's direction (secret)"),
+        Action(
+            "attack",
+            melee.attack,
+            melee.AttackOptions,
+            secrecy=Secrecy(secret_options=frozenset({"direction"})),  # the GM's until attacks resolve (L63)
+            description="Place an attack spell's direction (secret)",
+        ),
         Action(
             "play", fighting.play_special, fighting.PlayOptions, description="Play a move or phase spell's special chit"
         ),
@@ -293,6 +302,38 @@ class RealmRuleset(Ruleset):
     def waits(self, table: Table) -> list[Wait]:
         """Each combat's next step (a character, or the GM), then the GM between combats (rules/realm/waits.py)."""
         return realm_waits(table)
+
+    private_fields = (PrivateField("hidden"),)  # hidden status: the owner's and the GM's (docs/realm.md "Secrets")
+
+    def secrets_case(self) -> SecretsCase:
+        """An attack spell aimed in secret; the GM's hide roll makes the caster hidden."""
+        gm = {"as_gm": True}
+        return SecretsCase(
+            setup=(
+                BenchStep(
+                    "spell define",
+                    {"name": "Fiery Blast", "type": "IV", "color": "purple", "target_type": "individuals"},
+                    **gm,
+                ),
+                BenchStep("day set", {"day": 13}, **gm),
+                BenchStep("clearing set", {"name": "Cave 1", "tile": "Cave", "colors": "purple, black"}, **gm),
+                BenchStep(
+                    "character create",
+                    {"name": "Wizard", "location": "Cave 1", "chits": "MAGIC IV3**, MOVE M4*, FIGHT L4"},
+                ),
+                BenchStep("character learn", {"spell": "Fiery Blast"}),
+                BenchStep("combat start", {"clearing": "Cave 1", "order": "Wizard", "others": "Goblin"}, **gm),
+                BenchStep("cast", {"spell": "Fiery Blast", "ritual": "MAGIC IV3**"}),
+                BenchStep("combat melee", {}, **gm),
+                BenchStep("target", {"targets": "Goblin"}),
+                BenchStep("resolve", {}, **gm),
+            ),
+            steps=(
+                BenchStep("attack", {"direction": "smash"}),
+                BenchStep("character set", {"character": "Wizard", "hidden": True}, **gm),
+            ),
+            markers=("smash",),  # a choice, not a free text: nothing else in the script says it
+        )
 
     def bench_case(self) -> BenchCase:
         """Six casters in one clearing, each targeting the next: speed order with cancellations."""

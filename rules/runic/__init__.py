@@ -22,10 +22,13 @@ from rules.base import (
     CharacterRecord,
     LookupEntry,
     Outcome,
+    PrivateField,
     Replied,
     ReplyItem,
     RuleError,
     Ruleset,
+    Secrecy,
+    SecretsCase,
     Table,
     Wait,
 )
@@ -139,6 +142,7 @@ class RunicRuleset(Ruleset):
             information.info_answer,
             information.InfoAnswerOptions,
             gm_only=True,
+            secrecy=Secrecy(secret_options=frozenset({"answer"})),  # what the GM told the player stays the GM's
             description="Record today's answer to a question",
         ),
         Action("energy give", energy.energy_give, energy.EnergyGiveOptions, description="Give MP to another mage"),
@@ -178,6 +182,29 @@ class RunicRuleset(Ruleset):
                 ),
             ),
             measured=BenchStep("cast", {"mage": "Merlin", "spell": "Sleep", "target": "Nimue", "resistance": 12}),
+        )
+
+    # How much maximum MP a Calamity took is the GM's alone (docs/runic.md "Secrets kept from the table")
+    private_fields = (
+        PrivateField("mp_lost_temporary", audience="secret"),
+        PrivateField("mp_lost_permanent", audience="secret"),
+    )
+
+    def secrets_case(self) -> SecretsCase:
+        """An Information spell asked by a player, answered by the GM: the answer stays the GM's."""
+        ask = {"spell": "Seek", "question": "Where is the well?"}
+        return SecretsCase(
+            setup=(
+                BenchStep("mage create", {"name": "Merlin", "magery": 3, "iq": 15, "thaumatology": 15}),
+                BenchStep("mage word", {"word": "Gal", "skill": 14}),
+                BenchStep("mage word", {"word": "Aq", "skill": 14}),
+                BenchStep("spell define", {"name": "Seek", "words": "Gal-Aq", "type": "information", "known": True}),
+            ),
+            steps=(
+                BenchStep("info ask", ask),
+                BenchStep("info answer", {**ask, "mage": "Merlin", "answer": "XqAnswerMark"}, as_gm=True),
+            ),
+            markers=("XqAnswerMark",),
         )
 
     def board(self, table: Table) -> Card:

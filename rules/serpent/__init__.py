@@ -28,6 +28,7 @@ from rules.base import (
     Replied,
     ReplyItem,
     Ruleset,
+    SecretsCase,
     Table,
     Wait,
 )
@@ -61,6 +62,23 @@ class SerpentRuleset(Ruleset):
 
     def picture(self, table: Table) -> BattlePicture:
         return battle_picture(table)
+
+    def secrets_case(self) -> SecretsCase:
+        """Two Magi in a team battle; the player prepares a spell in secret (docs/serpent.md, round step 3)."""
+        gm = {"as_gm": True}
+        return SecretsCase(
+            setup=(
+                BenchStep("magi create", {"name": "White", "codex": "Fireball x2, Dissolve Tissue"}),
+                BenchStep("magi create", {"name": "Black", "codex": "Fireball, Dissolve Tissue"}, **gm),
+                BenchStep("battle start", {"mode": "teams"}, **gm),
+                BenchStep("battle join", {"team": "Sun"}),
+                BenchStep("battle join", {"magi": "Black", "team": "Moon"}, **gm),
+                BenchStep("battle round", {"resonance": 10, "rolloff": "White, Black"}, **gm),
+            ),
+            steps=(BenchStep("prepare", {"spells": "Dissolve Tissue"}),),
+            markers=(),
+            unmarked="a prepared spell's title is on the Codex everyone reads: which ones are prepared is the secret",
+        )
 
     def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:
         return lookup_entries(book)

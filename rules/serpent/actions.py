@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from rules.base import Action, Card, Outcome, RuleError, Table, fit
+from rules.base import Action, Card, Outcome, RuleError, Secrecy, Table, fit
 from rules.serpent import play
 from rules.serpent.artifacts import join_artifact
 from rules.serpent.book import spell_body
@@ -570,7 +570,13 @@ ACTIONS: dict[str, Action] = {
     "battle mode": Action(
         "battle mode", run_battle_mode, BattleModeOptions, gm_only=True, description="Turn easy mode on or off"
     ),
-    "prepare": Action("prepare", play.run_prepare, PrepareOptions, description="Prepare up to 3 spells"),
+    "prepare": Action(
+        "prepare",
+        play.run_prepare,
+        PrepareOptions,
+        secrecy=Secrecy(private_options=frozenset({"spells"})),  # which spells are prepared: the player's and GM's
+        description="Prepare up to 3 spells",
+    ),
     "reattune": Action("reattune", play.run_reattune, ReattuneOptions, description="Re-attune discarded spells"),
     "cast": Action("cast", play.run_cast, CastOptions, description="Cast a prepared spell"),
     "respond": Action("respond", play.run_respond, RespondOptions, description="Fasul! Respond, or pass the window"),

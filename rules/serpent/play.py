@@ -52,8 +52,11 @@ def run_prepare(table: Table, opts: PrepareOptions) -> Outcome:
         ctx.j.say(f"{magi.name} has prepared {len(titles)} spell(s).", "prepare", magi=magi.name, count=len(titles))
         return f"{magi.name} prepares {len(titles)} spell(s)"
 
-    out = with_battle(table, "prepare", run, extra=lambda ctx: {"prepared": titles})
-    out.secret = Card(title="Prepared spells", description=", ".join(titles) or "nothing", tone="secret")
+    out = with_battle(table, "prepare", run, extra=lambda ctx: {"private": {"prepared": titles}})
+    listed = Card(title="Prepared spells", description=", ".join(titles) or "nothing", tone="secret")
+    out.secret = listed  # to the GM; the player sees the same list, ephemerally: the channel only how many
+    out.private = listed
+    out.private_summary = f"prepared {', '.join(titles) or 'nothing'}"
     return out
 
 

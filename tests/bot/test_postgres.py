@@ -18,7 +18,9 @@ import asyncpg
 import pytest
 
 from bot.storage import database, protocol
-from bot.storage.postgres import PG_MIGRATIONS, PgStore, PgStoreOpenError, PgTransaction, PgWriteTx
+from bot.storage.postgres import PgStore, PgStoreOpenError
+from bot.storage.postgres.migrations import PG_MIGRATIONS
+from bot.storage.postgres.writer import PgTransaction, PgWriteTx
 from bot.storage.sqlite import MIGRATIONS, SqliteStore, Transaction, WriteTx
 from bot.table import campaigns
 from bot.table.service import TableService
@@ -79,10 +81,24 @@ def test_both_stores_are_the_protocol_the_service_depends_on(declared: type, sql
 
 
 def test_the_statements_take_what_write_tx_takes() -> None:
-    from bot.storage.postgres import Statements
+    from bot.storage.postgres.statements import Statements
 
     for name, signature in public(WriteTx).items():
         assert list(inspect.signature(getattr(Statements, name)).parameters) == list(signature.parameters), name
+
+
+def test_the_log_filter_is_sqlites_in_postgresqls_words() -> None:
+    """Checked without a server: the SQLite filter, translated (JSON path, ILIKE), with the same parameters."""
+    from bot.storage.postgres.statements import log_where
+    from bot.storage.rows import LogQuery
+    from bot.storage.sqlite import log_where as sqlite_log_where
+
+    query = LogQuery(actor_id=7, command="roll", secret_only=True, text="50%", reveal=True)
+    sql, parameters = log_where(query)
+    assert parameters == sqlite_log_where(query)[1] == (7, "roll", "%50\\%%", "%50\\%%", "%50\\%%")
+    assert "json_extract" not in sql and " LIKE " not in sql
+    assert sql.count("(result::json #>> '{secret,summary}')") == 2 and sql.count(" ILIKE ") == 3
+    assert sql.count("(result::json #>> '{private,summary}')") == 2  # the owner's side, read by a GM's filter
 
 
 def test_every_migration_has_a_postgres_version_under_the_same_number() -> None:
@@ -114,7 +130,7 @@ async def test_a_failed_migration_leaves_the_schema_as_it_was(tmp_path: Path) ->
     store = await open_store(tmp_path / "m.sqlite3")
     await store.close()
     with pytest.MonkeyPatch.context() as patch:  # a migration 7 that fails half-way
-        patch.setattr("bot.storage.postgres.MIGRATIONS", (*MIGRATIONS, "-- 7"))
+        patch.setattr("bot.storage.postgres.migrations.MIGRATIONS", (*MIGRATIONS, "-- 7"))
         patch.setitem(PG_MIGRATIONS, len(MIGRATIONS) + 1, "CREATE TABLE half (id INT); SELECT 1/0;")
         with pytest.raises(Exception, match="division by zero"):
             await open_store(tmp_path / "m.sqlite3")

@@ -71,20 +71,22 @@ def write_tx_class(store: object) -> type:
 
 async def fetch(store: object, sql: str, *parameters: object) -> list[tuple]:
     """A test's own query (``?`` placeholders, SQL both dialects read the same) on either backend."""
-    from bot.storage.postgres import PgStore, _placeholders
+    from bot.storage.postgres import PgStore
+    from bot.storage.postgres.statements import placeholders
 
     if isinstance(store, PgStore):
-        return [tuple(row) for row in await store._pool.fetch(_placeholders(sql), *parameters)]
+        return [tuple(row) for row in await store._pool.fetch(placeholders(sql), *parameters)]
     return [tuple(row) for row in await store._reader.execute_fetchall(sql, parameters)]  # type: ignore[attr-defined]
 
 
 async def insert_many(store: object, sql: str, rows: Iterable[Sequence[object]]) -> None:
     """Rows straight into the database (``?`` placeholders), for a test that needs a long history fast."""
-    from bot.storage.postgres import PgStore, _placeholders
+    from bot.storage.postgres import PgStore
+    from bot.storage.postgres.statements import placeholders
 
     if isinstance(store, PgStore):
         async with store._pool.acquire() as connection:
-            await connection.executemany(_placeholders(sql), list(rows))
+            await connection.executemany(placeholders(sql), list(rows))
         return
     path = store.path  # type: ignore[attr-defined]
 
@@ -99,9 +101,10 @@ async def insert_many(store: object, sql: str, rows: Iterable[Sequence[object]])
 
 async def execute(store: object, sql: str, *parameters: object) -> None:
     """A test's own write (``?`` placeholders), committed, on either backend: to stage what an older version wrote."""
-    from bot.storage.postgres import PgStore, _placeholders
+    from bot.storage.postgres import PgStore
+    from bot.storage.postgres.statements import placeholders
 
     if isinstance(store, PgStore):
-        await store._pool.execute(_placeholders(sql), *parameters)
+        await store._pool.execute(placeholders(sql), *parameters)
         return
     await store.write(lambda tx: tx._db.execute(sql, parameters))  # type: ignore[attr-defined]

@@ -25,7 +25,10 @@ class Reply:
     def __init__(self, interaction: discord.Interaction, sent: list[Sent]) -> None:
         assert type(interaction) is discord.Interaction  # a real one, not a stand-in
         self.interaction = interaction
-        self.messages = [s for s in sent if s.kind not in ("autocomplete", "defer")]
+        messages = [s for s in sent if s.kind not in ("autocomplete", "defer")]
+        # a result kept private comes after the public card, as an ephemeral follow-up only the caller sees
+        self.private = [s for s in messages[1:] if s.kind == "followup" and s.ephemeral]
+        self.messages = [s for s in messages if s not in self.private]
         for message in self.messages:
             for embed in message.embeds:
                 assert embed_problems(discord.Embed.from_dict(embed)) == [], embed

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from rules.awakened.sheet import AwakenedSettings
@@ -227,10 +229,11 @@ def test_a_refresh_keeps_only_targets_in_sight_or_still_reached_by_sympathy(game
     sheet.mana_max_base = sheet.mana = 30
     first = game.act("spell refresh", spell="Hex", out_of_sight=2)
     assert hex_spell.design.factors.targets == 2  # Mara still reached; the other one out of sight is lost
-    assert any("still reaches" in note for note in first.data["notes"])
+    assert any("still reaches" in note for note in first.private_data["notes"])  # whom: the owner's and GM's
+    assert "Mara" not in json.dumps(first.data) and "Mara" not in str(first.card)
     assert sheet.connections["mara"].level == 4  # the refresh wore it (P-G33)
     second = game.act("spell refresh", spell="Hex", out_of_sight=1)
-    assert any("worn beyond" in note for note in second.data["notes"])
+    assert any("worn beyond" in note for note in second.private_data["notes"])
     assert hex_spell.design.factors.targets == 1
     with pytest.raises(RuleError, match="cannot be out of sight"):
         game.act("spell refresh", spell="Hex", out_of_sight=2)
