@@ -769,7 +769,7 @@ class FuzzTable:
         return fuzz_leaves(self.console.table.virtual.tree, under=self.ruleset_id)
 
     def people(self) -> tuple[str, str, str]:
-        """Who acts: the GM and two players, those the first session acted as (a second made up if it had one)."""
+        """Who acts: the GM and two players, those the first session acted as (made up where it had fewer)."""
         names = [line.removeprefix("@as ").strip() for line in self.script if line.startswith("@as ")]
         players = [name for name in dict.fromkeys(names[1:]) if name != names[0]] + ["Oz", "Quinn"]
         return ("@gm", f"@as {players[0]}", f"@as {players[1]}")
