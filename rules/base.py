@@ -821,7 +821,7 @@ class Contributions:
     # generated from the options (which may not run: a made-up name)
     help_examples: ClassVar[dict[str, str]] = {}
     # a first session as a console script (docs/console.md): ``@as NAME``, ``@gm``, slash commands, ``@press LABEL``,
-    # ``@wait 2h``; every line runs. Empty: none written yet
+    # ``@wait 2h``; every line runs in a fresh campaign, and it holds every help example. Empty: none written yet
     first_session: ClassVar[tuple[str, ...]] = ()
 
     def reply_items(self, replied: Replied) -> list[ReplyItem]:
@@ -859,7 +859,9 @@ class Ruleset(Contributions):
     settings_model: ClassVar[type[BaseModel]]
     book_model: ClassVar[type[BaseModel] | None] = None
     actions: ClassVar[dict[str, Action]] = {}
-    getting_started: ClassVar[tuple[str, ...]] = ()  # the first commands of a campaign, for /help and its start
+    # the first commands of a campaign, for /help and its start: each command a step shows (in backticks) is a line
+    # of ``first_session``, with the same options, in the session's order, so the card runs as written
+    getting_started: ClassVar[tuple[str, ...]] = ()
     private_fields: ClassVar[tuple[PrivateField, ...]] = ()  # sheet parts only the owner (and GMs) see: "Secrecy"
 
     def waits(self, table: Table) -> list[Wait]:

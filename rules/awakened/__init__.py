@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from rules.awakened import calendar, casting, contests, insight, life, mages, odds, shaping, upkeep
 from rules.awakened.book import AwakenedBook
 from rules.awakened.common import spell_label
-from rules.awakened.guide import FIRST_SESSION, HELP_EXAMPLES
+from rules.awakened.guide import FIRST_SESSION, GETTING_STARTED, HELP_EXAMPLES
 from rules.awakened.lookup import entries
 from rules.awakened.shaping import paradox_total
 from rules.awakened.sheet import PRIVATE_FIELDS, AwakenedSettings, AwakenedSheet, AwakenedState
@@ -62,12 +62,7 @@ class AwakenedRuleset(Ruleset):
     state_model = AwakenedState
     settings_model = AwakenedSettings
     book_model = AwakenedBook
-    getting_started = (
-        'Each player creates a mage: `/awakened mage create name:Ash path:Thyrsus gnosis:3 arcana:"Life 3, Spirit 2"`.',
-        "See a spell's cost, then cast it: `/awakened spell cast mode:cost ...`, then `/awakened spell cast ...`.",
-        "Keep it going: `/awakened spell sustain` or `spell refresh`; Shape it with `/awakened spell shape`.",
-        "The GM ends rounds with `/awakened time round` (the paradox roll), scenes and days with `time scene|day`.",
-    )
+    getting_started = GETTING_STARTED
     help_examples = HELP_EXAMPLES
     first_session = FIRST_SESSION
     actions: ClassVar[dict[str, Action]] = _actions(

@@ -50,7 +50,7 @@ from rules.realm import (
 )
 from rules.realm.book import RealmBook
 from rules.realm.core import sheet_of
-from rules.realm.guide import FIRST_SESSION, HELP_EXAMPLES
+from rules.realm.guide import FIRST_SESSION, GETTING_STARTED, HELP_EXAMPLES
 from rules.realm.state import RealmSettings, RealmSheet, RealmState
 from rules.realm.suggest import suggestions
 from rules.realm.waits import realm_waits
@@ -67,13 +67,7 @@ class RealmRuleset(Ruleset):
     state_model = RealmState
     settings_model = RealmSettings
     book_model = RealmBook
-    getting_started = (
-        "The GM brings the spell list: `/realm spell import format:csv file:<spells.csv>` (or `/realm spell define`).",
-        'Each player creates a character: `/realm character create name:Wizard chits:"MAGIC IV4, MOVE M4*"`.',
-        "Ask before you try: `/realm castable spell:<name>`; the day's colors: `/realm day colors`.",
-        "The GM runs combat: `/realm combat start`; casts go in with `/realm cast`, then `/realm resolve`.",
-        "Every spell in effect and when it ends: `/realm spells`; the GM advances with `/realm day next`.",
-    )
+    getting_started = GETTING_STARTED
     help_examples = HELP_EXAMPLES
     first_session = FIRST_SESSION
     actions: ClassVar[dict[str, Action]] = _actions(

@@ -49,7 +49,7 @@ from rules.runic import (
 from rules.runic.book import RunicBook
 from rules.runic.cards import sheet_card
 from rules.runic.casting import CastOptions, cast
-from rules.runic.guide import FIRST_SESSION, HELP_EXAMPLES
+from rules.runic.guide import FIRST_SESSION, GETTING_STARTED, HELP_EXAMPLES
 from rules.runic.report import cast_outcome
 from rules.runic.sheet import MageSheet, RunicSettings, RunicState
 from rules.runic.suggest import suggestions
@@ -73,13 +73,7 @@ class RunicRuleset(Ruleset):
     state_model = RunicState
     settings_model = RunicSettings
     book_model = RunicBook
-    getting_started = (
-        "Each player creates a mage: `/runic mage create name:Merlin magery:3 iq:15 thaumatology:15`.",
-        "Train Words: `/runic mage word word:Flam skill:13`.",
-        "Define a spell from Words: `/runic spell define name:Fireball words:In-Flam type:missile`.",
-        "See the exact odds first: `/runic preview spell:Fireball`; then `/runic cast spell:Fireball`.",
-        'The GM runs `/runic sunrise` each morning; `/lookup term:"calamity 17"` reads any table.',
-    )
+    getting_started = GETTING_STARTED
     help_examples = HELP_EXAMPLES
     first_session = FIRST_SESSION
     actions: ClassVar[dict[str, Action]] = _actions(

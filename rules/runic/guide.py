@@ -1,9 +1,19 @@
 """How to begin at a runic table: examples for ``/help`` and a first session (``rules.base.Contributions``).
 
-Every example is a line of the first session, and ``tests/bot/test_first_sessions.py`` plays the session through
-the console, so each one runs. Pure data."""
+The getting-started card shows commands of the first session, in its order; every help example is a line of it
+too, and the contract suite (``tests/contract/test_examples_run.py``) plays the session in a fresh campaign, so
+each one runs. Pure data."""
 
 from __future__ import annotations
+
+GETTING_STARTED: tuple[str, ...] = (
+    "Each player creates a mage: `/runic mage create name:Merlin magery:3 iq:15 thaumatology:15`.",
+    "Train Words: `/runic mage word word:Flam skill:13`, `/runic mage word word:In skill:14`.",
+    "Define a spell from Words: `/runic spell define name:Fireball words:In-Flam type:missile`.",
+    "See the exact odds first: `/runic preview spell:Fireball`; then `/runic cast spell:Fireball`.",
+    "Your mage's sheet, with MP and Words: `/runic mage show`.",
+    'The GM runs `/runic sunrise` each morning; `/lookup term:"calamity 17"` reads any table.',
+)
 
 HELP_EXAMPLES: dict[str, str] = {
     "mage create": "/runic mage create name:Merlin magery:3 iq:15 thaumatology:15",
@@ -28,4 +38,5 @@ FIRST_SESSION: tuple[str, ...] = (
     "/runic mage show",
     "@gm",
     "/runic sunrise",
+    '/lookup term:"calamity 17"',
 )

@@ -54,7 +54,7 @@ class MageCreateOptions(Model):
     will: int | None = Field(default=None, ge=1, le=30, description="Will (default: IQ)")
     hp: int = Field(default=10, ge=1, le=200, description="Maximum HP")
     fp: int | None = Field(default=None, ge=1, le=200, description="Maximum FP (default: HT)")
-    thaumatology: int = Field(default=0, ge=0, le=40, description="Thaumatology skill (0: none)")
+    thaumatology: int = Field(default=10, ge=0, le=40, description="Thaumatology skill (0: none)")
     symbol_drawing: int = Field(default=0, ge=0, le=40, description="Symbol Drawing skill (0: none)")
     faster_casting: int = Field(default=0, ge=0, le=10, description="Levels of Faster Casting")
     age: int | None = Field(default=None, ge=0, le=10_000, description="Age in years")

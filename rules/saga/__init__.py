@@ -37,7 +37,7 @@ from rules.saga.actions import ACTIONS
 from rules.saga.area import Ctx
 from rules.saga.book import SagaBook
 from rules.saga.cards import public_data, table_card
-from rules.saga.guide import FIRST_SESSION, HELP_EXAMPLES
+from rules.saga.guide import FIRST_SESSION, GETTING_STARTED, HELP_EXAMPLES
 from rules.saga.state import SagaSettings, SagaSheet, SagaState
 from rules.saga.suggest import suggestions
 from rules.saga.waits import saga_waits
@@ -50,12 +50,7 @@ class SagaRuleset(Ruleset):
     state_model: ClassVar[type[BaseModel]] = SagaState
     settings_model: ClassVar[type[BaseModel]] = SagaSettings
     book_model: ClassVar[type[BaseModel] | None] = SagaBook
-    getting_started = (
-        "Bring your deck: `/saga card import file:<deck.toml>`, or play the sample deck.",
-        "Start a game: `/saga start deck:sample seed:7`; see the table with `/saga table`.",
-        "Each turn: `/saga move to:<place>`, then `/saga continue` (or the Next step button), then `/saga end`.",
-        "Check the rules as you go: `/saga harmonic`, `/saga luck`, and the exact odds of the next draw: `/saga odds`.",
-    )
+    getting_started = GETTING_STARTED
     help_examples = HELP_EXAMPLES
     first_session = FIRST_SESSION
     actions: ClassVar[dict[str, Action]] = ACTIONS

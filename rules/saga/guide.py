@@ -1,9 +1,18 @@
 """How to begin at a saga table: examples for ``/help`` and a first session (``rules.base.Contributions``).
 
-Every example is a line of the first session, and ``tests/bot/test_first_sessions.py`` plays the session through
-the console, so each one runs. Pure data."""
+The getting-started card shows commands of the first session, in its order; every help example is a line of it
+too, and the contract suite (``tests/contract/test_examples_run.py``) plays the session in a fresh campaign, so
+each one runs. Pure data."""
 
 from __future__ import annotations
+
+GETTING_STARTED: tuple[str, ...] = (
+    "Play the sample deck (or import yours): `/saga start deck:sample seed:168`; the odds of a draw: `/saga odds`.",
+    'Each turn, move: `/saga move to:"Sample Cellar"`, then take each step with the Next step button.',
+    'Use a bonus: `/saga bonus card:"Sample Sling" kind:good-luck`; search: `/saga search top:5 type:spell-song`.',
+    'Go on: `/saga continue`; cycle your hand at the end: `/saga end cycle:"Sample Song of Dusk, Sample Old Mill"`.',
+    'Fight what you meet: `/saga attack item:"Sample Iron Spear" enemy:"Sample Marsh Wisp"`; all of it: `/saga table`.',
+)
 
 HELP_EXAMPLES: dict[str, str] = {
     "start": "/saga start deck:sample seed:168",

@@ -34,7 +34,7 @@ from rules.base import (
 )
 from rules.serpent.actions import ACTIONS
 from rules.serpent.book import SerpentBook, lookup_entries
-from rules.serpent.guide import FIRST_SESSION, HELP_EXAMPLES
+from rules.serpent.guide import FIRST_SESSION, GETTING_STARTED, HELP_EXAMPLES
 from rules.serpent.magi import MagiSheet, codex_summary
 from rules.serpent.replies import battle_picture, reply_items
 from rules.serpent.state import SerpentSettings, SerpentState
@@ -49,12 +49,7 @@ class SerpentRuleset(Ruleset):
     state_model: ClassVar[type[BaseModel]] = SerpentState
     settings_model: ClassVar[type[BaseModel]] = SerpentSettings
     book_model: ClassVar[type[BaseModel] | None] = SerpentBook
-    getting_started = (
-        'Each player creates a Magi with a Codex: `/serpent magi create name:White codex:"Fireball x2, Judgement"`.',
-        "The GM starts a battle: `/serpent battle start`; each player joins with `/serpent battle join`.",
-        "The GM runs each round: `/serpent battle round`; see it all with `/serpent battle board`.",
-        "On your turn: `/serpent prepare`, `/serpent cast`; answer windows: `/serpent respond` or `/serpent pass`.",
-    )
+    getting_started = GETTING_STARTED
     help_examples = HELP_EXAMPLES
     first_session = FIRST_SESSION
     actions: ClassVar[dict[str, Action]] = ACTIONS

@@ -3,16 +3,26 @@
 Every other module of ``tests/contract`` imports bot internals only from here, so when ``bot/`` moves its
 modules into layer packages this is the one file to re-point.
 
-What it offers, all computed once per session and returned as plain data:
+The rulesets it checks are every discovered one (the five built in) and the sixth of docs/new-ruleset.md, hedge
+magic, built once per session from the guide's code blocks (``tests/support/guide.py``). They meet in the suite's
+own :func:`registry`; nothing else in a test session sees the sixth (``discover_rulesets()`` still finds five).
+Every store it opens is a SQLite file in a temporary folder, or on the PostgreSQL pass (``MAGISTER_TEST_DB``) the
+PostgreSQL database ``tests/support/db.py`` maps that file to, so the suite runs on both stores.
+
+What it offers (plain data, computed once per session where it can be):
 
 - :func:`command_tree`: every slash command as Discord would register it (groups, leaves, options, choices,
   help examples, the serialized payloads);
 - :func:`played`: what a scenario of ``tests/scenarios`` shows its players, line by line, through the console;
 - :func:`probed`: each scenario replayed with every ``/help`` example tried where the scenario ran its command;
-- :func:`run_lines`: a few console lines in a fresh campaign;
+- :func:`first_session`: a ruleset's first session played in a fresh campaign, with ``/help command:<id>``;
+- :func:`form_filling`: ``/character create``'s form as a player fills it, keeping its defaults;
+- :func:`open_console`: a console table on a fresh store that knows every ruleset the suite checks;
 - :func:`python_strings`: the string constants of a source folder, docstrings left out;
 - :func:`command_refs` and :func:`ref_problems`: the ``/command sub option:`` references in a text, and what is
-  wrong with each against the tree.
+  wrong with each against the tree;
+- :class:`FuzzTable`: a ruleset's table after its first session, for hypothesis to send any options to, with what
+  each command sent and whom the table then waits on (:func:`unwanted_pings`).
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ import json
 import re
 import shlex
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,22 +42,53 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.adapter.help import example, leaves
+from bot.adapter.forms import MORE as FORM_MORE
+from bot.adapter.forms import create_action
+from bot.adapter.help import command_path, example, leaves, ruleset_example
 from bot.cli.console import ConsoleTable, Result
-from bot.table.registry import Registry, discover_rulesets
-from rules.base import Card, LookupEntry
+from bot.cli.virtual import Sent  # what the bot sent: a message, a followup, an edit (re-exported for the fuzz)
+from bot.table.pbp import wait_users
+from bot.table.registry import Registry, discover_rulesets, is_built_in
+from rules.base import Card, LookupEntry, Ruleset
+from rules.text import clip
+from tests.support import db as test_db
 from tests.support.db import fetch
+from tests.support.fuzz import leaves as fuzz_leaves
+from tests.support.fuzz import typed_values
+from tests.support.guide import GUIDE, guide_package, guide_ruleset
+from tests.support.loop_console import LoopConsole
 from tests.support.scenario import SCENARIO_CLOCK, SCENARIOS
 
 ROOT = Path(__file__).resolve().parents[2]
-RULESET_IDS = [ruleset.id for ruleset in discover_rulesets()]
+RULESETS: tuple[Ruleset, ...] = (*discover_rulesets(), guide_ruleset())
+RULESET_IDS = [ruleset.id for ruleset in RULESETS]  # the five built in, then the guide's sixth
 SHARED = "shared"  # the commands and texts that belong to no ruleset: /campaign, /roll, /help...
 
 
 @functools.cache
 def registry() -> Registry:
-    """Every discovered ruleset with its book loaded (the test-only tally ruleset is not one of them)."""
-    return Registry.discover()
+    """Every ruleset the suite checks, books loaded: the discovered ones and the guide's (not the tests' tally)."""
+    return Registry.build(RULESETS)
+
+
+def ruleset_of(ruleset_id: str) -> Ruleset:
+    return registry().get(ruleset_id).ruleset
+
+
+def source_of(ruleset_id: str) -> Path:
+    """Where a ruleset's code lives: ``rules/<id>/``, or the guide's package folder."""
+    ruleset = ruleset_of(ruleset_id)
+    return ROOT / "rules" / ruleset_id if is_built_in(ruleset) else guide_package()
+
+
+def doc_of(ruleset_id: str) -> Path:
+    """A ruleset's page: ``docs/<id>.md``, or the guide that holds the sixth."""
+    return ROOT / "docs" / f"{ruleset_id}.md" if is_built_in(ruleset_of(ruleset_id)) else GUIDE
+
+
+def store_at(path: Path) -> Path | str:
+    """The store a console opens for ``path``: the SQLite file, or its PostgreSQL database on that pass."""
+    return test_db.target(path)
 
 
 def lookup_entries(ruleset_id: str) -> list[LookupEntry]:
@@ -65,7 +107,7 @@ def find_entry(term: str, ruleset_id: str | None) -> LookupEntry | None:
 
 
 def getting_started(ruleset_id: str) -> tuple[str, ...]:
-    return registry().get(ruleset_id).ruleset.getting_started
+    return ruleset_of(ruleset_id).getting_started
 
 
 def settings_keys() -> set[str]:
@@ -92,7 +134,7 @@ class Leaf:
     name: str  # qualified: "serpent battle round"
     description: str
     params: dict[str, Param]
-    example: str  # what /help shows: "/serpent battle round"
+    example: str  # what /help shows: the ruleset's own example, or one built from the options
 
     @property
     def owner(self) -> str:
@@ -121,7 +163,7 @@ def command_tree() -> Tree:
 
 async def _command_tree() -> Tree:
     with tempfile.TemporaryDirectory() as folder:
-        table = await ConsoleTable.open(Path(folder) / "tree.sqlite3", seed=1, registry=registry())
+        table = await ConsoleTable.open(store_at(Path(folder) / "tree.sqlite3"), seed=1, registry=registry())
         try:
             tree = table.virtual.tree
             slash = tree.get_commands(type=discord.AppCommandType.chat_input)
@@ -138,7 +180,7 @@ async def _command_tree() -> Tree:
                         p.name: Param(p.name, p.required, p.description, tuple(c.name for c in p.choices))
                         for p in command.parameters
                     },
-                    example(command),
+                    ruleset_example(registry(), command) or example(command),
                 )
                 for command in leaves(tree)
             }
@@ -299,11 +341,19 @@ def _joined(node: ast.AST) -> str | None:
     return None
 
 
+def _shown(path: Path) -> str:
+    """A source path as a report names it: from the repository, or from the guide's package folder."""
+    if path.is_relative_to(ROOT):
+        return str(path.relative_to(ROOT))
+    return f"{GUIDE.relative_to(ROOT)}: {path.relative_to(guide_package().parent)}"
+
+
 @functools.cache
-def python_strings(where: str) -> tuple[Text, ...]:
+def python_strings(where: str | Path) -> tuple[Text, ...]:
     """Every string of a module, or of every module in a folder (relative to the repository), docstrings aside."""
     found = []
-    paths = [ROOT / where] if where.endswith(".py") else sorted((ROOT / where).rglob("*.py"))
+    where = ROOT / where
+    paths = [where] if where.suffix == ".py" else sorted(where.rglob("*.py"))
     for path in paths:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         skip = _docstrings(tree)
@@ -316,7 +366,7 @@ def python_strings(where: str) -> tuple[Text, ...]:
             for inner in ast.walk(node):  # the parts of a joined string are not strings of their own
                 if inner is not node:
                     skip.add(id(inner))
-            found.append(Text(f"{path.relative_to(ROOT)}:{node.lineno}", text))
+            found.append(Text(f"{_shown(path)}:{node.lineno}", text))
     return tuple(found)
 
 
@@ -390,30 +440,124 @@ class Session:
         return cards
 
 
-async def _open(folder: Path, seed: int) -> Session:
-    table = await ConsoleTable.open(
-        folder / "contract.sqlite3", seed=seed, files_dir=folder / "exports", registry=registry(), clock=SCENARIO_CLOCK
+async def open_console(folder: Path, *, seed: int = 7) -> ConsoleTable:
+    """A console table in ``folder`` on a fresh store, with the suite's registry (the guide's ruleset too)."""
+    return await ConsoleTable.open(
+        store_at(folder / "contract.sqlite3"),
+        seed=seed,
+        files_dir=folder / "exports",
+        registry=registry(),
+        clock=SCENARIO_CLOCK,
     )
-    return Session(table, folder)
 
 
-def run_lines(lines: list[str], *, seed: int = 7) -> list[Result]:
-    """Console lines on a fresh database; a result per line that printed one (comments print none)."""
+async def _open(folder: Path, seed: int) -> Session:
+    return Session(await open_console(folder, seed=seed), folder)
 
-    async def go() -> list[Result]:
+
+# ---------------------------------------------------------------------- first sessions and getting-started cards
+
+
+@dataclass(frozen=True)
+class Played:
+    """One line of a console script as it ran."""
+
+    line: str
+    ok: bool
+    text: str
+    incident: bool
+
+
+@dataclass(frozen=True)
+class FirstSession:
+    """A ruleset's ``first_session`` played in a fresh campaign, and what ``/help command:<id>`` then showed."""
+
+    ruleset: str
+    played: tuple[Played, ...]
+    started: str  # what /campaign start showed (the card, numbered)
+    help: str  # what /help command:<id> showed
+
+
+@functools.cache
+def first_session(ruleset_id: str) -> FirstSession:
+    script = ruleset_of(ruleset_id).first_session
+
+    async def go() -> FirstSession:
         with tempfile.TemporaryDirectory() as folder:
-            session = await _open(Path(folder), seed)
+            session = await _open(Path(folder), 7)
             try:
-                results = []
-                for line in lines:
+                played = []
+                for line in script:
                     result = await session.run(line)
                     if result is not None:
-                        results.append(result)
-                return results
+                        played.append(Played(line, result.ok, result.text, "incident" in result.extra))
+                shown = await session.run(f"/help command:{ruleset_id}")
+                assert shown is not None and shown.ok, shown
             finally:
                 await session.table.close()
+        started = next((p.text for p in played if p.line.startswith("/campaign start")), "")
+        return FirstSession(ruleset_id, tuple(played), started, shown.text)
 
     return asyncio.run(go())
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A command a getting-started card shows: the card's step (from 1), as written, and whether in backticks."""
+
+    step: int
+    text: str
+    backticked: bool
+
+
+def card_commands(ruleset_id: str) -> list[Shown]:
+    """Every command a ruleset's getting-started card names, step by step, in the card's order."""
+    found = []
+    for number, step in enumerate(getting_started(ruleset_id), 1):
+        found += [Shown(number, ref.text.strip(), ref.backticked) for ref in command_refs(step)]
+    return found
+
+
+# ---------------------------------------------------------------------- /character create as a form
+
+
+def command_name(ruleset_id: str, action: str) -> str:
+    """The command an action is: ``("serpent", "battle encounter add")`` → ``"serpent battle encounter-add"``."""
+    group, name = command_path(action)
+    return " ".join(part for part in (ruleset_id, group, name) if part)
+
+
+def form_filling(ruleset_id: str, fields: dict[str, str]) -> dict[str, str]:
+    """``/character create``'s form as a player sends it who fills only what it leaves blank that the create action
+    requires, with the first session's values for those (a player must type them), and keeps every default shown.
+
+    ``fields`` are the form's fields as it opened (the console's ``form``); ``more`` holds ``option: value`` lines.
+    """
+    ruleset = ruleset_of(ruleset_id)
+    action = create_action(ruleset)
+    prefix = "/" + command_name(ruleset_id, action.name)
+    creates = [line for line in ruleset.first_session if line == prefix or line.startswith(prefix + " ")]
+    typed = example_options(creates[0]) if creates else {}
+    required = {name for name, field in action.options.model_fields.items() if field.is_required()}
+    sent = {}
+    for name, value in fields.items():
+        if name == FORM_MORE:
+            sent[name] = "\n".join(
+                f"{key}: {typed.get(key, '')}" if key in required and not rest.strip() else line
+                for line in value.splitlines()
+                for key, _, rest in [line.partition(":")]
+            )
+        elif not value and name in required:
+            sent[name] = typed.get(name, "")
+        else:
+            sent[name] = value
+    return sent
+
+
+def form_line(values: dict[str, str]) -> str:
+    """The console line that submits a form with these values; ``@form`` reads ``\n`` as a new line."""
+    typed = {name: value.replace("\n", "\\n") for name, value in values.items()}
+    return "@form " + " ".join(f"{name}:{shlex.quote(value)}" for name, value in typed.items())
 
 
 # ---------------------------------------------------------------------- scenarios
@@ -587,3 +731,99 @@ def _leaf_of(line: str, tree: Tree) -> Leaf | None:
             break
         words.append(token)
     return tree.leaves.get(" ".join(words))
+
+
+# ---------------------------------------------------------------------- the fuzz: a table after its first session
+
+NO_CAMPAIGN = 2999  # a channel with no campaign, where every ruleset command must say so
+USER_MENTION = re.compile(r"<@!?(\d+)>")
+ROLE_MENTION = re.compile(r"<@&(\d+)>")
+SPOKEN = ("message", "followup", "edit")  # what lands in the channel or before the user (not a defer, a modal...)
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What one command got: its result, every message it sent, and whom the table waits on afterwards."""
+
+    result: Result
+    messages: tuple[Sent, ...]
+    waited: frozenset[int]  # the users the channel's campaign waits on now (a GM wait: its GMs)
+
+
+class FuzzTable:
+    """A ruleset's table after its ``first_session`` (so a new ruleset needs no setup written for it), on its own
+    event loop, for hypothesis to send any options to as the GM or one of two players, here or in a channel with no
+    campaign."""
+
+    def __init__(self, ruleset_id: str, folder: Path, *, seed: int = 3) -> None:
+        self.ruleset_id = ruleset_id
+        self.script = ruleset_of(ruleset_id).first_session
+        self.console = LoopConsole(store_at(folder / "fuzz.sqlite3"), registry(), seed=seed, setup=self.script)
+        self.home = self.console.table.virtual.channel_id
+
+    def close(self) -> None:
+        self.console.close()
+
+    def commands(self) -> list[app_commands.Command]:
+        """Every command of the ruleset's ``/<id>`` group."""
+        return fuzz_leaves(self.console.table.virtual.tree, under=self.ruleset_id)
+
+    def people(self) -> tuple[str, str, str]:
+        """Who acts: the GM and two players, those the first session acted as (made up where it had fewer)."""
+        names = [line.removeprefix("@as ").strip() for line in self.script if line.startswith("@as ")]
+        players = [name for name in dict.fromkeys(names[1:]) if name != names[0]] + ["Oz", "Quinn"]
+        return ("@gm", f"@as {players[0]}", f"@as {players[1]}")
+
+    def known(self) -> list[str]:
+        """The names and values the first session typed: what most commands need one of to do anything."""
+        return typed_values(self.script)
+
+    def _go(self, who: str, elsewhere: bool) -> None:
+        self.console.run(f"@channel {NO_CAMPAIGN if elsewhere else self.home}")
+        self.console.run(who)
+
+    def send(self, path: list[str], options: dict[str, Any], who: str, elsewhere: bool) -> Answer:
+        self._go(who, elsewhere)
+        adapter = self.console.table.virtual.adapter
+        before = len(adapter.sent)
+        result = self.console.call(self.console.table.run_command(path, options))
+        messages = tuple(sent for sent in adapter.sent[before:] if sent.kind in SPOKEN)
+        return Answer(result, messages, self.console.call(self._waited()))
+
+    def complete(self, path: list[str], options: dict[str, Any], focused: str, who: str, elsewhere: bool) -> list:
+        self._go(who, elsewhere)
+        return self.console.call(self.console.table.autocomplete(path, options, focused))
+
+    async def _waited(self) -> frozenset[int]:
+        service = self.console.table.bot.service
+        campaign = await service.campaign(self.console.table._place())
+        if campaign is None:
+            return frozenset()
+        waits = await service.store.waits(campaign.row.id)
+        return frozenset(user for wait in waits for user in wait_users(campaign.row, wait))
+
+
+def unwanted_pings(messages: Iterable[Sent], waited: frozenset[int]) -> list[str]:
+    """What Discord would let these messages ping beyond the users the table waits on: another user, a role,
+    everyone. A message without ``allowed_mentions`` pings every mention in its content (Discord's default)."""
+    found = []
+    for message in messages:
+        content = message.content or ""
+        users = {int(user) for user in USER_MENTION.findall(content)}
+        roles = {int(role) for role in ROLE_MENTION.findall(content)}
+        allowed = message.allowed_mentions
+        if allowed is None:
+            may_users, may_roles, may_everyone = users, roles, "@everyone" in content or "@here" in content
+        else:
+            parse = set(allowed.get("parse") or ())
+            may_users = {int(u) for u in allowed.get("users") or ()} | (users if "users" in parse else set())
+            may_roles = {int(r) for r in allowed.get("roles") or ()} | (roles if "roles" in parse else set())
+            may_everyone = "everyone" in parse
+        where = f"a {message.kind} ({clip(content, 120)!r}, allowed_mentions {allowed})"
+        if may_users - waited:
+            found.append(f"{where} may ping {sorted(may_users - waited)}; the table waits on {sorted(waited)}")
+        if may_roles:
+            found.append(f"{where} may ping the roles {sorted(may_roles)}")
+        if may_everyone:
+            found.append(f"{where} may ping everyone")
+    return found

@@ -3,13 +3,15 @@
 A player copies what the bot tells them. Every ``/group sub option:`` a text names, in backticks or in prose,
 must be a real command with that option: getting-started cards, help examples, the rules' refusals and cards
 (string constants of ``rules/<id>/``), lookup entries, what the scenarios show (replies, secrets, buttons,
-timers, boards, the log), and ``docs/<id>.md``. The shared texts (bot/, cogs/, the rulings, README and the
-shared docs) are checked once, as ``shared``.
+timers, boards, the log), and ``docs/<id>.md`` (for the guide's sixth ruleset: its own code and
+docs/new-ruleset.md). The shared texts (bot/, cogs/, the rulings, README and the shared docs) are checked once, as
+``shared``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 
 from tests.contract.conftest import EVERY_OWNER
 from tests.contract.support import (
@@ -18,6 +20,7 @@ from tests.contract.support import (
     Text,
     Tree,
     command_refs,
+    doc_of,
     getting_started,
     lookup_entries,
     played,
@@ -25,6 +28,7 @@ from tests.contract.support import (
     ref_problems,
     scenarios,
     shared_lookup_entries,
+    source_of,
 )
 
 SHARED_DOCS = ("README.md", "docs/console.md", "docs/campaigns.md", "docs/play-by-post.md", "docs/dice.md")
@@ -45,18 +49,19 @@ def player_texts(owner: str, tree: Tree) -> Iterable[Text]:
             yield from doc_lines(doc)
         return
     yield from (Text(f"{owner} getting-started step {i}", step) for i, step in enumerate(getting_started(owner), 1))
-    yield from python_strings(f"rules/{owner}")
+    yield from python_strings(source_of(owner))
     for entry in lookup_entries(owner):
         yield Text(f"lookup {owner} {entry.category} {entry.key}", f"{entry.title}\n{entry.body}")
-    yield from doc_lines(f"docs/{owner}.md")
+    yield from doc_lines(doc_of(owner))
     for scenario in scenarios():
         if scenario.ruleset == owner:
             yield from played(scenario.name).texts
 
 
-def doc_lines(doc: str) -> Iterable[Text]:
-    for number, line in enumerate((ROOT / doc).read_text(encoding="utf-8").splitlines(), 1):
-        yield Text(f"{doc}:{number}", line)
+def doc_lines(doc: str | Path) -> Iterable[Text]:
+    path = ROOT / doc
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        yield Text(f"{path.relative_to(ROOT)}:{number}", line)
 
 
 @EVERY_OWNER

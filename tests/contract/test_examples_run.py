@@ -1,12 +1,15 @@
 """Check 3: the examples a player is shown run.
 
-Two kinds of example:
+Three kinds of example:
 
-- **A getting-started card** (``/help command:<ruleset>``, and the reply to ``/campaign start``) is a walk
-  through a new campaign. Its commands run in order, as the campaign's GM, in a fresh campaign of that ruleset.
-  A command with a placeholder (``<place>``, ``...``) cannot be typed as written, and a bare mention of a command
-  that needs options (``/realm cast``) is a pointer, not an example: both are skipped (check 1 proves they
-  exist). Every other command must run.
+- **A first session** (``Ruleset.first_session``) is a console script for a newcomer. It runs in a fresh campaign,
+  every line, with no error; every ``/help`` example of the ruleset is one of its lines (so each is shown to run).
+- **A getting-started card** (``Ruleset.getting_started``: ``/help command:<id>``, and the reply to
+  ``/campaign start``) shows the first session's commands, in its order: each command the card names is in
+  backticks and is a line of the first session, with the same options, after the card's previous one. So the card
+  runs as written. Both places show the whole card.
+- **A form's defaults**: ``/character create`` opens the ruleset's create action as a form. Filled with only what it
+  requires (the first session's values) and every default it shows left as shown, it makes a character.
 - **A /help example** (``/help command:"saga attack"``) is run where a scenario of ``tests/scenarios`` ran the
   same command: the example's own options, each with the scenario's value where the scenario gave one (a real
   spell for ``spell:<spell>``), plus the character the scenario acted through. It must run there at least once:
@@ -15,59 +18,88 @@ Two kinds of example:
 
 from __future__ import annotations
 
-import pytest
-
-from tests.contract.conftest import EVERY_OWNER
+from tests.conftest import Console
+from tests.contract.conftest import EVERY_OWNER, EVERY_RULESET
 from tests.contract.support import (
-    PLACEHOLDER,
-    RULESET_IDS,
     Attempt,
     Tree,
-    command_refs,
+    card_commands,
+    command_name,
+    first_session,
+    form_filling,
+    form_line,
     getting_started,
     probed,
-    run_lines,
+    ruleset_of,
     scenarios,
 )
 
-# Cards a later issue rewrites; each fails for the reason given, and strict: a card that runs must leave this list.
-CARD_FAILS = {
-    "awakened": "its first command, `/awakened mage create`, lacks the required ruling:, inferior: and resistance:",
-    "realm": "`/realm resolve` meets no combat: the card's `/realm combat start` names no clearing: or order:",
-    "saga": "`/saga continue` comes at step 3: the card's `/saga move to:<place>` names no real place to move to",
-    "serpent": "`/serpent battle round` needs two sides: the card has one Magi join and adds no Encounter",
-}
+
+def norm(line: str) -> str:
+    return " ".join(line.split())
 
 
-def card_lines(ruleset: str, tree: Tree) -> list[str]:
-    """The commands of a getting-started card a player could type as written, in order."""
-    lines = []
-    for step in getting_started(ruleset):
-        for ref in command_refs(step):
-            if not ref.backticked:
-                continue
-            name = " ".join(ref.path)
-            leaf = tree.leaves.get(name)
-            if leaf is None or any(PLACEHOLDER.match(token) for token in ref.text.split()[len(ref.path) :]):
-                continue
-            if not ref.options and any(p.required for p in leaf.params.values()):
-                continue  # a pointer to the command, not an example of it
-            lines.append(ref.text)
-    return lines
+@EVERY_RULESET
+def test_the_first_session_runs_in_a_fresh_campaign(ruleset: str) -> None:
+    played = first_session(ruleset).played
+    assert any(p.line.startswith(f"/campaign start ruleset:{ruleset} ") for p in played), "it starts no campaign"
+    failed = [f"{p.line}\n-> {p.text}" for p in played if not p.ok or p.incident]
+    assert not failed, "\n".join(failed)
 
 
-@pytest.mark.parametrize(
-    "ruleset",
-    [pytest.param(r, marks=pytest.mark.xfail(strict=True, reason=CARD_FAILS[r])) if r in CARD_FAILS else r
-     for r in RULESET_IDS],
-)  # fmt: skip
-def test_a_getting_started_card_runs_in_a_fresh_campaign(ruleset: str, tree: Tree) -> None:
-    lines = card_lines(ruleset, tree)
-    assert lines, f"{ruleset}'s card shows no command to type"
-    results = run_lines([f'/campaign start ruleset:{ruleset} name:"Getting started"', *lines])
-    assert results[0].ok, results[0].text
-    for line, result in zip(lines, results[1:], strict=True):
-        assert result.ok, f"{line}\n-> {result.text}"
+@EVERY_RULESET
+def test_every_help_example_is_a_line_of_the_first_session(ruleset: str, tree: Tree) -> None:
+    declared = ruleset_of(ruleset)
+    lines = {norm(line) for line in declared.first_session}
+    wrong = []
+    for action, typed in declared.help_examples.items():
+        leaf = tree.leaves.get(command_name(ruleset, action))
+        if leaf is None or leaf.example != typed:
+            wrong.append(f"{action}: `{typed}` is not what /help shows for /{command_name(ruleset, action)}")
+        elif norm(typed) not in lines:
+            wrong.append(f"{action}: `{typed}` is not a line of the first session, so nothing shows it runs")
+    assert not wrong, "\n".join(wrong)
+
+
+@EVERY_RULESET
+def test_the_card_shows_the_first_sessions_commands_in_its_order(ruleset: str) -> None:
+    shown = card_commands(ruleset)
+    assert shown, f"{ruleset}'s getting-started card shows no command"
+    lines = [norm(line) for line in ruleset_of(ruleset).first_session]
+    at, wrong = 0, []
+    for command in shown:
+        where = f"step {command.step}: {command.text!r}"
+        if not command.backticked:
+            wrong.append(f"{where} names a command outside backticks: show it as the first session types it")
+        elif norm(command.text) in lines[at:]:
+            at = lines.index(norm(command.text), at) + 1
+        elif norm(command.text) in lines:
+            wrong.append(f"{where} comes earlier in the first session than the card's previous command")
+        else:
+            wrong.append(f"{where} is not a line of the first session (with the same options), so nothing runs it")
+    assert not wrong, "\n".join(wrong)
+
+
+@EVERY_RULESET
+def test_help_and_the_campaign_start_show_the_whole_card(ruleset: str) -> None:
+    played = first_session(ruleset)
+    for where, text in (("/campaign start", played.started), (f"/help command:{ruleset}", played.help)):
+        missing = [step for step in getting_started(ruleset) if step not in text]
+        assert not missing, f"{where} does not show these steps of the card: {missing}\n{text}"
+
+
+@EVERY_RULESET
+async def test_the_character_form_opens_with_defaults_that_work(ruleset: str, contract_console: Console) -> None:
+    for line in ("@as Gwen", f"/campaign start ruleset:{ruleset} name:Forms", "@as Quinn"):
+        await contract_console.ok(line)
+    opened = await contract_console("/character create")
+    if "form" not in opened:  # solo play (saga): no character to create, and the bot says where to look
+        assert ruleset_of(ruleset).character_option is None and f"/{ruleset}" in opened["text"], opened
+        return
+    fields = opened["form"]["fields"]
+    sent = form_filling(ruleset, fields)
+    made = await contract_console(form_line(sent))
+    assert made["ok"] and "incident" not in made, f"the form as it opened {fields}, sent as {sent}: {made['text']}"
 
 
 def attempts_of(owner: str, tree: Tree) -> dict[str, list[Attempt]]:

@@ -29,6 +29,7 @@ from tests.contract.support import (
     scenarios,
     settings_keys,
     shared_lookup_entries,
+    source_of,
 )
 
 CHITS = r"(?<!MOVE )(?<!FIGHT )"  # realm's chits carry strengths like L4 and M4*: `MOVE L3`, `FIGHT M3*`
@@ -64,7 +65,7 @@ def player_texts(owner: str, tree: Tree) -> Iterable[Text]:
         for entry in shared_lookup_entries():
             yield Text(f"lookup {entry.category} {entry.key}", f"{entry.title}\n{entry.body}")
         return
-    yield from python_strings(f"rules/{owner}")
+    yield from python_strings(source_of(owner))
     yield from (Text(f"{owner} getting-started step {i}", step) for i, step in enumerate(getting_started(owner), 1))
     for entry in lookup_entries(owner):
         yield Text(f"lookup {owner} {entry.category} {entry.key}", f"{entry.title}\n{entry.body}")

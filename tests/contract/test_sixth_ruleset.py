@@ -4,7 +4,8 @@ and played through the console, the Discord layer, ``/help``, a form, the board,
 
 The package is written into ``tmp_path`` with a ``*.dist-info`` holding its ``entry_points.txt``, so
 ``importlib.metadata.entry_points(group="magister.rulesets")`` finds it exactly as it finds a pip-installed one;
-nothing under bot/, cogs/, rules/ or data/ changes.
+nothing under bot/, cogs/, rules/ or data/ changes. The guide-building helpers are ``tests/support/guide.py``'s,
+shared with the contract suite, which runs every one of its checks over hedge magic too (``tests/contract``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,6 @@ import hashlib
 import importlib
 import importlib.metadata
 import json
-import re
 import sys
 import tomllib
 from collections.abc import AsyncIterator, Iterator
@@ -23,18 +23,12 @@ import pytest
 
 from bot.cli.console import ConsoleTable
 from bot.cli.virtual import VirtualUser, command_data
-from bot.table.registry import ENTRY_POINTS, Registry, book_folder, is_built_in
+from bot.table.registry import ENTRY_POINTS, Registry, book_folder, discover_rulesets, is_built_in
 from tests.conftest import Console
+from tests.contract.support import RULESET_IDS, registry
+from tests.support.guide import ROOT, guide_files, install
 
-ROOT = Path(__file__).resolve().parents[2]
-GUIDE = ROOT / "docs" / "new-ruleset.md"
-BLOCK = re.compile(r"^```[a-z]*\n# file: (?P<path>\S+)\n(?P<body>.*?)^```$", re.MULTILINE | re.DOTALL)
 WATCHED = ("bot", "cogs", "rules", "data")
-
-
-def guide_files() -> dict[str, str]:
-    """Every code block of the guide that starts with ``# file: <path>``: the package exactly as the guide shows it."""
-    return {match["path"]: match["body"] for match in BLOCK.finditer(GUIDE.read_text(encoding="utf-8"))}
 
 
 def fingerprint() -> dict[str, str]:
@@ -45,25 +39,6 @@ def fingerprint() -> dict[str, str]:
         for path in sorted((ROOT / top).rglob("*"))
         if path.is_file() and "__pycache__" not in path.parts
     }
-
-
-def install(site: Path) -> str:
-    """Write the guide's package into ``site`` with a dist-info naming its entry points; the module's name."""
-    files = guide_files()
-    for name, body in files.items():
-        target = site / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(body, encoding="utf-8")
-    project = tomllib.loads(files["pyproject.toml"])["project"]
-    points = project["entry-points"][ENTRY_POINTS]
-    dist = site / f"{project['name'].replace('-', '_')}-{project['version']}.dist-info"
-    dist.mkdir()
-    (dist / "METADATA").write_text(
-        f"Metadata-Version: 2.1\nName: {project['name']}\nVersion: {project['version']}\n", encoding="utf-8"
-    )
-    lines = [f"[{ENTRY_POINTS}]", *(f"{name} = {value}" for name, value in points.items())]
-    (dist / "entry_points.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return points["hedge"].split(":")[0]
 
 
 @pytest.fixture
@@ -95,6 +70,13 @@ def test_the_guide_holds_a_whole_package() -> None:
     files = guide_files()
     assert set(files) == {"pyproject.toml", "magister_hedge/__init__.py", "magister_hedge/data/charms.toml"}
     assert "hedge" in tomllib.loads(files["pyproject.toml"])["project"]["entry-points"][ENTRY_POINTS]
+
+
+def test_the_contract_suite_checks_it_and_no_other_test_sees_it() -> None:
+    """The suite's own registry holds it beside the five; every other test's discovery finds the five alone."""
+    discovered = [ruleset.id for ruleset in discover_rulesets()]
+    assert "hedge" not in discovered and [*discovered, "hedge"] == RULESET_IDS
+    assert [charm.name for charm in registry().get("hedge").book.charms.charm] == ["Kindle", "Mend", "Hush"]
 
 
 def test_the_entry_point_is_found_and_its_book_read_from_its_package(hedge_installed: str) -> None:

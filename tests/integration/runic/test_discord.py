@@ -63,7 +63,7 @@ async def test_mage_create(console: Console) -> None:
 
     # what the Discord client would never send, the rules still refuse cleanly
     assert "magery" in (await refused(table, PAT, "runic mage create", name="Morgan", magery=11)).error
-    no_skill = await refused(table, PAT, "runic mage create", name="Morgan", magery=2)
+    no_skill = await refused(table, PAT, "runic mage create", name="Morgan", magery=2, thaumatology=0)
     assert "Thaumatology or Symbol Drawing" in no_skill.error
     taken = await refused(table, OZ, "runic mage create", name="merlin", thaumatology=12)
     assert "already exists" in taken.error

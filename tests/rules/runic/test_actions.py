@@ -119,7 +119,7 @@ def test_mage_create(make_table: TableMaker) -> None:
 
 def test_mage_create_needs_a_foundation(make_table: TableMaker) -> None:
     with pytest.raises(RuleError, match="Thaumatology or Symbol Drawing"):
-        run(make_table(), "mage create", name="Nobody", magery=1)
+        run(make_table(), "mage create", name="Nobody", magery=1, thaumatology=0)
     run(make_table(), "mage create", name="Mundane", magery=0)
 
 
