@@ -29,12 +29,11 @@ from discord import app_commands
 
 from bot.cli.console import ConsoleTable, message_text
 from bot.cli.virtual import Sent
-from bot.table.registry import discover_rulesets
 from cogs._ruleset import command_path
 from rules.base import BenchStep, Ruleset, SecretsCase, option_words
 from tests.conftest import Console
+from tests.contract.support import RULESETS
 
-RULESETS = discover_rulesets()
 READERS = ("Oz", "Nia", "Rex")  # another player, a non-member, a GM removed from the campaign
 GM, PLAYER = "Gwen", "Pat"
 HOME, ELSEWHERE = 2002, 2003  # the campaign's channel, and where its export is imported
@@ -256,13 +255,13 @@ async def sweep_ruleset(console: Console, ruleset: Ruleset, tmp_path: Path) -> S
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=[r.id for r in RULESETS])
 async def test_no_secret_reaches_another_player_a_non_member_or_a_removed_gm(
-    console: Console, ruleset: Ruleset, tmp_path: Path
+    contract_console: Console, ruleset: Ruleset, tmp_path: Path
 ) -> None:
     case = ruleset.secrets_case()
     if case is None:
         assert not _declared(ruleset), f"{ruleset.id} declares secrets but gives the sweep no script to play them"
         pytest.skip(f"{ruleset.id} declares nothing private or secret")
-    sweep = await sweep_ruleset(console, ruleset, tmp_path)
+    sweep = await sweep_ruleset(contract_console, ruleset, tmp_path)
     cells, leaks = sweep.cells()
     assert not leaks, f"{len(leaks)} of {cells} cells leak: {leaks}"
 
@@ -295,9 +294,10 @@ def _declared(ruleset: Ruleset) -> bool:
 
 @pytest.mark.parametrize("ruleset", RULESETS, ids=[r.id for r in RULESETS])
 async def test_the_sweep_is_not_blind_the_owner_and_the_gm_read_every_marker(
-    console: Console, ruleset: Ruleset
+    contract_console: Console, ruleset: Ruleset
 ) -> None:
     """Each marker was really made: the player's own results, the GM's deliveries and the log hold it."""
+    console = contract_console
     case = ruleset.secrets_case()
     if case is None or not case.markers:
         return
