@@ -22,8 +22,9 @@ from pydantic.fields import FieldInfo
 from bot.adapter.context import caller_of, place_of, send_reply, service_of
 from bot.adapter.help import command_path
 from bot.adapter.pickers import character_choice
-from bot.adapter.views import buttons_for
+from bot.adapter.views import ask_first, buttons_for
 from bot.table.secrecy import suggestions
+from bot.table.service import ConfirmFirstError
 from cogs._common import MAX_CHOICES, matching
 from rules.base import Action, NoCharacterNamedError, RuleError, Ruleset, Upload
 from rules.text import clip
@@ -72,6 +73,9 @@ def _callback(ruleset: Ruleset, action: Action):
         service = service_of(interaction)
         try:
             reply = await service.run(place_of(interaction), caller_of(interaction), ruleset.id, action.name, options)
+        except ConfirmFirstError as ask:  # it asks first in this state: the question, with Confirm and Cancel
+            await ask_first(interaction, ask)
+            return
         except NoCharacterNamedError as error:  # no character named: offer the list, when re-running loses nothing
             choice = await character_choice(interaction, ruleset.id, action.name, options)
             if choice is None:

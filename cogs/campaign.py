@@ -242,7 +242,17 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
     @app_commands.describe(event="The change to revert, by its # in the log (default: the latest)")
     @gm_only()
     async def undo(self, interaction: discord.Interaction, event: app_commands.Range[int, 1, 2**53] | None = None):
-        reply, _ = await service_of(interaction).undo(place_of(interaction), caller_of(interaction), event)
+        caller = caller_of(interaction)
+        reply, asked = await campaigns.undo(service_of(interaction), place_of(interaction), caller, event)
+        if asked is None or reply.campaign is None:  # the caller's own newest change: reverted at once
+            await send_reply(interaction, reply)
+            return
+        await send_reply(interaction, reply, view=confirm("undo", caller.user_id, reply.campaign.id, asked))
+
+    @app_commands.command(name="redo", description="Bring back what the latest undo reverted, if nothing changed (GM)")
+    @gm_only()
+    async def redo(self, interaction: discord.Interaction):
+        reply = await service_of(interaction).redo(place_of(interaction), caller_of(interaction))
         await send_reply(interaction, reply)
 
     @app_commands.command(name="end", description="Archive this campaign after confirming; nothing is deleted (GM)")

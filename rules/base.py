@@ -594,6 +594,19 @@ class Action:
     undo: bool = False  # the service's exact undo of the newest change, which must be this ruleset's (run unused)
     logged: bool = True  # False for pure reads (show, board): they reach the log only if they changed something
     example: str = ""  # /help's example options when the required ones alone would be refused: "item:<item>"
+    # A question to answer before the action runs, in this state with these options (None: run it). Pure: it reads
+    # the table, and says in a player's words what the action would do that its caller may not expect ("This ends
+    # round 2 for White and Black, who still have actions."). The options model then has ``confirm: bool = False``
+    # (``Confirmable``): the service refuses to run while the question stands and ``confirm`` is false, the adapter
+    # shows the question with Confirm and Cancel, and Confirm runs the same command with ``confirm:true`` (typing
+    # ``confirm:true`` answers it in advance).
+    confirm: Callable[[Table, Any], str | None] | None = None
+
+
+class Confirmable(Model):
+    """Options of an action that may ask first (:attr:`Action.confirm`): ``confirm:true`` answers the question."""
+
+    confirm: bool = Field(default=False, description="Go ahead without asking first")
 
 
 class OnDeadline(Model):

@@ -102,6 +102,18 @@ class Console:
         assert result["ok"], result["text"]
         return result
 
+    async def undo(self, line: str = "/campaign undo", *, ok: bool = True) -> dict:
+        """An undo, confirmed when it asks first (another's change, or something came after it): the answer it
+        ends with, which must succeed (or, with ``ok=False``, be refused plainly)."""
+        result = await self(line)
+        if result["ok"] and result["data"].get("confirm"):
+            result = await self("@press Confirm")
+        if ok:
+            assert result["ok"], result["text"]
+        else:
+            assert not result["ok"] and result["ephemeral"] and "incident" not in result, result
+        return result
+
     def timers(self) -> list[dict]:
         """What timers posted since the last look (after ``@wait``), one JSON object each."""
         return [result.as_json() for result in self.table.timer_results()]

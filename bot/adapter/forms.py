@@ -18,7 +18,7 @@ from pydantic.fields import FieldInfo
 
 from bot.adapter.context import caller_of, place_of, send_reply, service_of
 from bot.adapter.errors import report_error, send_text
-from bot.adapter.views import LastingButton, Owned, buttons_for
+from bot.adapter.views import LastingButton, Owned, run_or_ask
 from bot.table import campaigns
 from bot.table.pbp import PBP_KEYS, pbp_settings
 from rules.base import Action, RuleError, Ruleset, Upload
@@ -244,13 +244,7 @@ class ActionModal(OwnedModal):
         return typed
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        service = service_of(interaction)
-        reply = await service.run(
-            place_of(interaction), caller_of(interaction), self.ruleset_id, self.action_name, self.options()
-        )
-        await send_reply(
-            interaction, reply, view=buttons_for(service.registry, self.ruleset_id, reply, interaction.user.id)
-        )
+        await run_or_ask(interaction, self.ruleset_id, self.action_name, self.options(), interaction.user.id)
 
 
 async def character_form(interaction: discord.Interaction) -> ActionModal:

@@ -15,7 +15,7 @@ from bot.table import privacy
 from rules.base import Card
 
 
-async def _forget_me(interaction: discord.Interaction, _: int) -> Card:
+async def _forget_me(interaction: discord.Interaction, _: int, __: int | None) -> Card:
     """Confirm on ``/privacy forget``: only its owner can press it, and it forgets whoever that is."""
     reply = await privacy.forget_me(service_of(interaction), caller_of(interaction))
     interaction.extras["outcome"] = reply.outcome

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import re
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
@@ -27,7 +28,7 @@ from bot.table import campaigns, turns
 from bot.table.board import BOARD_VIEWER
 from bot.table.registry import Registry
 from bot.table.secrecy import suggestions
-from bot.table.service import Reply
+from bot.table.service import ConfirmFirstError, Reply
 from rules.base import Card, Outcome, RuleError
 
 NOT_YOURS = "These buttons belong to whoever ran the command. Run it yourself to get your own."
@@ -119,11 +120,12 @@ def pager(kind: str, owner_id: int, page: int, pages: int, arg: str = "") -> dis
 
 # ---------------------------------------------------------------------- confirmation
 
-# What Confirm does, by kind: (interaction, reference) -> the card that replaces the prompt
-Confirmation = Callable[[discord.Interaction, int], Awaitable[Card]]
+# What Confirm does, by kind: (interaction, reference, second reference) -> the card that replaces the prompt;
+# None when the confirmation posts its own answer (a public one: the prompt only loses its buttons)
+Confirmation = Callable[[discord.Interaction, int, int | None], Awaitable[Card | None]]
 
 
-async def _end_campaign(interaction: discord.Interaction, campaign_id: int) -> Card:
+async def _end_campaign(interaction: discord.Interaction, campaign_id: int, _: int | None) -> Card:
     service, place = service_of(interaction), place_of(interaction)
     campaign = await service.campaign(place)
     if campaign is None or campaign.row.id != campaign_id:
@@ -133,41 +135,172 @@ async def _end_campaign(interaction: discord.Interaction, campaign_id: int) -> C
     return reply.outcome.card
 
 
-class ConfirmButton(LastingButton, template=r"m:cf:(?P<kind>[a-z]+):(?P<owner>\d+):(?P<ref>\d+):(?P<choice>[yn])"):
-    """Confirm or Cancel for a step that is hard to take back; ``ref`` names what it is about."""
+async def _undo_event(interaction: discord.Interaction, campaign_id: int, number: int | None) -> None:
+    """Undo exactly the change the question named (``/campaign undo event:N``'s checks apply), then post it."""
+    service, place = service_of(interaction), place_of(interaction)
+    campaign = await service.campaign(place)
+    if campaign is None or campaign.row.id != campaign_id or number is None:
+        raise RuleError("That campaign has ended here; nothing was changed.")
+    reply, _ = await service.undo(place, caller_of(interaction), number)
+    await answered(interaction, Card(title=f"Undoing #{number}: confirmed", description="Posted below."))
+    await send_reply(interaction, reply)
 
-    CONFIRMATIONS: ClassVar[dict[str, Confirmation]] = {"end": _end_campaign}
 
-    def __init__(self, kind: str, owner_id: int, ref: int, choice: str) -> None:
+async def answered(interaction: discord.Interaction, card: Card) -> None:
+    """The question is answered: its buttons go, so it cannot be answered twice."""
+    await interaction.response.edit_message(embed=to_embed(card), view=None)
+
+
+class ConfirmButton(
+    LastingButton,
+    template=r"m:cf:(?P<kind>[a-z]+):(?P<owner>\d+):(?P<ref>\d+)(?:\.(?P<sub>\d+))?:(?P<choice>[yn])",
+):
+    """Confirm or Cancel for a step that is hard to take back; ``ref`` (and ``sub``) name what it is about."""
+
+    CONFIRMATIONS: ClassVar[dict[str, Confirmation]] = {"end": _end_campaign, "undo": _undo_event}
+
+    def __init__(self, kind: str, owner_id: int, ref: int, choice: str, sub: int | None = None) -> None:
         confirm = choice == "y"
+        second = f".{sub}" if sub is not None else ""
         super().__init__(
             discord.ui.Button(
                 label="Confirm" if confirm else "Cancel",
                 style=discord.ButtonStyle.danger if confirm else discord.ButtonStyle.secondary,
-                custom_id=f"m:cf:{kind}:{owner_id}:{ref}:{choice}",
+                custom_id=f"m:cf:{kind}:{owner_id}:{ref}{second}:{choice}",
             )
         )
-        self.kind, self.owner_id, self.ref, self.confirm = kind, owner_id, ref, confirm
+        self.kind, self.owner_id, self.ref, self.sub, self.confirm = kind, owner_id, ref, sub, confirm
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> ConfirmButton:
-        return cls(match["kind"], int(match["owner"]), int(match["ref"]), match["choice"])
+        sub = int(match["sub"]) if match["sub"] else None
+        return cls(match["kind"], int(match["owner"]), int(match["ref"]), match["choice"], sub)
 
     async def press(self, interaction: discord.Interaction) -> None:
         if not self.confirm:
-            card = Card(title="Cancelled", description="Nothing was changed.")
+            card: Card | None = Card(title="Cancelled", description="Nothing was changed.")
         else:
-            card = await self.CONFIRMATIONS[self.kind](interaction, self.ref)
-        await interaction.response.edit_message(embed=to_embed(card), view=None)
+            card = await self.CONFIRMATIONS[self.kind](interaction, self.ref, self.sub)
+        if card is not None:
+            await interaction.response.edit_message(embed=to_embed(card), view=None)
 
 
-def confirm(kind: str, owner_id: int, ref: int) -> discord.ui.View:
+def confirm(kind: str, owner_id: int, ref: int, sub: int | None = None) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(ConfirmButton(kind, owner_id, ref, "y"))
-    view.add_item(ConfirmButton(kind, owner_id, ref, "n"))
+    view.add_item(ConfirmButton(kind, owner_id, ref, "y", sub))
+    view.add_item(ConfirmButton(kind, owner_id, ref, "n", sub))
     return view
+
+
+class ConfirmAction(
+    LastingButton,
+    template=r"m:cfa:(?P<r>[a-z]+):(?P<owner>\d+):(?P<c>\d+):(?P<v>\d+):(?P<action>[a-z0-9.-]+):(?P<choice>[yn])"
+    r":(?P<options>[\s\S]*)",
+):
+    """Confirm or Cancel for a ruleset action that asked first (``Action.confirm``): Confirm runs it as it was
+    asked, options and all (carried as JSON), with ``confirm:true``, as whoever asked; only while the campaign is
+    as it was when asked (its version), so an old question never answers a newer state."""
+
+    def __init__(
+        self, ruleset: str, owner_id: int, campaign_id: int, version: int, action: str, choice: str, options: str
+    ) -> None:
+        yes = choice == "y"
+        super().__init__(
+            discord.ui.Button(
+                label="Confirm" if yes else "Cancel",
+                style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
+                custom_id=ConfirmAction.make_id(ruleset, owner_id, campaign_id, version, action, choice, options),
+            )
+        )
+        self.ruleset, self.owner_id, self.campaign_id, self.version = ruleset, owner_id, campaign_id, version
+        self.action, self.yes, self.options = action, yes, options
+
+    @staticmethod
+    def make_id(ruleset: str, owner: int, campaign: int, version: int, action: str, choice: str, options: str) -> str:
+        return f"m:cfa:{ruleset}:{owner}:{campaign}:{version}:{action.replace(' ', '.')}:{choice}:{options}"
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> ConfirmAction:
+        action = match["action"].replace(".", " ")
+        owner, campaign, version = int(match["owner"]), int(match["c"]), int(match["v"])
+        return cls(match["r"], owner, campaign, version, action, match["choice"], match["options"])
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        if not self.yes:
+            await answered(interaction, Card(title="Cancelled", description="Nothing was changed."))
+            return
+        service, place = service_of(interaction), place_of(interaction)
+        campaign = await service.campaign(place)
+        if campaign is None or campaign.row.id != self.campaign_id:
+            raise RuleError("That campaign has ended here; nothing was changed.")
+        if campaign.row.version != self.version:
+            raise RuleError(
+                f"The table has changed since you were asked, so this answer no longer fits; nothing was changed. "
+                f"Run `/{self.ruleset} {self.action}` again to be asked as it stands now."
+            )
+        try:
+            options = json.loads(self.options)
+        except ValueError:
+            options = None
+        if not isinstance(options, dict):
+            raise RuleError(f"This button lost its options; run `/{self.ruleset} {self.action}` again.")
+        reply = await service.run(
+            place, caller_of(interaction), self.ruleset, self.action, {**options, "confirm": True}
+        )
+        await answered(interaction, Card(title="Confirmed", description="Posted below."))
+        await send_reply(interaction, reply, view=buttons_for(service.registry, self.ruleset, reply, self.owner_id))
+
+
+def asking(ask: ConfirmFirstError, owner_id: int) -> tuple[Outcome, discord.ui.View | None]:
+    """The question a ruleset action asks first, shown to whoever ran it alone, with Confirm and Cancel; when its
+    options are too long for a button's id, no buttons: the words say to type it again with ``confirm:true``."""
+    options = json.dumps(ask.options, ensure_ascii=False, separators=(",", ":"), default=str)
+    ids = [
+        ConfirmAction.make_id(ask.ruleset, owner_id, ask.campaign.id, ask.campaign.version, ask.action, c, options)
+        for c in "yn"
+    ]
+    fits = all(len(custom_id) <= CUSTOM_ID_MAX for custom_id in ids)
+    how = (
+        "Press **Confirm** to go ahead, or **Cancel**."
+        if fits
+        else "Its options are too long for a button: run it again with `confirm:true` to go ahead."
+    )
+    card = Card(title="Confirm first", description=f"{ask.question}\n\n{how}", tone="warning")
+    data = {"confirm": True, "question": ask.question, "command": f"{ask.ruleset} {ask.action}"}
+    outcome = Outcome(card=card, summary="asked to confirm", data=data, ephemeral=True)
+    if not fits:
+        return outcome, None
+    view = discord.ui.View(timeout=None)
+    for choice in "yn":
+        view.add_item(
+            ConfirmAction(ask.ruleset, owner_id, ask.campaign.id, ask.campaign.version, ask.action, choice, options)
+        )
+    return outcome, view
+
+
+CUSTOM_ID_MAX = 100  # Discord's limit on a component's custom_id
+
+
+async def run_or_ask(
+    interaction: discord.Interaction, ruleset: str, action: str, options: dict[str, Any], owner_id: int
+) -> None:
+    """Run a ruleset action and show its reply with the items it declares; if it asks first, show the question."""
+    service = service_of(interaction)
+    try:
+        reply = await service.run(place_of(interaction), caller_of(interaction), ruleset, action, options)
+    except ConfirmFirstError as ask:
+        await ask_first(interaction, ask)
+        return
+    await send_reply(interaction, reply, view=buttons_for(service.registry, ruleset, reply, owner_id))
+
+
+async def ask_first(interaction: discord.Interaction, ask: ConfirmFirstError) -> None:
+    outcome, view = asking(ask, interaction.user.id)
+    await send_reply(interaction, Reply(outcome, ask.campaign), view=view)
 
 
 # ---------------------------------------------------------------------- ruleset actions
@@ -196,9 +329,7 @@ class ActionButton(
         return cls(match["ruleset"], action, match["label"] or item.label or action, int(match["owner"]))
 
     async def press(self, interaction: discord.Interaction) -> None:
-        service = service_of(interaction)
-        reply = await service.run(place_of(interaction), caller_of(interaction), self.ruleset, self.action, {})
-        await send_reply(interaction, reply, view=buttons_for(service.registry, self.ruleset, reply, self.owner_id))
+        await run_or_ask(interaction, self.ruleset, self.action, {}, self.owner_id)
 
 
 # ---------------------------------------------------------------------- responding to a window
@@ -398,11 +529,7 @@ class OptionSelect(
         options = dict([self.fixed] if self.fixed else [])
         if value != NONE:
             options[self.option] = value
-        service = service_of(interaction)
-        reply = await service.run(place_of(interaction), caller_of(interaction), self.ruleset, self.action, options)
-        await send_reply(
-            interaction, reply, view=buttons_for(service.registry, self.ruleset, reply, interaction.user.id)
-        )
+        await run_or_ask(interaction, self.ruleset, self.action, options, interaction.user.id)
 
 
 NONE = "-"  # the value of "No target": the option is left out
@@ -642,6 +769,7 @@ def answer_view(registry: Registry, reply: Reply | None) -> discord.ui.View | No
 LASTING_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PageButton,
     ConfirmButton,
+    ConfirmAction,
     ActionButton,
     RespondButton,
     RespondSelect,

@@ -34,7 +34,7 @@ from bot.table.pbp import (
     when,
 )
 from bot.table.secrecy import EVERYONE, Reader, guard_view, may_read_private, private_summary
-from bot.table.service import Caller, Campaign, Place, Reply, TableService
+from bot.table.service import Caller, Campaign, ConfirmUndoError, Place, Reply, TableService
 from rules.base import Card, Outcome, Pronouns, RuleError, Table
 from rules.text import DESCRIPTION, FIELD_VALUE, clip, listing
 
@@ -610,6 +610,43 @@ async def reopen(service: TableService, place: Place, caller: Caller, campaign_i
         )
 
     return await service.locked(place, work)
+
+
+def undo_prompt(campaign: Campaign, caller: Caller, ask: ConfirmUndoError) -> Outcome:
+    """The question `/campaign undo` asks before reverting a change that is not the caller's own newest action:
+    its #, who made it and what, and what came after it, each as this reader may read it (``event_line``)."""
+    target, reveal = ask.target, campaign.is_gm(caller)
+    lines = [event_line(target, reveal=reveal, reader=caller.user_id)]
+    if target.actor_id != caller.user_id:
+        lines.append(f"It is {target.actor_name}'s change, not yours.")
+    if ask.later:
+        lines.append("Came after it, newest first:")
+        lines += [event_line(event, reveal=reveal, reader=caller.user_id) for event in ask.later]
+        if ask.after > len(ask.later):
+            lines.append(f"… {ask.after} events in all since #{target.seq}.")
+    lines.append(
+        f"Undoing #{target.seq} puts back only what it changed; what came after it stays. Press **Confirm** to undo "
+        "it (`/campaign redo` brings it back), or **Cancel**."
+    )
+    card = Card(title=f"Undo #{target.seq}?", description=listing(lines, DESCRIPTION, keep_last=1), tone="warning")
+    data = {
+        "confirm": True,
+        "event": target.seq,
+        "command": target.command,
+        "actor": target.actor_name,
+        "after": [event.seq for event in ask.later],
+    }
+    return Outcome(card=card, summary="asked to undo", data=data, ephemeral=True)
+
+
+async def undo(service: TableService, place: Place, caller: Caller, number: int | None) -> tuple[Reply, int | None]:
+    """`/campaign undo`: the change reverted at once, or the question to ask first and the # it is about."""
+    try:
+        reply, _ = await service.undo(place, caller, number, confirmed=False)
+    except ConfirmUndoError as ask:
+        campaign = await service.require_campaign(place)
+        return Reply(undo_prompt(campaign, caller, ask), ask.campaign), ask.target.seq
+    return reply, None
 
 
 def end_prompt(campaign: Campaign) -> Outcome:

@@ -71,6 +71,14 @@ class Registry:
                     "Uninstall one, or give one another id."
                 )
             seen[ruleset.id] = ruleset
+            for action in ruleset.actions.values():
+                field = action.options.model_fields.get("confirm")
+                if action.confirm is not None and (field is None or field.annotation is not bool):
+                    raise RulesetError(
+                        f"{_origin(ruleset)}: the action {action.name!r} may ask first (Action.confirm), so its "
+                        "options need `confirm: bool = False` (rules.base.Confirmable): Confirm runs it with "
+                        "`confirm:true`."
+                    )
             book = load_book(ruleset.book_model, book_folder(ruleset, data_dir)) if ruleset.book_model else None
             loaded.append(LoadedRuleset(ruleset, book))
         return cls(loaded, ruling_entries())

@@ -30,7 +30,8 @@ from bot.storage.rows import (
     utcnow,
 )
 from bot.table import secrecy
-from bot.table.delta import apply_delta, reverse_delta
+from bot.table import snapshot as snapshots
+from bot.table.delta import reverse_delta
 from bot.table.pbp import Ping, WaitPlan, apply_plan, pings_for, plan_waits, unshift_for_undo, updated_waits
 from bot.table.registry import Registry
 from bot.table.turns import turn_waits
@@ -48,6 +49,7 @@ from rules.base import (
     sheet_parts,
     stored_sheet,
 )
+from rules.text import clip
 
 T = TypeVar("T")
 
@@ -105,6 +107,29 @@ class NoCampaignError(RuleError):
 
 class ConcurrentChangeError(RuleError):
     """Another process changed the campaign while this one retried too: say so rather than guess."""
+
+
+class ConfirmFirstError(RuleError):
+    """A ruleset action asks first in this state (``Action.confirm``): nothing ran. The adapter shows the question
+    with Confirm, which runs the same action with ``confirm:true``; anywhere else it reads as a plain refusal."""
+
+    def __init__(
+        self, question: str, ruleset: str, action: str, options: dict[str, Any], campaign: CampaignRow
+    ) -> None:
+        super().__init__(f"{question} To go ahead, run it again with `confirm:true`.")
+        self.question, self.ruleset, self.action, self.options = question, ruleset, action, options
+        self.campaign = campaign
+
+
+class ConfirmUndoError(RuleError):
+    """`/campaign undo` would revert a change that is not the caller's own newest action: nothing ran. ``later``
+    holds (at most a few of) the events after it that make it so, newest first; ``after`` counts them all."""
+
+    def __init__(self, target: EventRow, later: list[EventRow], after: int, campaign: CampaignRow) -> None:
+        super().__init__(
+            f"#{target.seq} is not your own newest action: undo it with the Confirm button of `/campaign undo`."
+        )
+        self.target, self.later, self.after, self.campaign = target, later, after, campaign
 
 
 FRESHNESS = 0.1  # seconds a cached campaign is trusted before looking for another process's writes
@@ -263,6 +288,11 @@ class TableService:
             reply, _ = await self._undo(place, caller, campaign, only=f"{ruleset_id} ", command=command)
             return reply
         parsed = validate(action.options, options, f"/{command}")
+        if action.confirm is not None and not getattr(parsed, "confirm", False):
+            question = action.confirm(self.table_for(campaign, caller), parsed)
+            if question:
+                given = {key: value for key, value in options.items() if value is not None and key != "confirm"}
+                raise ConfirmFirstError(question, ruleset_id, action_name, given, campaign.row)
         return await self._act(
             place,
             campaign,
@@ -628,16 +658,59 @@ class TableService:
 
         return await work() if locked else await self.locked(place, work)
 
-    async def undo(self, place: Place, caller: Caller, number: int | None = None) -> tuple[Reply, str]:
+    async def undo(
+        self, place: Place, caller: Caller, number: int | None = None, *, confirmed: bool = True
+    ) -> tuple[Reply, str]:
         """Revert the newest action that changed anything, or the campaign's event ``number`` (its # in the
-        log) when nothing later depends on what it changed; the log keeps both entries."""
+        log) when nothing later depends on what it changed; the log keeps both entries.
+
+        Unless ``confirmed``, a change that is not the caller's own newest action (someone else made it, or a
+        roll or another action came after it) is not reverted: :class:`ConfirmUndoError` says what it is."""
 
         async def work() -> tuple[Reply, str]:
             campaign = await self.require_campaign(place)
+            if not campaign.is_gm(caller):
+                raise NeedsGMError("`/campaign undo`")
             chosen = None if number is None else await self._chosen(campaign, number)
+            if chosen is None:
+                chosen = await self.store.last_undoable(campaign.row.id)
+            if not confirmed and chosen is not None and chosen.snapshot is not None:
+                later, after, own = await self._since(campaign, chosen, caller)
+                if not own:
+                    raise ConfirmUndoError(chosen, later, after, campaign.row)
             return await self._undo(place, caller, campaign, target=chosen)
 
         return await self.locked(place, work)
+
+    async def _since(self, campaign: Campaign, target: EventRow, caller: Caller) -> tuple[list[EventRow], int, bool]:
+        """What came after ``target``: the events that make it not the caller's own newest action (newest first, at
+        most ``SHOWN_AFTER``), how many events came after it in all, and whether it is the caller's own newest.
+
+        Stepping back through one's own changes needs no question: after the caller's own change may come only
+        their own changes already undone and their own undos."""
+        after = max(0, await self.store.count_events(campaign.row.id) - target.seq)
+        later: list[EventRow] = []
+        undone: set[int] = set()
+        own = target.actor_id == caller.user_id
+        offset = 0
+        while offset < UNDO_LOOK_AHEAD:
+            page = await self.store.events(campaign.row.id, limit=SCAN_PAGE, offset=offset)
+            offset += SCAN_PAGE
+            for event in page:
+                if event.seq <= target.seq:
+                    return later, after, own
+                if event.undoes is not None:
+                    undone.add(event.undoes)
+                stepping_back = event.actor_id == caller.user_id and (
+                    event.undoes is not None or (event.snapshot is not None and event.id in undone)
+                )
+                if not stepping_back:
+                    own = False
+                    if len(later) < SHOWN_AFTER:
+                        later.append(event)
+            if len(page) < SCAN_PAGE:
+                break
+        return later, after, False
 
     async def _chosen(self, campaign: Campaign, number: int) -> EventRow:
         """Event #``number``, if it can be undone alone: no later change still in force touched what it changed."""
@@ -687,51 +760,186 @@ class TableService:
                 f"The latest change is `/{target.command}` ({target.summary}), not a /{only.strip()} action. "
                 "Undo it with `/campaign undo` first, if that is what you mean."
             )
-        snapshot = target.snapshot
-        state = _undone(campaign.row.state, snapshot["state_delta"])
-        settings = _undone(campaign.row.settings, snapshot["settings_delta"])
-        row = _copy_row(campaign.row, state=state, settings=settings)
-        if "row" in snapshot:
-            meta = snapshot["row"]
-            row.name, row.gm_ids, row.gm_channel_id = meta["name"], meta["gm_ids"], meta["gm_channel_id"]
-            if "pbp" in meta:
-                row.pbp = meta["pbp"]
+        summary = f"undid #{target.seq} ({target.command}: {clip(target.summary, QUOTED)})"
+        unshift = unshift_for_undo(target.command, target.result, campaign.row.id, campaign.waits)  # a resume's timers
+        row, event_id, plan = await self._restore(
+            place,
+            caller,
+            campaign,
+            target,
+            command=command,
+            summary=summary,
+            result={"undone": target.seq},
+            undoes=target.id,
+            unshift=unshift,
+        )
+        outcome = Outcome(
+            card=Card(
+                title="Undone",
+                description=f"Reverted #{target.seq} by {target.actor_name}, `/{target.command}`: {target.summary}",
+                footer="" if unshift else "/campaign redo brings it back, while nothing else changes.",
+            ),
+            summary=summary,
+            data={
+                "undone_event": target.seq,
+                "command": target.command,
+                "summary": target.summary,
+                "actor": target.actor_name,
+            },
+        )
+        return Reply(outcome, row, event_id, pings_for(row, plan)), target.command
+
+    async def redo(self, place: Place, caller: Caller) -> Reply:
+        """Bring back what the newest undo reverted, if nothing changed since (rolls and reads change nothing).
+
+        The log is append-only, so a redo is a change of its own: it applies what the undo kept of itself (the
+        campaign as it stood before the undo), is logged, and is undone like any change."""
+
+        async def work() -> Reply:
+            campaign = await self.require_campaign(place)
+            if not campaign.is_gm(caller):
+                raise NeedsGMError("`/campaign redo`")
+            newest = await self._newest_change(campaign)
+            if newest is None or newest.undoes is None:
+                what = "" if newest is None else f" The newest change is #{newest.seq} `/{newest.command}`."
+                raise RuleError(
+                    "There is nothing to redo: redo brings back what the newest undo reverted, while nothing "
+                    f"changed since.{what}"
+                )
+            if newest.snapshot is None:
+                raise RuleError(
+                    f"#{newest.seq} cannot be redone: an undone resume is started again with `/campaign resume`, "
+                    "and an undo made before redo existed kept nothing to redo with. Nothing was changed."
+                )
+            undone = newest.result.get("undone")
+            tail = clip(newest.summary.removeprefix("undid "), QUOTED)
+            summary = f"redid {tail}, undone by #{newest.seq}"
+            row, event_id, plan = await self._restore(
+                place,
+                caller,
+                campaign,
+                newest,
+                command="campaign redo",
+                summary=summary,
+                result={"redone": undone, "undo": newest.seq},
+            )
+            outcome = Outcome(
+                card=Card(
+                    title="Redone",
+                    description=f"Brought back {tail}, which #{newest.seq} had undone.",
+                    footer="/campaign undo takes it back again.",
+                ),
+                summary=summary,
+                data={"redone_event": undone, "undo_event": newest.seq, "summary": tail},
+            )
+            return Reply(outcome, row, event_id, pings_for(row, plan))
+
+        return await self.locked(place, work)
+
+    async def _newest_change(self, campaign: Campaign) -> EventRow | None:
+        """The newest event that changed something: a change (it kept a snapshot), an undo, or None in sight."""
+        offset = 0
+        while offset < UNDO_LOOK_AHEAD:
+            page = await self.store.events(campaign.row.id, limit=SCAN_PAGE, offset=offset)
+            offset += SCAN_PAGE
+            for event in page:
+                if event.snapshot is not None or event.undoes is not None:
+                    return event
+            if len(page) < SCAN_PAGE:
+                break
+        return None
+
+    async def _restore(
+        self,
+        place: Place,
+        caller: Caller,
+        campaign: Campaign,
+        source: EventRow,
+        *,
+        command: str,
+        summary: str,
+        result: dict[str, Any],
+        undoes: int | None = None,
+        unshift: Any = None,
+    ) -> tuple[CampaignRow, int, WaitPlan]:
+        """Put back what ``source``'s snapshot kept, checked first: the snapshot read by its model, the campaign
+        that results validated by the ruleset's models, and never a campaign without a GM. Logged as ``command``
+        with the snapshot of this restore itself (what it changed), so it can be taken back in turn; a resume's
+        undo (``unshift``) moves timers, which a redo cannot move again, so it keeps none."""
+        current = campaign.row
+        try:
+            restored = snapshots.restore(
+                snapshots.read(source.snapshot, source.seq),
+                source.seq,
+                state=current.state,
+                settings=current.settings,
+                characters={key: (row.owner_id, row.sheet) for key, row in campaign.characters.items()},
+                meta=_meta(current),
+            )
+        except snapshots.SnapshotError as exc:
+            said = str(exc)
+            raise RuleError(
+                f"{said[:1].upper()}{said[1:]}: it cannot be taken back, and nothing was changed."
+            ) from None
+        row = _copy_row(current, state=restored.state, settings=restored.settings)
+        if restored.row is not None:
+            meta = restored.row
+            row.name, row.gm_ids, row.gm_channel_id = meta.name, list(meta.gm_ids), meta.gm_channel_id
+            if meta.pbp is not None:
+                row.pbp = meta.pbp
+        if not row.gm_ids:  # whatever the snapshot says: a campaign always keeps a GM
+            raise RuleError(f"Undoing #{source.seq} would leave the campaign with no GM, so nothing was changed.")
         characters = dict(campaign.characters)
-        summary = f"undid #{target.seq} ({target.command}: {target.summary})"
-        unshift = unshift_for_undo(target.command, target.result, row.id, campaign.waits)  # a resume's timers
+        for entry in restored.characters:  # in memory first, to check every sheet before anything is written
+            key = entry.name.casefold()
+            if entry.before is None:
+                characters.pop(key, None)
+            else:
+                old = characters.get(key)
+                characters[key] = CharacterRow(
+                    old.id if old else 0, row.id, entry.before.owner_id, entry.name, entry.before.sheet
+                )
         waits = campaign.waits if unshift is None else unshift.waits
+        try:
+            table = self.table_for(Campaign(row, characters, waits), caller)
+            wanted = self.waits_of(row, table)
+        except ValidationError as exc:
+            raise RuleError(
+                f"#{source.seq} cannot be taken back: the campaign it would leave is not one this ruleset can play "
+                f"({_problems(exc)}). Nothing was changed."
+            ) from None
+        reverse = None if unshift is not None else restored.reverse
+        characters = dict(campaign.characters)
         async with self.store.transaction() as tx:
             if unshift is not None:
                 await tx.run(unshift.write)
             await tx.update_campaign(row)
-            for entry in snapshot["characters"]:
-                await _restore_character(tx, row.id, characters, entry["name"], entry["before"])
+            for entry in restored.characters:
+                before = None if entry.before is None else entry.before.model_dump()
+                await _restore_character(tx, row.id, characters, entry.name, before)
             event_id = await tx.append_event(
                 row.id,
                 caller.user_id,
                 caller.name,
                 command,
                 summary,
-                {"undone": target.seq},
-                undoes=target.id,
+                result,
+                reverse,
+                undoes=undoes,
                 thread_id=place.thread_id,
             )
-            restored = Campaign(row, characters, waits)
-            table = self.table_for(restored, caller)
-            plan = plan_waits(row, waits, self.waits_of(row, table), table.now)
+            plan = plan_waits(row, waits, wanted, table.now)
             await tx.run(lambda wtx: apply_plan(wtx, row, plan))
         self._remember(place, Campaign(row, characters, updated_waits(waits, plan)))
-        outcome = Outcome(
-            card=Card(title="Undone", description=f"Reverted #{target.seq} `/{target.command}`: {target.summary}"),
-            summary=summary,
-            data={"undone_event": target.seq, "command": target.command, "summary": target.summary},
-        )
-        return Reply(outcome, row, event_id, pings_for(row, plan)), target.command
+        return row, event_id, plan
 
 
 # ---------------------------------------------------------------------- helpers
 
 UNDO_LOOK_AHEAD = 500  # undoing an older change checks this many later ones for a dependency
+SCAN_PAGE = 50  # events read at a time when looking back through the log for what came after a change
+SHOWN_AFTER = 5  # events after a change that an undo's question names
+QUOTED = 200  # characters of a change's summary that an undo's (or a redo's) own summary quotes
 
 
 def touched(snapshot: dict | None) -> set[tuple]:
@@ -788,20 +996,6 @@ def _record(sheet_model: type[BaseModel], row: CharacterRow) -> CharacterRecord:
 def _stored(record: CharacterRecord) -> dict:
     """A character's sheet as stored: the ruleset's sheet, and its pronouns under their reserved key."""
     return stored_sheet(_dump(record.sheet), record.pronouns)
-
-
-def _undone(current: dict, ops: list) -> dict:
-    """``current`` with an undo's operations applied, copying only the dicts on their paths.
-
-    The cached row is left as it was; a deep copy of a large state cost more than the rest of the undo.
-    """
-    root = dict(current)
-    for op in ops:
-        parent = root
-        for key in op[0][:-1]:
-            parent[key] = dict(parent[key])
-            parent = parent[key]
-    return apply_delta(root, ops)
 
 
 async def _restore_character(

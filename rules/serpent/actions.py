@@ -371,6 +371,22 @@ def run_battle_round(table: Table, opts: BattleRoundOptions) -> Outcome:
     return with_battle(table, "battle round", run)
 
 
+def round_question(table: Table, opts: BattleRoundOptions) -> str | None:
+    """Mid-actions, running the round ends it for every Magus at once: the GM is asked first (``Action.confirm``)."""
+    battle = state_of(table).battle
+    if battle is None or battle.phase != "actions" or battle.stack:
+        return None
+    still = [x.name for x in battle.beings.values() if x.kind != "encounter" and not x.passed and not x.incapacitated]
+    if not still:
+        return None
+    who = ", ".join(still)
+    return (
+        f"Round {battle.round}'s action phase is still on: {who} still "
+        f"{'has' if len(still) == 1 else 'have'} actions. Running the round now ends round {battle.round} for every "
+        f"Magus at once ({who} pass) and starts round {battle.round + 1}."
+    )
+
+
 def run_battle_board(table: Table, opts: NoOptions) -> Outcome:
     state = state_of(table)
     if state.battle is None:
@@ -542,7 +558,12 @@ ACTIONS: dict[str, Action] = {
         "battle encounter add", run_encounter_add, EncounterAddOptions, gm_only=True, description="Add an Encounter"
     ),
     "battle round": Action(
-        "battle round", run_battle_round, BattleRoundOptions, gm_only=True, description="Run the next phase or round"
+        "battle round",
+        run_battle_round,
+        BattleRoundOptions,
+        gm_only=True,
+        description="Run the next phase or round",
+        confirm=round_question,
     ),
     "battle board": Action("battle board", run_battle_board, NoOptions, logged=False, description="Show the battle"),
     "battle undo": Action(

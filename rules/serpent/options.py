@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from rules.base import Model
+from rules.base import Confirmable, Model
 
 MAGI = "Your Magi, if several (a GM: anyone's)"
 
@@ -101,7 +101,7 @@ class EncounterAddOptions(Model):
     name: str = Field(description="The Encounter, e.g. Sentient Shadow")
 
 
-class BattleRoundOptions(Model):
+class BattleRoundOptions(Confirmable):
     resonance: int | None = Field(
         default=None, ge=0, le=10, description="A physical d10 for the Resonance roll (0 reads as 10)"
     )

@@ -24,7 +24,8 @@ async def _played(console: Console) -> Path:
     await console.ok("/tally create name:Owl")
     await console.ok("/tally add name:Owl")
     await console.ok("@gm")
-    await console.ok("/campaign undo")  # Owl +1 undone
+    await console.ok("/campaign undo")  # Oz's Owl +1: asks first
+    await console.ok("@press Confirm")
     exported = await console.ok("/campaign export")
     return next(Path(p) for p in exported["files"] if p.endswith(".json"))
 
@@ -69,7 +70,9 @@ async def test_export_then_import_elsewhere_round_trips_the_campaign(console: Co
     assert log["data"]["events"][1]["summary"].startswith("undid #")
     adds = (await console.ok('/campaign log command:"tally add"'))["data"]["events"]
     pip_plus = next(e["id"] for e in adds if e["summary"] == "Pip +1")
-    undone = await console.ok(f"/campaign undo event:{pip_plus}")
+    asked = await console.ok(f"/campaign undo event:{pip_plus}")  # Pat's change: asks first
+    assert asked["data"]["event"] == pip_plus
+    undone = await console.ok("@press Confirm")
     assert undone["data"]["undone_event"] == pip_plus
     # the source campaign is untouched
     assert await _content(db, 2002) == before

@@ -49,7 +49,7 @@ async def test_set_shown_used_by_the_rules_and_undone(console: Console) -> None:
     await console.ok("@as Oz")
     assert "belongs to another player" in (await console.fails("/character pronouns name:Wizard pronouns:he"))["text"]
     await console.ok("@gm")
-    undone = await console.ok("/campaign undo")
+    undone = await console.undo()  # the player's change: the GM confirms
     assert "character pronouns" in undone["text"]
     assert (await console.ok("/character show name:Wizard"))["data"]["pronouns"] == "they/them"
 

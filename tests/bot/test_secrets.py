@@ -86,7 +86,7 @@ async def test_the_gm_reads_every_secret_in_the_log(console: Console) -> None:
 async def test_undo_messages_show_only_the_public_summary(console: Console) -> None:
     await _campaign_with_secrets(console)
     await console.ok("@gm")
-    undone = await console.ok("/campaign undo")
+    undone = await console.undo()
     assert "whispered" in undone["text"] and _leaks(undone["text"]) == []
     await console.ok("@as Pat")
     log = await console.ok("/campaign log")

@@ -179,11 +179,11 @@ async def test_undo_a_chosen_change_that_nothing_later_depends_on(console) -> No
     pip, owl = events["created Pip"], events["created Owl"]
     refused = await console.fails(f"/campaign undo event:{owl}")
     assert "must be undone first" in refused["text"] and f"#{events['Owl +1']}" in refused["text"]
-    undone = await console.ok(f"/campaign undo event:{pip}")  # nothing later touched Pip
+    undone = await console.undo(f"/campaign undo event:{pip}")  # nothing later touched Pip
     assert undone["data"]["undone_event"] == pip
     listed = (await console.ok("/character list"))["data"]["characters"]
     assert [c["name"] for c in listed] == ["Owl"]
     again = await console.fails(f"/campaign undo event:{pip}")
     assert "not a change of this campaign that can be undone" in again["text"]
-    latest = await console.ok("/campaign undo")  # the plain undo still takes the newest change in force
+    latest = await console.undo()  # the plain undo still takes the newest change in force
     assert latest["data"]["undone_event"] == events["Owl +1"]

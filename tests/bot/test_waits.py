@@ -99,7 +99,7 @@ async def test_undo_brings_waits_back_and_pings_them_again(console: Console) -> 
     await console.ok("/tally add name:Pip")
     assert (await console.ok("/campaign waiting"))["data"]["waits"] == []
     await console.ok("@as Gwen")
-    undone = await console.ok("/campaign undo")
+    undone = await console.undo()  # Pat's add: the GM confirms
     assert undone["pings"] == ["Pat"]
     assert [w["who"] for w in (await console.ok("/campaign waiting"))["data"]["waits"]] == ["Pip"]
 

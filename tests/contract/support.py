@@ -407,6 +407,8 @@ class Session:
         self.table.switch_user("Contract Undo", manages_guild=True)
         try:
             result = await self.run("/campaign undo")
+            if result is not None and result.ok and result.data.get("confirm"):  # another's change: it asks first
+                result = await self.run("@press Confirm")
             assert result is not None and result.ok, result
         finally:
             self.table.user = user

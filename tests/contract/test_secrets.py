@@ -234,10 +234,16 @@ async def sweep_ruleset(console: Console, ruleset: Ruleset, tmp_path: Path) -> S
             await sweep.read("import character show", reader, f'/character show name:"{name}"')
     await console.ok(f"@channel {HOME}")
 
-    # undo messages: the GM undoes every step, newest first; the channel reads each message
+    # undo messages: the GM undoes every step, newest first; the channel reads each message. A step that is not the
+    # GM's own newest action is named first, to the GM alone (and no reader may ask): Confirm posts the undo
+    for reader in READERS:
+        await sweep.read("undo asked", reader, "/campaign undo")
     await console.ok(f"@as {GM}")
     for _ in case.steps:
         undone = await console.ok("/campaign undo")
+        if undone["data"].get("confirm"):
+            assert undone["ephemeral"], undone
+            undone = await console.ok("@press Confirm")
         for reader in READERS:
             sweep.see("undo", reader, json.dumps(undone, ensure_ascii=False))
     for reader in READERS:

@@ -71,7 +71,9 @@ def test_the_archived_campaign_is_exported_then_imported_elsewhere_with_its_numb
 
 def test_a_chosen_change_is_undone_by_its_number_after_the_import(run) -> None:
     results, _ = run
-    undone = one(results, "/campaign undo event:7")
+    asked = one(results, "/campaign undo event:7")
+    assert asked["data"]["event"] == 7 and asked["buttons"] == ["Confirm", "Cancel"]
+    undone = one(results, "@press Confirm", last=True)
     assert undone["data"]["undone_event"] == 7 and undone["data"]["command"] == "runic cast"
     characters = one(results, "/character list")["data"]["characters"]
     assert sorted(c["name"] for c in characters) == ["Merlin", "Morgana"]  # Morgana (#8) stays

@@ -138,7 +138,7 @@ async def test_undo_reverts_an_awakened_action(boston: ConsoleTable, console: Co
     await console.ok(f"@as {PAT}")
     await console.ok("/awakened spell cast spell:Veil arcana:Life aspect:covert")
     await console.ok(f"@as {GM}")
-    undone = await console.ok("/campaign undo")
+    undone = await console.undo()
     assert undone["data"]["command"] == "awakened spell cast"
     shown = await console.ok("/awakened mage show mage:Ash")
     assert shown["data"]["sheet"]["spells"] == [] and shown["data"]["sheet"]["mana"] == 15

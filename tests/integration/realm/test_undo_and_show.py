@@ -45,7 +45,7 @@ async def test_undo_reverts_each_step(console: Console) -> None:
     assert snapshots[-1] != snapshots[0]
     await console.ok("@as Gwen")
     for expected in reversed(snapshots[:-1]):
-        await console.ok("/campaign undo")
+        await console.undo()
         assert await stored(console) == expected
     # the castable question is never logged and changes nothing
     log = await console.ok("/campaign log")

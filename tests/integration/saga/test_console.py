@@ -131,6 +131,6 @@ async def test_lookup_finds_the_rules_tables_and_glossary(console: Console) -> N
 async def test_undo_of_start_removes_the_game_and_its_character(console: Console) -> None:
     await started(console)
     await console.ok(f"@as {GM}")
-    await console.ok("/campaign undo")
+    await console.undo()
     assert "No characters yet" in (await console.ok("/character list"))["text"]
     assert "No Spell Saga game" in (await console.fails("/saga table"))["text"]

@@ -72,9 +72,9 @@ async def test_undo_reverts_a_move_exactly(stars: ConsoleTable, console: Console
     await console.ok("/saga continue")
     assert (await state())["game"]["step"] == 8
     await console.ok(f"@as {GM}")
-    undone = await console.ok("/campaign undo")
+    undone = await console.undo()
     assert "saga continue" in undone["text"]
-    await console.ok("/campaign undo")
+    await console.undo()
     assert await state() == before
 
 

@@ -149,7 +149,7 @@ async def test_autopass_undoes_exactly_on_the_sheet_and_in_the_battle(console: C
     assert (await board(console))["battle"]["beings"]["black"]["autopass"] == "always"
     assert (await console.ok("/serpent magi show"))["data"]["sheet"]["autopass"] == "always"
     await console.ok("@gm")
-    await console.ok("/campaign undo")
+    await console.undo()
     assert await board(console) == before
     await console.ok("@as Black")
     assert (await console.ok("/serpent magi show"))["data"]["sheet"]["autopass"] == "never"
