@@ -112,3 +112,16 @@ def test_the_patterns_know_a_reference_from_a_rule() -> None:
         "Shuffle seed (the same seed, the same game)",
     ):
         assert internal_references(plain, allowed) == [], plain
+
+
+GENDERED = re.compile(r"\b(?:he|him|his|himself)\b(?!/)(?<!\bhe/him)", re.IGNORECASE)  # "he/him" is a choice
+
+
+@EVERY_OWNER
+def test_rules_speak_of_characters_by_their_pronouns(owner: str) -> None:
+    """Magister's own words never call a character "he": they follow the character's pronouns (``Table.they``,
+    default "they"). The books' text that a card quotes (a Calamity row, a glossary entry) stays the books'."""
+    texts = python_strings(source_of(owner) if owner != SHARED else "bot")
+    found = {text.where: sorted(set(GENDERED.findall(text.text))) for text in texts if GENDERED.search(text.text)}
+    assert found == {}
+    assert GENDERED.search("so he cannot be a target") and not GENDERED.search("they/them, she/her, he/him")
