@@ -561,7 +561,7 @@ def _typed(parameter: app_commands.Parameter, value: str) -> Any:
     elif kind is option_type.string:
         low, high = parameter.min_value, parameter.max_value  # a string's Range is its length
         if low is not None and len(value) < low:
-            raise ConsoleError(f"`{name}` needs at least {low} characters.")
+            raise ConsoleError(f"`{name}` needs at least {low} character{'s' if low != 1 else ''}.")
         if high is not None and len(value) > high:
             raise ConsoleError(f"`{name}` takes at most {high} characters.")
         return value
@@ -569,8 +569,22 @@ def _typed(parameter: app_commands.Parameter, value: str) -> Any:
         return value
     low, high = parameter.min_value, parameter.max_value
     if (low is not None and number < low) or (high is not None and number > high):
-        raise ConsoleError(f"`{name}` must be between {low} and {high}.")
+        raise ConsoleError(f"`{name}` {range_words(low, high)}, not {value}.")
     return number
+
+
+def range_words(low: Any, high: Any) -> str:
+    """An option's range in plain words; Discord's own bounds (2**53) are no one's limit, so not named."""
+    limit = 2**53
+    low = None if low is None or abs(low) >= limit else low
+    high = None if high is None or abs(high) >= limit else high
+    if low is not None and high is not None:
+        return f"must be between {low} and {high}"
+    if low is not None:
+        return f"must be at least {low}"
+    if high is not None:
+        return f"must be at most {high}"
+    return "is out of range"
 
 
 # ---------------------------------------------------------------------- text

@@ -1,0 +1,59 @@
+"""Issue 22, plain words everywhere: settings and options answer in the bot's words, never a library's, naming the
+option the user typed and saying what would work; blank input is refused plainly."""
+
+from __future__ import annotations
+
+LIBRARY = ("Input should", "unable to parse", "9007199254740992", "character(s)")
+
+
+def _plain(text: str) -> None:
+    assert not any(words in text for words in LIBRARY), text
+
+
+async def test_a_setting_refused_in_plain_words(console) -> None:
+    await console.ok("/campaign start ruleset:awakened name:Boston")
+    refused = await console.fails("/campaign settings key:nudge value:banana")
+    _plain(refused["text"])
+    assert "`nudge` takes a number" in refused["text"] and "banana" in refused["text"]
+
+
+async def test_a_setting_with_choices_lists_them_plainly(console) -> None:
+    await console.ok("/campaign start ruleset:saga name:Solo")
+    refused = await console.fails("/campaign settings key:kismet_order value:sideways")
+    _plain(refused["text"])
+    assert "`kismet_order` must be one of: place-action-luck or place-luck-action" in refused["text"]
+
+
+async def test_an_option_below_its_range_says_the_least_it_takes(console) -> None:
+    await console.ok("/campaign start ruleset:awakened name:Boston")
+    refused = await console.fails("/campaign undo event:-1")
+    _plain(refused["text"])
+    assert "`event` must be at least 1" in refused["text"]
+
+
+async def _mage(console) -> None:
+    await console.ok("/campaign start ruleset:awakened name:Boston")
+    await console.ok("@as Pat")
+    await console.ok(
+        '/awakened mage create name:Ash path:Thyrsus ruling:"Life, Spirit" inferior:Matter resistance:composure '
+        'gnosis:3 arcana:"Forces 3, Life 3, Spirit 3" mana_max:15 willpower:5 health:7'
+    )
+
+
+async def test_a_blank_spell_names_the_option_typed(console) -> None:
+    await _mage(console)
+    refused = await console.fails('/awakened spell cast spell:"   " arcana:Life aspect:covert')
+    _plain(refused["text"])
+    assert "`spell` is blank" in refused["text"] and "`name`" not in refused["text"]
+
+
+async def test_a_blank_subject_is_refused(console) -> None:
+    await _mage(console)
+    refused = await console.fails('/awakened scrutinize subject:" "')
+    assert "`subject` is blank" in refused["text"]
+
+
+async def test_blank_cards_are_refused(console) -> None:
+    await console.ok("/campaign start ruleset:saga name:Solo")
+    refused = await console.fails('/saga harmonic cards:","')
+    assert "`cards` is blank" in refused["text"]
