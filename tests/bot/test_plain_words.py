@@ -57,3 +57,14 @@ async def test_blank_cards_are_refused(console) -> None:
     await console.ok("/campaign start ruleset:saga name:Solo")
     refused = await console.fails('/saga harmonic cards:","')
     assert "`cards` is blank" in refused["text"]
+
+
+async def test_runic_mp_raised_past_its_maximum_says_it_was_capped(console) -> None:
+    await console.ok("/campaign start ruleset:runic name:Camelot")
+    await console.ok("@as Pat")
+    await console.ok("/runic mage create name:Merlin magery:3 iq:15 thaumatology:15")
+    await console.ok("@gm")
+    await console.ok("/runic adjust character:Merlin field:mp value:42 reason:drained")
+    raised = await console.ok("/runic adjust character:Merlin field:mp value:99 reason:gift")
+    assert "42 → 60 (capped at the maximum, 60: 99 asked)" in raised["text"]
+    assert raised["data"]["after"] == 60
