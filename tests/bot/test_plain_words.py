@@ -68,3 +68,22 @@ async def test_runic_mp_raised_past_its_maximum_says_it_was_capped(console) -> N
     raised = await console.ok("/runic adjust character:Merlin field:mp value:99 reason:gift")
     assert "42 → 60 (capped at the maximum, 60: 99 asked)" in raised["text"]
     assert raised["data"]["after"] == 60
+
+
+async def test_a_value_without_its_option_name_hints_name_value(console) -> None:
+    refused = await console.fails("/roll 3d6")
+    assert "Unknown command" not in refused["text"] and "`/roll expression:3d6`" in refused["text"]
+
+
+async def test_an_unquoted_value_with_a_space_hints_the_quotes(console) -> None:
+    refused = await console.fails("/lookup term:calamity 17")
+    assert 'term:"calamity 17"' in refused["text"]
+
+
+def test_help_and_tab_completion_name_every_directive() -> None:
+    from bot.cli.shell import HELP, complete
+
+    for directive in ("@pick", "@form", "@menu", "@thread"):
+        assert directive in HELP
+        assert complete(directive[:3], []), directive
+        assert any(found.startswith(directive) for found in complete(directive[:3], []))
