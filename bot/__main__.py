@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import signal
 import sqlite3
 import sys
@@ -38,6 +39,9 @@ def main(argv: list[str] | None = None) -> int:
         return _main(argv)
     except (BookError, StoreOpenError) as exc:
         fail(str(exc))
+    except BrokenPipeError:  # `python -m bot console | head -1`: the reader left; so do we, quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second complaint at exit's flush
+        return 0
 
 
 USAGE = """commands:
@@ -65,6 +69,7 @@ class _Parser(argparse.ArgumentParser):
 def parser() -> argparse.ArgumentParser:
     top = _Parser(
         prog="python -m bot",
+        usage="python -m bot [-h] [console | sync | backup PATH | port --from A --to B | forget --user ID] ...",
         description="Magister, a Discord game master for spellcasting games.",
         epilog=USAGE,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -244,7 +244,7 @@ class ConsoleTable:
             return Result(True, line, True, f"It is now {iso_at(self.now)}; {fired} timers fired.", data, {})
         raise ConsoleError(
             "Directives: `@as NAME`, `@gm`, `@press LABEL`, `@pick CHOICE[, CHOICE]`, `@form FIELD:VALUE...`, "
-            "`@menu NAME[: USER]`, `@channel ID`, `@guild ID`, `@wait 2h`."
+            "`@menu NAME[: USER]`, `@channel ID`, `@thread ID`, `@guild ID`, `@wait 2h`."
         )
 
     async def tick(self) -> int:
@@ -390,7 +390,19 @@ class ConsoleTable:
         try:
             return find_command(self.virtual.tree, path)
         except KeyError:
-            raise ConsoleError(f"Unknown command `/{' '.join(path)}`. {self._command_list(path)}") from None
+            pass
+        for end in range(len(path) - 1, 0, -1):  # `/roll 3d6`: a command, then a value without its option's name
+            try:
+                command = find_command(self.virtual.tree, path[:end])
+            except KeyError:
+                continue
+            first = command.parameters[0].name if command.parameters else "option"
+            example = f"/{command.qualified_name} {first}:{' '.join(path[end:])}"
+            raise ConsoleError(
+                f"`/{command.qualified_name}` takes options written name:value, e.g. `{example}`."
+                f" Options: {', '.join(p.name for p in command.parameters) or 'none'}."
+            )
+        raise ConsoleError(f"Unknown command `/{' '.join(path)}`. {self._command_list(path)}") from None
 
     def _command_list(self, path: list[str]) -> str:
         node: Any = self.virtual.tree.get_command(path[0]) if path else None
@@ -404,9 +416,15 @@ class ConsoleTable:
         """Read ``name:value`` options the way Discord's client would: typed, in range, required."""
         options: dict[str, Any] = {}
         names = ", ".join(p.name for p in command.parameters) or "none"
-        for token in raw:
+        for at, token in enumerate(raw):
             name, sep, value = token.partition(":")
             if not sep:
+                if options:  # `term:calamity 17`: a value with a space, unquoted
+                    last = list(options)[-1]
+                    raise ConsoleError(
+                        f"`{token}` is not an option. A value with spaces goes in double quotes:"
+                        f' `{last}:"{raw[at - 1].partition(":")[2]} {token}"`. Options: {names}.'
+                    )
                 raise ConsoleError(f"`{token}` is not an option. Write options as name:value. Options: {names}.")
             parameter = command.get_parameter(name)
             if parameter is None:
@@ -561,7 +579,7 @@ def _typed(parameter: app_commands.Parameter, value: str) -> Any:
     elif kind is option_type.string:
         low, high = parameter.min_value, parameter.max_value  # a string's Range is its length
         if low is not None and len(value) < low:
-            raise ConsoleError(f"`{name}` needs at least {low} characters.")
+            raise ConsoleError(f"`{name}` needs at least {low} character{'s' if low != 1 else ''}.")
         if high is not None and len(value) > high:
             raise ConsoleError(f"`{name}` takes at most {high} characters.")
         return value
@@ -569,8 +587,22 @@ def _typed(parameter: app_commands.Parameter, value: str) -> Any:
         return value
     low, high = parameter.min_value, parameter.max_value
     if (low is not None and number < low) or (high is not None and number > high):
-        raise ConsoleError(f"`{name}` must be between {low} and {high}.")
+        raise ConsoleError(f"`{name}` {range_words(low, high)}, not {value}.")
     return number
+
+
+def range_words(low: Any, high: Any) -> str:
+    """An option's range in plain words; Discord's own bounds (2**53) are no one's limit, so not named."""
+    limit = 2**53
+    low = None if low is None or abs(low) >= limit else low
+    high = None if high is None or abs(high) >= limit else high
+    if low is not None and high is not None:
+        return f"must be between {low} and {high}"
+    if low is not None:
+        return f"must be at least {low}"
+    if high is not None:
+        return f"must be at most {high}"
+    return "is out of range"
 
 
 # ---------------------------------------------------------------------- text

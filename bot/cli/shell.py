@@ -18,12 +18,18 @@ from discord import app_commands
 
 HISTORY = Path(os.environ.get("MAGISTER_HISTORY", Path.home() / ".magister_history"))
 HISTORY_LINES = 1000
-DIRECTIVES = ("@as ", "@gm", "@press ", "@wait ", "@channel ", "@guild ", "@help", "@quit")
+DIRECTIVES = (
+    "@as ", "@gm", "@press ", "@pick ", "@form ", "@menu ", "@wait ",
+    "@channel ", "@thread ", "@guild ", "@help", "@quit",
+)  # fmt: skip
 HELP = """Lines:
   /command sub option:value option:"two words"   a slash command, as Discord shows it (Tab completes)
   @as NAME      act as another person          @gm        act as the campaign's GM
   @press LABEL  click a button                 @wait 2h   move the clock; due timers fire
+  @pick CHOICE  pick in a select menu          @form FIELD:VALUE ...   fill the form just opened
+  @menu NAME    an app menu on the last message (@menu NAME: USER on a user)
   @channel ID   another channel                @guild ID  another server (0: a DM)
+  @thread ID    a thread of this channel (off: back)
   @help         this                           @quit      leave (or Ctrl-D; Ctrl-C twice)
 /help lists every command with an example."""
 

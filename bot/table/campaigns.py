@@ -29,6 +29,7 @@ from bot.table.pbp import (
     is_paused,
     pbp_settings,
     set_pbp_setting,
+    setting_refused,
     shift_for_resume,
     wait_line,
     when,
@@ -101,8 +102,7 @@ async def settings(service: TableService, place: Place, caller: Caller, key: str
         try:
             table.settings = model.model_validate({**current, key: parse_setting_value(value)})
         except ValidationError as exc:
-            reason = exc.errors()[0]["msg"]
-            raise RuleError(f"{value!r} is not a valid value for {key}: {reason}.") from None
+            raise RuleError(setting_refused(key, value, exc.errors()[0])) from None
         service.registry.get(table.ruleset_id).ruleset.check_settings(table.settings, table.book)
         new = getattr(table.settings, key)
         return Outcome(

@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from bot.storage.rows import CampaignRow, StoredWait
-from rules.base import RuleError, Wait
+from rules.base import RuleError, Wait, plain_error
 from rules.text import clip
 
 DURATION = re.compile(r"(\d+)\s*(w|d|h|m|s)", re.IGNORECASE)
@@ -98,6 +98,12 @@ class PbpSettings(BaseModel):
 PBP_KEYS = tuple(PbpSettings.model_fields)
 
 
+def setting_refused(key: str, value: Any, error: Any) -> str:
+    """A refused setting in plain words (never pydantic's): "`nudge` takes a number, not 'banana'."."""
+    reason = plain_error(error).rstrip(".")
+    return f"`{key}` {reason}, not {value!r}. See the settings and their values with `/campaign settings`."
+
+
 def pbp_settings(row: CampaignRow) -> PbpSettings:
     return PbpSettings.model_validate(row.pbp.get("settings", {}))
 
@@ -109,8 +115,7 @@ def set_pbp_setting(row: CampaignRow, key: str, value: Any) -> tuple[Any, Any]:
     try:
         changed = PbpSettings.model_validate({**current.model_dump(), key: value})
     except ValidationError as exc:
-        reason = exc.errors()[0]["msg"].removeprefix("Value error, ")
-        raise RuleError(f"{value!r} is not a valid value for {key}: {reason}") from None
+        raise RuleError(setting_refused(key, value, exc.errors()[0])) from None
     except RuleError as exc:
         raise RuleError(f"{key}: {exc}") from None
     row.pbp = {**row.pbp, "settings": changed.model_dump()}

@@ -287,6 +287,7 @@ class TableService:
         if action.undo:
             reply, _ = await self._undo(place, caller, campaign, only=f"{ruleset_id} ", command=command)
             return reply
+        refuse_blank(options, f"/{command}")
         parsed = validate(action.options, options, f"/{command}")
         if action.confirm is not None and not getattr(parsed, "confirm", False):
             question = action.confirm(self.table_for(campaign, caller), parsed)
@@ -962,6 +963,17 @@ def overlaps(first: set[tuple], second: set[tuple]) -> bool:
         return {path[:depth] for path in paths for depth in range(1, len(path) + 1)}
 
     return bool(first & prefixes(second) or second & prefixes(first))
+
+
+def refuse_blank(options: dict[str, Any], where: str) -> None:
+    """A text option given but blank (only spaces or commas) is refused plainly, naming the option typed; an empty
+    one (`spells:""`, "none") is the ruleset's to read."""
+    for key, value in options.items():
+        if isinstance(value, str) and value and not value.strip(" \t\r\n,;"):
+            raise RuleError(
+                f"`{where}`: `{key}` is blank. Write something after `{key}:`,"
+                " or leave the option out if it is optional."
+            )
 
 
 def validate(model: type[BaseModel], options: dict[str, Any], where: str) -> BaseModel:

@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import Field, ValidationError
 
-from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field, fit
+from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field, fit, plain_error
 from rules.runic import mana
 from rules.runic.book import RunicBook
 from rules.runic.cards import mp_text, sheet_card
@@ -29,8 +29,7 @@ def _assign(target: Model, field: str, value: Any, label: str) -> None:
     try:
         setattr(target, field, value)
     except ValidationError as exc:
-        reason = exc.errors()[0]["msg"].lower()
-        raise RuleError(f"{label} cannot be {value!r}: {reason}.") from None
+        raise RuleError(f"{label} cannot be {value!r}: it {plain_error(exc.errors()[0])}.") from None
 
 
 def _sheet(record: CharacterRecord) -> MageSheet:
@@ -460,7 +459,12 @@ def adjust(table: Table, options: AdjustOptions) -> Outcome:
     plain = options.name is None and field in MageSheet.model_fields
     after = getattr(sheet, field) if plain else value  # MP may be held to its maximum
     target = f"{field}[{options.name}]" if options.name else field
+    if field in ("implement_mp", "implement_capacity") and sheet.implement is not None:
+        after = getattr(sheet.implement, "mp" if field == "implement_mp" else "capacity")
     change = f"{before} → {after}"
+    held = isinstance(before, int) and isinstance(after, int) and not isinstance(after, bool)
+    if held and before < value and after < value:  # raised past its maximum: held there, and said so
+        change += f" (capped at the maximum, {after}: {value} asked)"
     secret = extra.get("secret")
     if field in HIDDEN_FIELDS:  # "aware that there's been a drop, but not of how much": numbers for the GM only
         exact = f"{change}\n{mp_text(sheet, reveal=True)}"

@@ -104,7 +104,7 @@ async def test_settings_view_and_set(console: Console) -> None:
     changed = await console.ok("/campaign settings key:step value:3")
     assert changed["data"] == {"key": "step", "old": 1, "new": 3}
     bad = await console.fails("/campaign settings key:step value:lots")
-    assert "not a valid value for step" in bad["text"]
+    assert "`step` takes a whole number" in bad["text"]
     unlucky = await console.fails("/campaign settings key:step value:13")
     assert "unlucky" in unlucky["text"]
     unknown = await console.fails("/campaign settings key:colour value:red")

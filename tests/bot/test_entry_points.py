@@ -298,6 +298,34 @@ def test_every_help_exits_0_with_usage(tmp_path: Path, args: list[str]) -> None:
     assert "usage: python -m bot" in result.stdout
 
 
+def test_help_usage_names_the_subcommands(tmp_path: Path) -> None:
+    usage = run(["--help"], tmp_path).stdout.splitlines()[0]
+    assert all(word in usage for word in ("console", "sync", "backup", "port", "forget")), usage
+
+
+def test_console_into_a_closed_pipe_exits_quietly(tmp_path: Path) -> None:
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
+    environment.update({"MAGISTER_DB": str(target(tmp_path / "cli.sqlite3")), "PYTHONPATH": str(ROOT)})
+    reader = subprocess.Popen(["head", "-1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    console = subprocess.Popen(
+        [sys.executable, "-m", "bot", "console"],
+        cwd=tmp_path,
+        env=environment,
+        stdin=subprocess.PIPE,
+        stdout=reader.stdin,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert reader.stdin is not None
+    reader.stdin.close()
+    _, errors = console.communicate("/help\n/help\n/roll expression:3d6\n" * 20, timeout=60)
+    assert reader.stdout is not None
+    reader.stdout.read()
+    reader.wait(timeout=10)
+    assert "Traceback" not in errors and "BrokenPipe" not in errors, errors
+    assert console.returncode == 0
+
+
 @pytest.mark.sqlite_only(reason="SQLite's online backup of a file (PostgreSQL: pg_dump, test_postgres.py)")
 def test_backup_copies_a_live_database_and_never_overwrites(tmp_path: Path) -> None:
     made = run(["console", "--json"], tmp_path, stdin="/campaign start ruleset:runic name:Camelot\n")

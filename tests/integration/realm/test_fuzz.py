@@ -96,11 +96,11 @@ def test_bad_rituals_targets_and_chits(realm: RealmConsole) -> None:
         (OZ, '/realm prepare chit:"MAGIC V3*"', "happens in a daylight phase"),
         (PAT, '/realm cast character:Witch spell:Curse ritual:"MAGIC V3*"', "belongs to another player"),
         (PAT, "/realm resolve", "needs the GM"),
-        (GM, '/realm spell define name:"  "', "Give the spell a name."),
-        (GM, '/realm clearing set name:" "', "Give the clearing a name."),
-        (GM, '/realm day colors colors:","', "Give colors"),
-        (GM, '/realm combat start clearing:Moor order:","', "Name the characters in the clearing"),
-        (PAT, '/realm character create name:Newt chits:","', "Give the character's chits"),
+        (GM, '/realm spell define name:"  "', "`name` is blank"),
+        (GM, '/realm clearing set name:" "', "`name` is blank"),
+        (GM, '/realm day colors colors:","', "`colors` is blank"),
+        (GM, '/realm combat start clearing:Moor order:","', "`order` is blank"),
+        (PAT, '/realm character create name:Newt chits:","', "`chits` is blank"),
     ]
     for user, line, says in fixed:
         text = realm.refuses(realm.run(line, user))
