@@ -18,9 +18,15 @@ Three kinds of example:
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
+import pytest
+
 from tests.conftest import Console
 from tests.contract.conftest import EVERY_OWNER, EVERY_RULESET
 from tests.contract.support import (
+    RULESET_IDS,
     Attempt,
     Tree,
     card_commands,
@@ -136,3 +142,15 @@ def test_every_help_example_runs_where_its_command_does(owner: str, tree: Tree) 
     stale = [c for c in SITUATIONAL if tree.leaves[c].owner == owner and c not in refused]
     assert not wrong, "\n".join(wrong)
     assert not stale, f"these examples run where their scenarios use them now; take them off SITUATIONAL: {stale}"
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+FENCE = re.compile(r"^## First session\n.*?^```[a-z]*\n(?P<script>.*?)^```$", re.MULTILINE | re.DOTALL)
+
+
+@pytest.mark.parametrize("ruleset", [r for r in RULESET_IDS if r != "hedge"])  # hedge's page is new-ruleset.md
+def test_each_rulesets_docs_open_with_the_first_session_it_plays(ruleset: str) -> None:
+    """docs/<id>.md's "## First session" shows, as its first fenced block, exactly the script the suite runs."""
+    found = FENCE.search((DOCS / f"{ruleset}.md").read_text(encoding="utf-8"))
+    assert found is not None, f"docs/{ruleset}.md has no '## First session' section with a fenced script"
+    assert found["script"].splitlines() == list(ruleset_of(ruleset).first_session)
