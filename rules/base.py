@@ -217,15 +217,15 @@ class Outcome(Model):
 
     @model_validator(mode="after")
     def _gm_keys_are_secret(self) -> Outcome:
-        moved = _pop_gm_keys(self.data)
-        if moved:
-            _merge(self.secret_data, moved)
-        private = _pop_gm_keys(self.data, "private")
+        gm, private = _pop_marked(self.data)
+        if gm:
+            _merge(self.secret_data, gm)
         if private:
             _merge(self.private_data, private)
-        moved = _pop_gm_keys(self.private_data)
-        if moved:
-            _merge(self.secret_data, moved)
+        if self.private_data:
+            moved = _pop_gm_keys(self.private_data)
+            if moved:
+                _merge(self.secret_data, moved)
         return self
 
     @property
@@ -272,10 +272,34 @@ def _pop_gm_keys(value: Any, name: str = "gm") -> Any:
     else:
         return found
     for key, child in items:
-        inner = _pop_gm_keys(child, name)
-        if inner:
-            found[str(key)] = inner
+        if isinstance(child, dict | list):
+            inner = _pop_gm_keys(child, name)
+            if inner:
+                found[str(key)] = inner
     return found
+
+
+def _pop_marked(value: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """:func:`_pop_gm_keys` for ``"gm"`` and then ``"private"`` in one walk (every result is walked: keep it one):
+    a ``"private"`` inside a ``"gm"`` stays in the GM's part, a ``"gm"`` inside a ``"private"`` goes with it."""
+    gm: dict[str, Any] = {}
+    private: dict[str, Any] = {}
+    if isinstance(value, dict):
+        if "gm" in value:
+            gm["gm"] = value.pop("gm")
+        if "private" in value:
+            private["private"] = value.pop("private")
+        items: Iterable[tuple[Any, Any]] = value.items()
+    else:  # a list: the caller only descends into dicts and lists
+        items = enumerate(value)
+    for key, child in items:
+        if isinstance(child, dict | list):
+            inner_gm, inner_private = _pop_marked(child)
+            if inner_gm:
+                gm[str(key)] = inner_gm
+            if inner_private:
+                private[str(key)] = inner_private
+    return gm, private
 
 
 def _merge(into: dict[str, Any], extra: dict[str, Any]) -> None:

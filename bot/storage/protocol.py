@@ -147,6 +147,9 @@ class WriteTx(Protocol):
     def update_campaign(self, campaign: CampaignRow) -> None:
         """Write the campaign back; raises StaleCampaignError if another process wrote it first."""
 
+    def update_state(self, campaign: CampaignRow, *, with_settings: bool = False) -> None:
+        """Write back an action's state (and settings, when it changed them); raises StaleCampaignError as above."""
+
     def touch_campaign(self, campaign: CampaignRow) -> None:
         """Claim the campaign for a write that changes only its characters: the version still moves."""
 

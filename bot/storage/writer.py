@@ -277,6 +277,23 @@ class WriteTx:
             raise StaleCampaignError(campaign.id)
         campaign.version += 1
 
+    def update_state(self, campaign: CampaignRow, *, with_settings: bool = False) -> None:
+        """Write back what an action changes, its state (and its settings when it changed them), and nothing
+        else: an action never renames, archives or regroups a campaign, so the other columns stay as they are."""
+        if with_settings:
+            cursor = self._db.execute(
+                "UPDATE campaigns SET state = ?, settings = ?, version = version + 1 WHERE id = ? AND version = ?",
+                (dumps(campaign.state), dumps(campaign.settings), campaign.id, campaign.version),
+            )
+        else:
+            cursor = self._db.execute(
+                "UPDATE campaigns SET state = ?, version = version + 1 WHERE id = ? AND version = ?",
+                (dumps(campaign.state), campaign.id, campaign.version),
+            )
+        if cursor.rowcount != 1:
+            raise StaleCampaignError(campaign.id)
+        campaign.version += 1
+
     def touch_campaign(self, campaign: CampaignRow) -> None:
         """Claim the campaign for a write that changes only its characters: the version still moves,
         so another process holding the old characters finds out."""
@@ -329,14 +346,12 @@ class WriteTx:
         *,
         at: str | None = None,
     ) -> int:
-        """Log one event, numbered next in its campaign (one seek of the (campaign_id, seq) index); its row id."""
-        (seq,) = self._db.execute(
-            "SELECT coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = ?", (campaign_id,)
-        ).fetchone()
+        """Log one event, numbered next in its campaign inside its own INSERT (one seek of the (campaign_id, seq)
+        index, no second statement); its row id."""
         cursor = self._db.execute(
             """INSERT INTO events
                    (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, undoes, thread_id, seq)
-               VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""",
+               SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = ?""",
             (
                 campaign_id,
                 at or utcnow(),
@@ -348,7 +363,7 @@ class WriteTx:
                 dumps(snapshot) if snapshot is not None else None,
                 undoes,
                 thread_id,
-                seq,
+                campaign_id,
             ),
         )
         return int(cursor.lastrowid)  # type: ignore[arg-type]

@@ -329,7 +329,8 @@ class TableService:
         return Table(
             ruleset_id=ruleset.id,
             campaign_name=campaign.row.name,
-            actor=Actor(user_id=caller.user_id, name=caller.name, is_gm=campaign.is_gm(caller)),
+            # built, not validated: the service vouches for these three values
+            actor=Actor.model_construct(user_id=caller.user_id, name=caller.name, is_gm=campaign.is_gm(caller)),
             rng=self.rng,
             book=loaded.book,
             settings=ruleset.settings_model.model_validate(campaign.row.settings),
@@ -358,12 +359,11 @@ class TableService:
                 f"`/{command}` would take a value out of its range ({_problems(exc)}). Nothing was changed."
             ) from None
         outcome, readers = self._kept(campaign, table, command, outcome, secrecy)
-        event_id, plan = await self._persist(
+        event_id, plan, row = await self._persist(
             place, campaign, caller, command, table, outcome, logged=logged, also=also, readers=readers
         )
         if event_id is None:  # a view (nothing changed, nothing logged): only what its reader may see
             outcome = self._viewed(campaign, caller, run, outcome)
-        row = self._cache[self.home(place)].row if self.home(place) in self._cache else campaign.row
         return Reply(outcome, row, event_id, pings_for(row, plan))
 
     def _kept(
@@ -414,14 +414,16 @@ class TableService:
         logged: bool = True,
         also: Callable[[WriteTx], None] | None = None,
         readers: list[int] | None = None,
-    ) -> tuple[int | None, WaitPlan]:
-        """Save what the action changed, with an undo snapshot and the table's new waits, then update the cache.
+    ) -> tuple[int | None, WaitPlan, CampaignRow]:
+        """Save what the action changed, with an undo snapshot and the table's new waits, then update the cache;
+        the event's id (None when nothing was saved), the wait plan, and the campaign's row as it now stands.
 
         ``also`` writes more in the same transaction (a timer's claim, so it fires exactly once).
         """
         new_state = _dump(table.state)
         new_settings = _dump(table.settings)
-        state_changed = new_state != campaign.row.state or new_settings != campaign.row.settings
+        settings_changed = new_settings != campaign.row.settings
+        state_changed = settings_changed or new_state != campaign.row.state
         removed = {name.casefold() for name in table.removed}
         changed: list[tuple[CharacterRow, dict]] = []
         for key, record in table.characters.items():
@@ -438,14 +440,14 @@ class TableService:
         if state_changed or changed or added or deleted:
             snapshot = {
                 "state_delta": reverse_delta(campaign.row.state, new_state),
-                "settings_delta": reverse_delta(campaign.row.settings, new_settings),
+                "settings_delta": reverse_delta(campaign.row.settings, new_settings) if settings_changed else [],
                 "characters": [_character_snapshot(old) for old, _ in changed]
                 + [_character_snapshot(old) for old in deleted]
                 + [{"name": record.name, "before": None} for record, _ in added],
             }
 
         if snapshot is None and not logged and also is None:
-            return None, WaitPlan()  # a pure read: nothing to save, nothing worth a log line
+            return None, WaitPlan(), campaign.row  # a pure read: nothing to save, nothing worth a log line
         new_row = _copy_row(campaign.row, state=new_state, settings=new_settings)
         plan = WaitPlan()
         if snapshot is not None:  # only a change can change whom the table waits on
@@ -457,7 +459,7 @@ class TableService:
             new_row.version = version  # a write retried after a failed group expects the same version again
             characters = dict(campaign.characters)
             if state_changed:
-                tx.update_campaign(new_row)
+                tx.update_state(new_row, with_settings=settings_changed)
             elif changed or added or deleted:
                 tx.touch_campaign(new_row)
             else:
@@ -491,7 +493,7 @@ class TableService:
 
         event_id, new_characters = await self.store.write(write)
         self._remember(place, Campaign(new_row, new_characters, updated_waits(campaign.waits, plan)))
-        return event_id, plan
+        return event_id, plan, new_row
 
     # ------------------------------------------------------------------ campaigns
 

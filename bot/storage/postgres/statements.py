@@ -135,6 +135,27 @@ class Statements:
             raise StaleCampaignError(campaign.id)
         campaign.version += 1
 
+    async def update_state(self, campaign: CampaignRow, *, with_settings: bool = False) -> None:
+        await self._lock(campaign.id)
+        if with_settings:
+            status = await self._execute(
+                "UPDATE campaigns SET state = $1, settings = $2, version = version + 1 WHERE id = $3 AND version = $4",
+                dumps(campaign.state),
+                dumps(campaign.settings),
+                campaign.id,
+                campaign.version,
+            )
+        else:
+            status = await self._execute(
+                "UPDATE campaigns SET state = $1, version = version + 1 WHERE id = $2 AND version = $3",
+                dumps(campaign.state),
+                campaign.id,
+                campaign.version,
+            )
+        if _count(status) != 1:
+            raise StaleCampaignError(campaign.id)
+        campaign.version += 1
+
     async def touch_campaign(self, campaign: CampaignRow) -> None:
         await self._lock(campaign.id)
         status = await self._execute(
