@@ -47,7 +47,9 @@ def quoted(text: str, limit: int = 80) -> str:
 class Model(BaseModel):
     """Base for every rules model: strict about unknown keys so typos fail loudly."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    # defer_build: a model's validator is built on its first use, not at import; start-up imports ~430 models
+    # and the first reply needs a handful of them (issue 23: start-up to the first console reply <= 0.8 s)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, defer_build=True)
 
 
 class HouseRules(Model):
