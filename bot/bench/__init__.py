@@ -41,7 +41,9 @@ import asyncpg
 
 from bot.storage.database import is_url, open_store
 from bot.storage.postgres import redact
-from bot.storage.rows import SYNCHRONOUS
+from bot.storage.rows import SYNCHRONOUS, CampaignRow
+from bot.storage.sqlite import MIGRATIONS, statements
+from bot.storage.writer import WriteTx, _connect, _migrate
 from bot.table.registry import LoadedRuleset, Registry, discover_rulesets
 from bot.table.service import Caller, Place, TableService
 from rules.base import Action, BenchCase, Card, Model, Outcome, Ruleset, Table
@@ -235,6 +237,31 @@ def sqlite3_rate(folder: Path, seconds: float, synchronous: str = "NORMAL") -> f
     return done / seconds
 
 
+def sqlite3_schema_rate(folder: Path, seconds: float, synchronous: str = "NORMAL") -> float:
+    """Plain synchronous sqlite3 running the service's own schema and statements (its ``WriteTx``, one transaction
+    per action, no event loop, no ruleset): what the service could reach if all it added were free."""
+    connection = _connect(Path(tempfile.mkdtemp(dir=folder)) / "schema.sqlite3", synchronous)
+    _migrate(connection, [statements(script) for script in MIGRATIONS])
+    tx = WriteTx(connection)
+    rows = []
+    for channel in range(200):
+        connection.execute("BEGIN IMMEDIATE")
+        campaign_id = tx.insert_campaign(1, channel, "counter", "bench", [1], {}, {"count": 0})
+        connection.execute("COMMIT")
+        rows.append(CampaignRow(campaign_id, 1, channel, "counter", "bench", [1], None, {}, {"count": 0}, 0, "", None))
+    done, deadline = 0, time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        row = rows[done % 200]
+        row.state = {"count": done}
+        connection.execute("BEGIN IMMEDIATE")
+        tx.update_state(row)
+        tx.append_event(row.id, 1, "bench", "counter bump", f"count {done}", {"count": done}, {"state_delta": []})
+        connection.execute("COMMIT")
+        done += 1
+    connection.close()
+    return done / seconds
+
+
 async def saturate(act, channels: int, seconds: float) -> float:
     """Every channel loops as fast as it can; returns actions per second."""
     done = 0
@@ -320,6 +347,7 @@ async def _measure(dbs: Databases, channels: int, rate: float, seconds: float) -
     await full.store.close()
     baseline_latency = await offered(baseline_act, channels, rate, seconds)
     sync_rate = await raw_rate(dbs, seconds)
+    schema_rate = None if dbs.on_postgres else sqlite3_schema_rate(dbs.folder, seconds)
     await baseline_db.close()
     await service.store.close()
     durability = await measure_durability(dbs, channels, seconds)
@@ -332,6 +360,11 @@ async def _measure(dbs: Databases, channels: int, rate: float, seconds: float) -
             "ratio": round(service_rate / baseline_rate, 2),
             "raw_per_s": round(sync_rate),
             "ratio_to_raw": round(service_rate / sync_rate, 3),
+            **(
+                {"schema_raw_per_s": round(schema_rate), "ratio_to_schema_raw": round(service_rate / schema_rate, 3)}
+                if schema_rate
+                else {}
+            ),
         },
         "offered_load": {
             "rate_per_s": rate,
@@ -669,6 +702,9 @@ def main() -> None:
     print(f"  table service     {sat['service_actions_per_s']:>7} actions/s")
     print(f"  {baseline:<17} {sat['baseline_per_s']:>7} actions/s   ratio {sat['ratio']} (target >= 0.5)")
     print(f"  {raw:<17} {sat['raw_per_s']:>7} actions/s   service at {sat['ratio_to_raw']:.0%}")
+    if "schema_raw_per_s" in sat:
+        schema_raw, share = sat["schema_raw_per_s"], sat["ratio_to_schema_raw"]
+        print(f"  {'sqlite3, schema':<17} {schema_raw:>7} actions/s   service at {share:.0%}")
     print("durability: synchronous=FULL (default; survives power loss) and NORMAL (survives a killed process):")
     for synchronous, figure in result["durability"].items():
         print(
