@@ -119,8 +119,8 @@ def in_force(ctx: Ctx, card: CardDef) -> bool:
 def rules_in_force(ctx: Ctx, kind: str) -> list[tuple[str, str]]:
     """(card, rule) for every card whose rules are followed now (L182): the play area, acknowledged hand/action.
 
-    A place card in the place pile (a stack top or a room) is followed where it applies: while it is the current
-    place (step 3 reads "the current place card"; L294: attached cards' rules are activated by visiting).
+    The place pile's cards are followed where they apply: a place card while it is the current place (step 3,
+    L382: "the current place card"), a folk card while its place is visited (L294).
     """
     game = ctx.game
     names = list(game.story) + [a.name for a in game.action] + list(game.hand)
@@ -138,11 +138,15 @@ def rules_in_force(ctx: Ctx, kind: str) -> list[tuple[str, str]]:
 
 
 def _applies_here(ctx: Ctx, card: CardDef) -> bool:
-    """A place card's rules in the place pile are its place's: they apply only while the token is on it."""
-    where = location(ctx.game, card.name) or ""
-    if card.type != "place" or not where.startswith(("place:", "attached:")):
-        return True
-    return fold(card.name) == fold(ctx.game.visiting)
+    """A card of the place pile is followed where it is visited: a place card (a stack top or a room) while it
+    is the current place; a folk card attached to a stack while the token is on that stack's top (L294)."""
+    game = ctx.game
+    where = location(game, card.name) or ""
+    if where.startswith("place:") or (where.startswith("attached:") and card.type == "place"):
+        return fold(card.name) == fold(game.visiting)
+    if where.startswith("attached:"):
+        return int(where.split(":")[1]) - 1 == game.token_spot and game.token_room is None and game.visiting != ""
+    return True
 
 
 def end_prompt(ctx: Ctx) -> str:

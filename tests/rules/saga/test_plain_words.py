@@ -9,8 +9,10 @@ from rules.saga import hints, steps
 from rules.saga.area import destinations, remove
 from rules.saga.cards import public_data, table_card
 from rules.saga.state import HeroState, SagaSettings
-from tests.rules.saga.helpers import ctx, make_table, refused, run
+from tests.rules.saga.helpers import GM, ctx, make_table, refused, run
 from tests.rules.saga.test_turn import battle_table, sample, to_hand
+
+RULE = "Look under the stairs: nothing happens in the sample deck."
 
 
 def _fields(table) -> dict[str, str]:
@@ -112,6 +114,13 @@ def test_a_places_rules_apply_where_it_is_visited() -> None:
     moved = run(table, "move", to="Sample Crossroads")
     assert not any("Look under the stairs" in note for note in moved.data["notes"])  # the room's ~ rule: not here
     assert steps.rules_in_force(ctx(table), "mandatory") == []
+    # a folk card attached to the Crossroads' stack: followed while its place is visited (L294), not from the room
+    table.actor = GM
+    run(table, "card define", name="Test Ghost", type="folk", cost="1", mandatory="Whisper at the crossing.")
+    game.places[0].attached.append("Test Ghost")
+    assert steps.rules_in_force(ctx(table), "mandatory") == [("Test Ghost", "Whisper at the crossing.")]
+    game.token_room = "Sample Cellar"
+    assert steps.rules_in_force(ctx(table), "mandatory") == [("Sample Cellar", RULE)]
 
 
 def test_bonus_and_song_texts_name_their_commands() -> None:
