@@ -62,6 +62,7 @@ from rules.saga.turn_actions import (
     attack,
     continue_turn,
     end,
+    end_question,
     move,
     pass_round,
     report,
@@ -92,7 +93,13 @@ ACTIONS: dict[str, Action] = {
         _a("move", move, MoveOptions, "Step 1: move the hero token (steps 2-3 follow)", example="to:<place>"),
         _a("continue", continue_turn, ContinueOptions, "Go on to the next mandatory step"),
         _a("report", report, ReportOptions, "Physical deck: report the card(s) you drew"),
-        _a("end", end, EndOptions, "Step 10: cycle the hand to the source limit and end the turn"),
+        _a(
+            "end",
+            end,
+            EndOptions,
+            "Step 10: cycle the hand to the source limit and end the turn",
+            confirm=end_question,
+        ),
         _a("attack", attack, AttackOptions, "Battle: a hero uses one item against an enemy", example="item:<item>"),
         _a("pass", pass_round, PassOptions, "Battle: a hero uses no item this round"),
         _a(

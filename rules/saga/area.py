@@ -84,9 +84,19 @@ def exact(cards: list[str], name: str) -> str | None:
     return next((c for c in cards if fold(c) == fold(name)), None)
 
 
+HERO_STAYS = (
+    "the book gives no rule that takes a hero card out of the hero pile (its items are attached to it and its "
+    "luck stack is its own), so it stays there. A card rule that moves one of its items or luck cards names that "
+    "card: `/saga put card:<item or luck card> to:<where> reason:…`"
+)
+
+
 def remove(game: Game, name: str) -> str:
     """Take a card out of wherever it is (not the hero cards themselves); returns its exact name."""
     key = fold(name)
+    hero = game.hero(name)
+    if hero is not None:
+        raise RuleError(f"{hero.name} is a hero in the hero pile: {HERO_STAYS}.")
     for cards in (game.hand, game.deck, game.story):
         found = exact(cards, name)
         if found:
@@ -261,6 +271,10 @@ def destinations(ctx: Ctx) -> list[tuple[int, str | None, str]]:
     """Where the token may move: (spot, room or None, card name)."""
     game = ctx.game
     here = game.token_spot
+    if not game.places[here].stack:
+        # the place under the token (or a visited room's host) left the place pile, in a game saved before
+        # `/saga put` kept the token on a place: every stack top takes the token back, so it is never stranded
+        return [(i, None, game.places[i].stack[0]) for i in occupied(game)]
     if game.token_room:
         top = game.places[here].stack
         return [(here, None, top[0])] if top else []

@@ -108,7 +108,7 @@ def _in_battle(ctx: Ctx):
     battle = ctx.game.battle
     if ctx.game.step != 9 or battle is None:
         raise RuleError(
-            f"There is no battle. Turn {ctx.game.turn} is at step {ctx.game.step}; it expects {expects(ctx.game)}."
+            f"There is no battle. Turn {ctx.game.turn} is at step {ctx.game.step}; it expects {expects(ctx)}."
         )
     return battle
 

@@ -21,6 +21,7 @@ from rules.saga.area import (
     view,
 )
 from rules.saga.harmony import LUCK_WORDS, Cost, Match, Order, card_order, group_match, run_match, same_harmonic
+from rules.saga.hints import how_to
 from rules.saga.optional import optional_window
 from rules.saga.steps import in_force
 
@@ -95,7 +96,10 @@ def bonus(
             said = f"luck is {LUCK_WORDS[luck.result]} ({luck.reason})" if luck else "no luck check yet this turn"
             raise RuleError(f"The good luck bonus needs good luck; {owner.name}'s {said}.")
         text = card.good_luck_bonus if card else ""
-        return [f"Good luck bonus of {card.name if card else 'a card'} claimed for {owner.name}: {text}"], {
+        notes = [f"Good luck bonus of {card.name if card else 'a card'} claimed for {owner.name}: {text}"]
+        if card is not None:
+            notes += how_to(ctx, text, f"{card.name}'s good luck bonus", card=card.name, hero=owner)
+        return notes, {
             "met": True,
             "kind": kind,
             "where": f"{owner.name}'s luck",
@@ -113,7 +117,9 @@ def bonus(
             # cites F-R31
             raise RuleError("Not met: the hand's cards do not all carry one harmonic color.")
         colors = ", ".join(sorted(common))
-        return [f"{card.name}'s {kind} bonus: every hand card carries {colors}. {printed.text}"], {  # type: ignore[union-attr]
+        notes = [f"{card.name}'s {kind} bonus: every hand card carries {colors}. {printed.text}"]  # type: ignore[union-attr]
+        notes += how_to(ctx, printed.text, f"{card.name}'s {kind} bonus", card=card.name)  # type: ignore[union-attr]
+        return notes, {
             "met": True,
             "kind": kind,
             "where": "hand",
@@ -130,6 +136,9 @@ def bonus(
     text = printed.text if printed else ""
     label = f"{card.name}'s {kind} bonus" if card else f"Cost ({shown})"
     notes = [f"{label}: met on {match.where} by {', '.join(match.cards)} ({match.reason}). {text}".strip()]
+    if card is not None:
+        owner = find_hero(ctx, hero) if hero else None
+        notes += how_to(ctx, text, f"{card.name}'s {kind} bonus", card=card.name, hero=owner)
     return notes, {
         "met": True,
         "kind": kind,

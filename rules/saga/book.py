@@ -122,7 +122,7 @@ class CardDef(Model):
     def line(self) -> str:
         """One line: name, type, cost, glyph, harmonics."""
         kind = self.type + "".join(f"/{s}" for s in self.subtypes)
-        colors = "/".join(c[0].upper() for c in self.harmonics) or "no harmonic"
+        colors = "/".join(c[0].upper() for c in COLORS if c in self.harmonics) or "no harmonic"  # cycle order
         return f"{self.name} ({kind}, cost {self.cost}, {self.glyph or 'no glyph'}, {colors})"
 
 

@@ -8,29 +8,73 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules.base import Card, fit
-from rules.saga.area import Ctx, kismet, kismet_labels, source_limit, view
+from rules.base import Card, RuleError, fit
+from rules.saga.area import Ctx, acknowledged, kismet, kismet_labels, location, place_view, source_limit, view
 from rules.saga.book import COLORS, CardDef
-from rules.saga.harmony import LUCK_WORDS, card_order
+from rules.saga.harmony import LUCK_WORDS, View, card_order
 from rules.saga.state import Game
 from rules.saga.steps import expects
+from rules.text import fold
 
 TONE = {"good": "success", "bad": "failure", "none": "neutral"}
 
 
-def _colors(card: CardDef) -> str:
-    return "/".join(c[0].upper() for c in card.harmonics) or "—"
+def _colors(colors) -> str:
+    """Harmonic letters in the cycle's order (B/V/R/Y/G), whatever order a card lists them in."""
+    return "/".join(c[0].upper() for c in COLORS if c in colors) or "—"
+
+
+def _partners(ctx: Ctx, name: str) -> tuple[View, list[str]] | None:
+    """A place card as the checks read it (F-R6): a stack top with its attachments, a room with its host.
+
+    The kismet card, the place pile's order and every post's lines read ``place_view``, so the colors a post
+    shows are the colors the checks use.
+    """
+    where = location(ctx.game, name) or ""
+    if not where.startswith(("place:", "attached:")):
+        return None
+    index = int(where.split(":")[1]) - 1
+    spot = ctx.game.places[index]
+    if where.startswith("place:"):
+        if not spot.stack or fold(spot.stack[0]) != fold(name):
+            return None  # buried: not read by any check
+        return place_view(ctx, index), list(spot.attached)
+    if ctx.card(name).type != "place":
+        return None  # a folk card: one of its stack's group, not a place read on its own
+    return place_view(ctx, index, room=name), spot.stack[:1]
 
 
 def short(ctx: Ctx, name: str) -> str:
+    """A card with its glyph and harmonics; a place also names the colors it carries from the cards attached
+    to it (F-R6), as the kismet card and the place pile's order read them."""
     card = ctx.state.card(name)
     if card is None:
         return name
-    return f"{card.name} [{card.glyph or 'no glyph'} · {_colors(card)}]"
+    text = f"{card.name} [{card.glyph or 'no glyph'} · {_colors(card.harmonics)}"
+    try:
+        shared = _partners(ctx, card.name)
+    except RuleError:  # an attached card missing from the catalog: show the card's own colors
+        shared = None
+    if shared is not None:
+        view, partners = shared
+        extra = set(view.harmonics) - set(card.harmonics)
+        givers = [p for p in partners if ctx.state.card(p) and extra & set(ctx.state.card(p).harmonics)]
+        if extra:
+            text += f", with {_colors(extra)} from {', '.join(givers)}"
+    return text + "]"
 
 
 def _list(ctx: Ctx, names: list[str]) -> str:
     return ", ".join(short(ctx, n) for n in names) or "empty"
+
+
+def _hand(ctx: Ctx) -> str:
+    """The hand, each acknowledged card marked (L356): its rules are in force and it may be purchased."""
+    marked = []
+    for name in ctx.game.hand:
+        card = ctx.state.card(name)
+        marked.append(short(ctx, name) + (" (acknowledged)" if card is not None and acknowledged(ctx, card) else ""))
+    return ", ".join(marked) or "empty"
 
 
 def table_card(ctx: Ctx, title: str, notes: list[str]) -> Card:
@@ -44,7 +88,7 @@ def table_card(ctx: Ctx, title: str, notes: list[str]) -> Card:
     )
     card.add("Visiting", short(ctx, game.visiting) if game.visiting else "—", inline=True)
     card.add("Deck", f"{len(game.deck)} card(s)" + (" (reported)" if game.draws == "reported" else ""), inline=True)
-    card.add(f"Hand ({len(game.hand)}, source limit {source_limit(ctx)})", _list(ctx, game.hand))
+    card.add(f"Hand ({len(game.hand)}, source limit {source_limit(ctx)})", _hand(ctx))
     card.add(f"Story pile ({len(game.story)})", _list(ctx, game.story))
     heroes = []
     for hero in game.heroes:
@@ -81,7 +125,7 @@ def table_card(ctx: Ctx, title: str, notes: list[str]) -> Card:
         card.add("Action pile", "\n".join(rows))
     if game.battle:
         card.add("Battle", battle_text(game))
-    card.footer = f"Next: {_next(game)}"
+    card.footer = f"Next: {_next(ctx)}"
     return fit(card)
 
 
@@ -93,10 +137,10 @@ def _tone(game: Game) -> str:
     return "warning" if game.battle else "neutral"
 
 
-def _next(game: Game) -> str:
-    if game.outcome != "playing":
+def _next(ctx: Ctx) -> str:
+    if ctx.game.outcome != "playing":
         return "the game is over; `/saga start` begins another"
-    return expects(game)
+    return expects(ctx)
 
 
 def battle_text(game: Game) -> str:
@@ -124,10 +168,9 @@ def kismet_fields(ctx: Ctx, card: Card) -> None:
             if name is None:
                 lines.append(f"{label}: missing")
                 continue
-            shown = now if now is not None and now.name == name else view(ctx, name)
-            views.append(shown)
-            colors = "/".join(c[0].upper() for c in COLORS if c in shown.harmonics)
-            lines.append(f"{label}: {shown.name} [{shown.glyph or 'no glyph'} · {colors or '—'}]")
+            seen = _partners(ctx, name) if now is None or now.name != name else None
+            views.append(now if now is not None and now.name == name else seen[0] if seen else view(ctx, name))
+            lines.append(f"{label}: {short(ctx, name)}")
         shared = ", ".join(record.shared) or "none"
         if len(views) == 3:
             order = card_order(views)
@@ -185,6 +228,7 @@ def public_data(ctx: Ctx) -> dict[str, Any]:
         "visiting": game.visiting,
         "deck_count": len(game.deck),
         "hand": list(game.hand),
+        "hand_acknowledged": [n for n in game.hand if (c := ctx.state.card(n)) is not None and acknowledged(ctx, c)],
         "story": list(game.story),
         "source_limit": source_limit(ctx),
         "heroes": [

@@ -20,6 +20,8 @@ from rules.text import DESCRIPTION, clip
 
 # ---------------------------------------------------------------- checks on demand
 
+NAME_SOME = 'Name colors or cards, comma-separated (cards:"B, V, R" or cards:"<card>, <card>"), or a pile (pile:place).'
+
 
 class HarmonicOptions(Model):
     cards: str | None = Field(
@@ -37,7 +39,7 @@ def harmonic(table: Table, options: HarmonicOptions) -> Outcome:
             raise RuleError("Give cards or a pile, not both.")
         shown, order = bonus.pile_order(game_of(table), options.pile, options.hero)
     elif not options.cards:
-        raise RuleError('Name colors or cards (cards:"B, V, R") or a pile (pile:place).')
+        raise RuleError(NAME_SOME)
     else:
         shown, order = _sequence_order(state, options.cards)
     verdict = "HARMONIC" if order.harmonic else "DISCORDANT"
@@ -59,6 +61,8 @@ def harmonic(table: Table, options: HarmonicOptions) -> Outcome:
 
 def _sequence_order(state: SagaState, text: str):
     parts = split_names(text) if "," in text else text.split()
+    if not parts:  # only commas or blanks: no sequence to read (an empty one would read as "harmonic")
+        raise RuleError(NAME_SOME)
     try:
         colors = [read_color(p) for p in parts]
     except RuleError:
@@ -216,7 +220,7 @@ def nudge(table: Table, options: NudgeOptions) -> Outcome:
     game.nudged = True
     card = Card(
         title="⏰ Your Spell Saga table is waiting",
-        description=f"Turn {game.turn} waits at step {game.step}: {expects(game)}.",
+        description=f"Turn {game.turn} waits at step {game.step}: {expects(ctx)}.",
         tone="warning",
     )
     return Outcome(card=card, summary=f"nudged: turn {game.turn} step {game.step}", data={"step": game.step})

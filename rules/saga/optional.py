@@ -21,6 +21,7 @@ from rules.saga.area import (
     remove,
 )
 from rules.saga.book import CardDef
+from rules.saga.hints import how_to
 from rules.saga.state import STACK_LIMIT, HeroState, ItemState
 from rules.saga.steps import expects
 from rules.text import fold
@@ -31,11 +32,11 @@ def optional_window(ctx: Ctx, doing: str) -> None:
     game = ctx.game
     if not game.moved:
         raise RuleError(
-            f"Not yet: {doing} is an optional step, taken after step 1. Turn {game.turn} expects {expects(game)}."
+            f"Not yet: {doing} is an optional step, taken after step 1. Turn {game.turn} expects {expects(ctx)}."
         )
     if game.step == 9:
         raise RuleError(
-            f"Not during a battle round: {doing} waits until the battle is over. The battle expects {expects(game)}."
+            f"Not during a battle round: {doing} waits until the battle is over. The battle expects {expects(ctx)}."
         )
 
 
@@ -170,8 +171,9 @@ def _put_in_play(ctx: Ctx, card: CardDef, target: tuple[str, object]) -> str:
     if kind == "played":
         game.deck.append(card.name)
         rules = " ".join(card.mandatory + card.optional) or "(no rules text in the catalog)"
+        steps = " ".join(how_to(ctx, rules, card.name, card=card.name))
         # cites F-R16
-        return f"{card.name} is played for free: follow its rules, then it is cycled. {rules}"
+        return f"{card.name} is played for free: follow its rules, then it is cycled. {rules} {steps}".strip()
     if kind == "attached":
         game.places[where].attached.append(card.name)  # type: ignore[index]
         return f"{card.name} is attached to the place stack topped by {game.places[where].stack[0]}."  # type: ignore[index]
@@ -208,7 +210,10 @@ def use_item(ctx: Ctx, item_name: str, hero_name: str | None) -> list[str]:
     item.face_up = False
     card = ctx.card(item.name)
     rules = " ".join(card.mandatory + card.optional) or "(no rules text in the catalog)"
-    return [f"{hero.name} uses {item.name} (flipped face-down): {rules}"]
+    return [
+        f"{hero.name} uses {item.name} (flipped face-down): {rules}",
+        *how_to(ctx, rules, item.name, card=item.name),
+    ]
 
 
 def switch_item(ctx: Ctx, item_name: str, hero_name: str) -> list[str]:

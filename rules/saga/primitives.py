@@ -94,11 +94,17 @@ def put(ctx: Ctx, name: str, to: str, hero: str | None, spot: int | None) -> lis
     """Move one card as a card rule says (S4's primitives); the GM may also use it to correct the table."""
     game = ctx.game
     card = ctx.card(name)
-    if location(game, card.name) is None:
+    where = location(game, card.name)
+    if where is None:
         raise RuleError(f"{card.name} is not in this game's deck or play area.")
+    if where == "hero" and to == "hero-pile":
+        raise RuleError(f"{card.name} is already in the hero pile.")
+    if to not in ("acknowledge", "token"):
+        token_stays_on_a_place(ctx, card.name)
     if to == "acknowledge":
         if card.cost != "blank":
-            raise RuleError(f"{card.name} has a numerical cost; only a blank-cost card is acknowledged by a rule.")
+            cost = "a numerical cost" if isinstance(card.cost, int) else "a source icon (a starting card)"
+            raise RuleError(f"{card.name} has {cost}; only a blank-cost card is acknowledged by a card rule.")
         game.acknowledged_blank.append(card.name)
         return [f"{card.name} is acknowledged this turn (a card rule met its conditions)."]
     if to == "cycle":
@@ -128,6 +134,8 @@ def put(ctx: Ctx, name: str, to: str, hero: str | None, spot: int | None) -> lis
         owner = find_hero(ctx, hero)
         if card.type != "item":
             raise RuleError(f"{card.name} is not an item.")
+        if where == f"item:{owner.name}":
+            raise RuleError(f"{card.name} is already attached to {owner.name}.")
         room_for_item(ctx, owner)
         remove(game, card.name)
         owner.items.append(ItemState(name=card.name))
@@ -157,6 +165,29 @@ def put(ctx: Ctx, name: str, to: str, hero: str | None, spot: int | None) -> lis
         optional_window(ctx, "moving the token by a card rule")
         return move_token_by_rule(ctx, card)
     raise RuleError(f"Put where? One of: {', '.join(AREAS)}.")
+
+
+def token_stays_on_a_place(ctx: Ctx, name: str) -> None:
+    """The hero token always stands on a place card it can leave (L168, L298, L374).
+
+    So the place being visited does not leave the place pile under the token, nor the last card of the stack a
+    visited room is attached to (rooms are adjacent only to that card). A card that moves the token and then the
+    place left (the book's example item, L207-213) does it in that order: first `to:token`, then the place.
+    """
+    game = ctx.game
+    first = "Move the token first: `/saga put card:<place> to:token reason:…`"
+    if fold(name) == fold(game.visiting):
+        raise RuleError(
+            f"The hero token is on {game.visiting}: the place you are visiting stays in the place pile while the "
+            f"token is on it. {first}, then {game.visiting} may go where the card rule says."
+        )
+    stack = game.places[game.token_spot].stack
+    if game.token_room and [fold(c) for c in stack] == [fold(name)]:
+        raise RuleError(
+            f"The hero token is in {game.token_room}, a room attached to {stack[0]}, the only card of its stack. "
+            f"Rooms are adjacent only to the card they are attached to, so without {stack[0]} the token could "
+            f"never leave {game.token_room}. {first} (not {game.token_room}), then move {stack[0]}."
+        )
 
 
 def move_token_by_rule(ctx: Ctx, card: CardDef) -> list[str]:

@@ -115,14 +115,21 @@ def move(ctx: Ctx, to: str | None) -> list[str]:
         # cites F-R21
         notes.append(f"No adjacent place: the token stays on {game.visiting}; nothing rotates.")
     else:
+        names = ", ".join(name for _, _, name in legal)
+        # the token off the circle (its place left the place pile in an older game): any stack top takes it back
+        adrift = not game.places[game.token_spot].stack
+        here = (
+            "The hero token is on no place of the place pile, so it may move to any stack top"
+            if adrift
+            else f"Adjacent to {game.visiting}"
+        )
         if not to:
-            names = ", ".join(name for _, _, name in legal)
-            raise RuleError(f"Name where to move. Adjacent to {game.visiting}: {names}.")
+            raise RuleError(f"Name where to move: `/saga move to:<place>`. {here}: {names}.")
         choice = next((d for d in legal if fold(d[2]) == fold(to)), None)
         if choice is None:
-            names = ", ".join(name for _, _, name in legal)
-            raise RuleError(f"{to!r} is not adjacent to {game.visiting}. You may move to: {names}.")
-        left = game.visiting
+            where = "a place the token can reach" if adrift else f"adjacent to {game.visiting}"
+            raise RuleError(f"{to!r} is not {where}. You may move to: {names}.")
+        left = game.visiting or "no place"
         if game.token_room is None:
             stack = game.places[game.token_spot].stack
             if len(stack) > 1:  # L344: the place left on top goes to the bottom
@@ -269,7 +276,7 @@ def continue_turn(ctx: Ctx, spot: str | None) -> list[str]:
     if game.step == 8:
         return acknowledge(ctx)
     at_step(ctx, 3, 5, 8, doing="`/saga continue`")
-    raise RuleError(f"Turn {game.turn} is at step {game.step}; it expects {expects(game)}.")
+    raise RuleError(f"Turn {game.turn} is at step {game.step}; it expects {expects(ctx)}.")
 
 
 def acknowledge(ctx: Ctx) -> list[str]:
@@ -307,7 +314,7 @@ def report(ctx: Ctx, names: list[str], spot: str | None) -> list[str]:
     if game.draws != "reported":
         raise RuleError("This game's deck is kept by the bot (draws: bot); nothing to report.")
     if game.wanted_draw is None:
-        raise RuleError(f"No draw is waiting. Turn {game.turn} is at step {game.step}; it expects {expects(game)}.")
+        raise RuleError(f"No draw is waiting. Turn {game.turn} is at step {game.step}; it expects {expects(ctx)}.")
     notes = []
     for name in names:
         found = exact(game.deck, name)

@@ -6,8 +6,8 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.base import Model, Outcome, RuleError, Table
-from rules.saga import battle, turn
+from rules.base import Confirmable, Model, Outcome, RuleError, Table
+from rules.saga import battle, steps, turn
 from rules.saga.area import Ctx, game_of
 from rules.saga.posts import names, turn_ctx, turn_outcome
 from rules.saga.sheet import ensure_character
@@ -106,8 +106,19 @@ def report(table: Table, options: ReportOptions) -> Outcome:
     return turn_outcome(ctx, f"Report: turn {ctx.game.turn}", notes, f"reported {options.card}")
 
 
-class EndOptions(Model):
+class EndOptions(Confirmable):
     cycle: str | None = Field(default=None, max_length=1500, description="Hand cards to cycle down to the source limit")
+
+
+def end_question(table: Table, options: EndOptions) -> str | None:
+    """`Action.confirm`: ending a turn that would leave no card in hand loses the game (L85), so it asks first."""
+    state: SagaState = table.state
+    if state.game is None:
+        return None  # the run says there is no game
+    try:
+        return steps.end_question(game_of(table))
+    except RuleError:  # the run gives the refusal (a card missing from the catalog)
+        return None
 
 
 def end(table: Table, options: EndOptions) -> Outcome:

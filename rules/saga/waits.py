@@ -10,6 +10,7 @@ from __future__ import annotations
 from rules.base import OnDeadline, RuleError, Table, Wait
 from rules.saga.area import Ctx, source_limit
 from rules.saga.state import Game, SagaState
+from rules.saga.steps import loses_at_end, loss_warning
 from rules.text import fold
 
 DRAWN_INTO = {"luck": "the luck pile", "hand": "hand", "action": "the action pile"}
@@ -62,7 +63,9 @@ def saga_waits(table: Table) -> list[Wait]:
     if game.step == 10:
         excess = _over_the_limit(table, state, game)
         cycle = f"cycle {excess} hand card(s) down to the source limit and " if excess else ""
-        return [wait(f"{turn} step 10", f"{cycle}end the turn (step 10)", ["/saga end"])]
+        warning = _loss_warning(table, state, game)
+        what = f"{cycle}end the turn (step 10)" + (f": {warning}" if warning else "")
+        return [wait(f"{turn} step 10", what, ["/saga end"])]
     return []
 
 
@@ -72,6 +75,15 @@ def _over_the_limit(table: Table, state: SagaState, game: Game) -> int:
         return max(0, len(game.hand) - source_limit(Ctx(table, state, game, table.settings)))
     except RuleError:
         return 0
+
+
+def _loss_warning(table: Table, state: SagaState, game: Game) -> str:
+    """Why ending now loses the game (an empty hand), or nothing."""
+    ctx = Ctx(table, state, game, table.settings)
+    try:
+        return loss_warning(ctx) if loses_at_end(ctx) else ""
+    except RuleError:
+        return ""
 
 
 def battle_waits(game: Game, wait, turn: str) -> list[Wait]:

@@ -122,10 +122,16 @@ def test_the_whole_game(results: list[dict]) -> None:
     s.next('/saga move to:"Sample Crossroads"')
     troll = s.next("/saga continue")["data"]["table"]
     assert troll["battle"]["enemies"][0]["name"] == "Sample Bog Troll"
-    lost_battle = s.next('/saga attack item:"Sample Iron Spear"')["data"]
+    attacked = s.next('/saga attack item:"Sample Iron Spear"')
+    lost_battle = attacked["data"]
     assert lost_battle["table"]["hand"] == [] and any("cycled at random" in n for n in lost_battle["notes"])
     assert any("was not defeated: it is cycled" in n for n in lost_battle["notes"])
-    end = s.next("/saga end")
+    assert any("your hand is empty" in n and "loses the game" in n for n in lost_battle["notes"])
+    assert "loses the game" in attacked["text"].rsplit("Next:", 1)[1]  # the footer warns too
+    asked = s.next("/saga end")  # it asks first: nothing ran
+    assert asked["buttons"] == ["Confirm", "Cancel"] and asked["ephemeral"] and "table" not in asked["data"]
+    assert "Ending turn 6 now loses the game: your hand is empty" in asked["text"]
+    end = s.next("@press Confirm")
     assert end["data"]["table"]["outcome"] == "lost" and "LOST" in end["text"]
     table = s.next("/saga table")
     assert "LOST" in table["text"]

@@ -130,6 +130,9 @@ def test_nothing_once_the_game_is_won_or_lost() -> None:
     assert waits(table) == []
     table, game = battle_table("Sample Bog Troll")
     run(table, "pass")
-    assert (only(table).key, only(table).what) == ("turn 1 step 10", "end the turn (step 10)")  # an empty hand
+    assert (only(table).key, only(table).what) == (
+        "turn 1 step 10",
+        "end the turn (step 10): your hand is empty, and a turn that ends with no cards in hand loses the game",
+    )  # an empty hand: the reminder warns
     run(table, "end")
     assert game.outcome == "lost" and waits(table) == []
