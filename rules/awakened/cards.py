@@ -17,7 +17,7 @@ def spell_line(book: AwakenedBook, spell: ActiveSpell, state: AwakenedState | No
     """One spell in effect, with its aspect now (a covert-sustain spell is covert after its first turn)."""
     aspect = book.aspect(effective_aspect(spell, state) if state else spell.design.aspect)  # type: ignore[arg-type]
     potency = aspect.potency + spell.potency_bonus
-    tenacity = aspect.tenacity + spell.tenacity_bonus + spell.lasting_tenacity
+    tenacity = aspect.tenacity + spell.tenacity_extra
     status = {
         "running": "until next turn",
         "expiring": "expiring: sustain or refresh",

@@ -38,7 +38,7 @@ def strengths(table: Table, spell: ActiveSpell) -> tuple[str, int, int]:
     """(aspect now, Potency, Tenacity) with Shaping bonuses and a ritual's lasting Tenacity."""
     aspect = table.book.aspect(effective_aspect(spell, table.state))  # type: ignore[arg-type]
     potency = aspect.potency + spell.potency_bonus
-    tenacity = aspect.tenacity + spell.tenacity_bonus + spell.lasting_tenacity
+    tenacity = aspect.tenacity + spell.tenacity_extra
     return aspect.name, potency, tenacity
 
 

@@ -118,8 +118,8 @@ def shape(table: Table, options: ShapeOptions) -> Outcome:
         spell.lasting_tenacity, spell.potential, spell.shaped_ritual = spent, 0, True
         lines.append(
             f"Ritual: counts at least the {spent} potential spent → **{successes}**. "
-            f"Potency {base_p + successes} until "
-            f"the end of the turn; Tenacity {base_t + successes} to the end of the scene, then {base_t + spent}."
+            f"Potency {base_p + successes} until the end of the turn; Tenacity {base_t + successes} until the "
+            f"scene ends, then {base_t + spent} until the ritual ends or is Shaped again."
         )
     else:
         successes = result.successes

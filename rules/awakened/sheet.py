@@ -77,6 +77,16 @@ class ActiveSpell(Model):
     shaped_ritual: bool = False
     sacrament: str = Field(default="", max_length=200)  # the ritual's sacrament and anchor, as the player wrote them
 
+    @property
+    def tenacity_extra(self) -> int:
+        """What Shaping adds to Tenacity now. A Shaped ritual counts its successes until the GM ends the scene,
+        and only afterwards +1 per point of potential spent (l.277): the two never add up. Its Shaping sets a
+        bonus of at least the potential spent, and the scene's end clears it, so a standing bonus means the
+        Shaping's scene is still on."""
+        if self.status == "ritual" and self.tenacity_bonus:
+            return self.tenacity_bonus
+        return self.tenacity_bonus + self.lasting_tenacity
+
 
 class Wound(Model):
     kind: WoundKind

@@ -128,6 +128,33 @@ def test_ritual_potential_and_shaping(game: Game) -> None:
     assert sheet.spells[0].potential == 1 and not sheet.spells[0].shaped_ritual
 
 
+def test_a_shaped_ritual_counts_its_successes_until_the_scene_ends_then_its_potential(game: Game) -> None:
+    """l.277: Tenacity + successes until the end of the scene; afterwards + the potential spent, never both."""
+    game.mage()
+    game.act("spell cast", spell="Ward", arcana="Forces", aspect="vulgar", action="ritual", ritual_note="salt")
+    game.act("spell ceremony", spell="Ward", hours=2)  # potential 3
+    five = [8, 8, 8, 8, 8, 1, 1, 1, 1] + [1] * 5 + [1] * 4  # 5 successes; explosions and rote rerolls fail
+    shaped = game.act("spell shape", spell="Ward", rolls=five)
+    assert (shaped.data["successes"], shaped.data["tenacity"]) == (5, 8)
+    assert "Tenacity 8 until the scene ends, then 6" in shaped.card.fields[-1].value
+
+    def tenacity_now() -> tuple[int, str]:
+        contest = game.act("roll", mode="contest", mage="Ash", spell="Ward", successes=0)
+        sheet = "\n".join(f.value for f in game.act("mage show").card.fields)
+        return contest.data["spell_stands"], sheet
+
+    stands, sheet = tenacity_now()
+    assert stands == 8 and "P8/T8" in sheet  # base 3 + 5 successes: not + 3 potential besides
+    game.gm("time round", rolls=[1, 1, 1])  # the turn ends: Potency falls back, the scene's Tenacity stands
+    stands, sheet = tenacity_now()
+    assert stands == 8 and "P3/T8" in sheet
+    game.gm("time scene")  # after the scene: base 3 + the 3 potential spent
+    stands, sheet = tenacity_now()
+    assert stands == 6 and "P3/T6" in sheet
+    game.gm("time day")  # it lasts until the ritual ends or is Shaped again
+    assert tenacity_now()[0] == 6
+
+
 def test_round_end_rolls_the_collective_pool_with_gm_dice(game: Game) -> None:
     game.mage()
     game.gm("mage create", **{**ASH, "name": "Bo", "gnosis": 2})

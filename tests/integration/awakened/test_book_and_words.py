@@ -1,0 +1,43 @@
+"""At the console table: the book's Shaped rituals, boosts and damage, and refusals and cards in plain words.
+
+Each test plays the commands a GM and a player would type (the `Console` fixture runs the bot's real
+slash-command tree). The GM supplies the dice that matter, so every number is exact.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import Console
+
+GM, PAT = "Gwen", "Pat"
+ASH = (
+    '/awakened mage create name:Ash path:Thyrsus ruling:"Life, Spirit" inferior:Matter resistance:composure '
+    'gnosis:3 arcana:"Forces 3, Life 3, Spirit 2, Matter 2" mana_max:15 willpower:5 health:7'
+)
+
+
+@pytest.fixture
+async def boston(console: Console) -> Console:
+    for line in (f"@as {GM}", "/campaign start ruleset:awakened name:Boston", f"@as {PAT}", ASH):
+        await console.ok(line)
+    return console
+
+
+async def test_a_shaped_ritual_adds_its_successes_in_the_scene_and_its_potential_after(boston: Console) -> None:
+    console = boston
+    await console.ok('/awakened spell cast spell:Ward arcana:Forces aspect:vulgar action:ritual ritual_note:"salt"')
+    await console.ok("/awakened spell ceremony spell:Ward hours:2")
+    await console.ok(f"@as {GM}")
+    # 5 successes (each explodes into a 1), the 4 failed dice rerolled into 1s: more than the 3 potential spent
+    shaped = await console.ok("/awakened spell shape mage:Ash spell:Ward dice:\"8 8 8 8 8 1 1 1 1 1 1 1 1 1 1 1 1 1\"")
+    assert shaped["data"]["tenacity"] == 8
+    assert "Tenacity 8 until the scene ends, then 6 until the ritual ends or is Shaped again" in shaped["text"]
+    contest = await console.ok("/awakened roll mode:contest mage:Ash spell:Ward successes:8")
+    assert contest["data"]["spell_stands"] == 8 and contest["data"]["spell_prevails"]
+    assert "#1 Ward: vulgar, cost 2, P8/T8, ritual" in (await console.ok("/awakened mage show mage:Ash"))["text"]
+    await console.ok("/awakened time round dice:\"1 1 1\"")
+    await console.ok("/awakened time scene")
+    after = await console.ok("/awakened roll mode:contest mage:Ash spell:Ward successes:6")
+    assert after["data"]["spell_stands"] == 6 and after["data"]["spell_prevails"]
+    assert "#1 Ward: vulgar, cost 2, P3/T6, ritual" in (await console.ok("/awakened mage show mage:Ash"))["text"]
