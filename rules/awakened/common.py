@@ -66,8 +66,11 @@ def roll(
         raise RuleError(f"{what}: {exc}") from None
 
 
-def roll_text(result: PoolRoll, label: str = "") -> str:
-    """``6 dice, 8-again, rote: [8→3] [2↻9→1] … = 2 successes``: every die, explosion and reroll."""
+def roll_text(result: PoolRoll, label: str = "", *, judged: bool = True) -> str:
+    """``6 dice, 8-again, rote: [8→3] [2↻9→1] … = 2 successes``: every die, explosion and reroll.
+
+    ``judged=False`` leaves off the roll's own verdict (dramatic failure, exceptional): for a raw roll whose
+    outcome is judged on another count, such as a boosted roll's guaranteed minimum."""
     parts = []
     for die in result.dice:
         chain = "→".join(str(f) for f in die.faces)
@@ -83,11 +86,23 @@ def roll_text(result: PoolRoll, label: str = "") -> str:
     if result.rote:
         how.append("rote")
     noun = "success" if result.successes == 1 else "successes"
-    outcome = {"dramatic_failure": " (dramatic failure)", "exceptional_success": " (exceptional)"}.get(
-        result.outcome, ""
-    )
+    verdicts = {"dramatic_failure": " (dramatic failure)", "exceptional_success": " (exceptional)"}
+    outcome = verdicts.get(result.outcome, "") if judged else ""
     head = f"{label}: " if label else ""
     return f"{head}{', '.join(how)}: {' '.join(parts)} = **{result.successes}** {noun}{outcome}"
+
+
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """``1 success``, ``3 successes``, ``1 die``: a number with its noun in the right number."""
+    return f"{number} {noun if number == 1 else plural or PLURALS.get(noun, noun + 's')}"
+
+
+PLURALS = {"success": "successes", "die": "dice"}
+
+
+def article(word: str) -> str:
+    """``an Aurora``, ``a Corona``: the indefinite article a word takes (by its first letter)."""
+    return f"{'an' if word[:1].casefold() in 'aeiou' else 'a'} {word}"
 
 
 def roll_data(result: PoolRoll) -> dict[str, Any]:

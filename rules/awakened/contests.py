@@ -13,8 +13,17 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.awakened.common import DiceOption, find_spell, gm_dice, roll, roll_data, roll_text, spell_label
-from rules.awakened.shaping import effective_aspect
+from rules.awakened.common import (
+    DiceOption,
+    counted,
+    find_spell,
+    gm_dice,
+    roll,
+    roll_data,
+    roll_text,
+    spell_label,
+)
+from rules.awakened.shaping import EXCEPTIONAL_AT, effective_aspect
 from rules.awakened.sheet import ActiveSpell, AwakenedSheet
 from rules.base import Card, Model, Outcome, RuleError, Table
 from rules.text import TITLE, clip
@@ -32,6 +41,12 @@ class RollOptions(Model):
     automatic: bool = Field(default=False, description="contest: an action that would otherwise succeed")
     again: Literal[10, 9, 8] = Field(default=10, description="boost: the roll's own again")
     dice: str | None = DiceOption
+
+
+def boosted_outcome(successes: int) -> str:
+    """A boosted roll's outcome from its final count (P-G22): it never fails, so a success or, at 5 or more
+    (ruling 15), an exceptional success."""
+    return "exceptional_success" if successes >= EXCEPTIONAL_AT else "success"
 
 
 def strengths(table: Table, spell: ActiveSpell) -> tuple[str, int, int]:
@@ -58,11 +73,16 @@ def spell_roll(table: Table, options: RollOptions) -> Outcome:
         again = min(options.again, aspect.boost_again)
         result = roll(table, options.pool, again=again, dice=dice, what="The boosted roll")
         final = max(result.successes, aspect.boost_minimum)
-        text = roll_text(result, f"Boosted by {label}")
-        line = f"At least {aspect.boost_minimum} successes (the boost): **{final}**."
-        data = {"mode": "boost", "roll": roll_data(result), "minimum": aspect.boost_minimum, "successes": final}
+        outcome = boosted_outcome(final)
+        # the dice as rolled, unjudged: a boosted roll never fails, so its verdict comes from the final count
+        text = roll_text(result, f"Rolled, boosted by {label}", judged=False)
+        line = f"The boost guarantees {counted(aspect.boost_minimum, 'success')}: **{counted(final, 'success')}**" + (
+            " (an exceptional success)." if outcome == "exceptional_success" else "."
+        )
+        raw = {k: v for k, v in roll_data(result).items() if k != "outcome"}
+        data = {"mode": "boost", "roll": raw, "minimum": aspect.boost_minimum, "successes": final, "outcome": outcome}
         card = Card(title=f"Boosted roll — {spell_label(spell)}", description=f"{text}\n{line}")
-        return Outcome(card=card, summary=f"Boosted roll: {final} successes.", data=data)
+        return Outcome(card=card, summary=f"Boosted roll: {counted(final, 'success')}.", data=data)
     if aspect_name == "sensory" and options.against == "tenacity":
         # cites l.108, G42
         raise RuleError("Sensory spells cannot be countered or dispelled.")

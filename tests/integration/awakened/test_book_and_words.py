@@ -30,14 +30,33 @@ async def test_a_shaped_ritual_adds_its_successes_in_the_scene_and_its_potential
     await console.ok("/awakened spell ceremony spell:Ward hours:2")
     await console.ok(f"@as {GM}")
     # 5 successes (each explodes into a 1), the 4 failed dice rerolled into 1s: more than the 3 potential spent
-    shaped = await console.ok("/awakened spell shape mage:Ash spell:Ward dice:\"8 8 8 8 8 1 1 1 1 1 1 1 1 1 1 1 1 1\"")
+    shaped = await console.ok('/awakened spell shape mage:Ash spell:Ward dice:"8 8 8 8 8 1 1 1 1 1 1 1 1 1 1 1 1 1"')
     assert shaped["data"]["tenacity"] == 8
     assert "Tenacity 8 until the scene ends, then 6 until the ritual ends or is Shaped again" in shaped["text"]
     contest = await console.ok("/awakened roll mode:contest mage:Ash spell:Ward successes:8")
     assert contest["data"]["spell_stands"] == 8 and contest["data"]["spell_prevails"]
     assert "#1 Ward: vulgar, cost 2, P8/T8, ritual" in (await console.ok("/awakened mage show mage:Ash"))["text"]
-    await console.ok("/awakened time round dice:\"1 1 1\"")
+    await console.ok('/awakened time round dice:"1 1 1"')
     await console.ok("/awakened time scene")
     after = await console.ok("/awakened roll mode:contest mage:Ash spell:Ward successes:6")
     assert after["data"]["spell_stands"] == 6 and after["data"]["spell_prevails"]
     assert "#1 Ward: vulgar, cost 2, P3/T6, ritual" in (await console.ok("/awakened mage show mage:Ash"))["text"]
+
+
+async def test_a_boosted_roll_never_fails_and_its_odds_say_so(boston: Console) -> None:
+    console = boston
+    await console.ok("/awakened spell cast spell:Might arcana:Forces aspect:vulgar")
+    await console.ok(f"@as {GM}")
+    rescued = await console.ok('/awakened roll mode:boost mage:Ash spell:Might pool:0 dice:"1"')
+    assert (rescued["data"]["successes"], rescued["data"]["outcome"]) == (3, "success")
+    assert "outcome" not in rescued["data"]["roll"] and "dramatic" not in rescued["text"]
+    assert "chance die: [1] = **0** successes" in rescued["text"]  # the raw roll, as rolled
+    assert "The boost guarantees 3 successes: **3 successes**." in rescued["text"]
+    await console.ok(f"@as {PAT}")
+    odds = await console.ok("/awakened odds roll:boost-vulgar dice:0")
+    assert odds["data"]["success"] == "1" and odds["data"]["distribution"] == ["0", "0", "0", "1"]
+    assert "The boost guarantees 3 successes: it never fails." in odds["text"]
+    assert "dramatic failure" not in odds["text"]
+    shaping = await console.ok("/awakened odds roll:shaping-vulgar dice:3")
+    assert (shaping["data"]["pool"], shaping["data"]["again"], shaping["data"]["rote"]) == (3, 8, True)
+    assert "From the pool given." in shaping["text"]
