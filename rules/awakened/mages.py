@@ -20,6 +20,7 @@ from rules.awakened.common import (
     add_wound,
     assign,
     clip_mana,
+    counted,
     gm_dice,
     health_text,
     mage_of,
@@ -30,7 +31,7 @@ from rules.awakened.common import (
 )
 from rules.awakened.sheet import PRIVATE_FIELDS, SEVERITY, Attainment, AwakenedSheet, Connection, Hallow, Legacy
 from rules.awakened.upkeep import shed_newest, trait
-from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, hide_fields
+from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, hide_fields, quoted
 from rules.text import TITLE, clip, fold
 
 DAMAGE_CAP = 5  # l.22
@@ -492,6 +493,9 @@ def adjust(table: Table, options: AdjustOptions) -> Outcome:
     )
 
 
+DamageTarget = Literal["mage", "sleeper", "other"]
+
+
 class DamageOptions(Model):
     character: str = Field(min_length=1, max_length=60, description="Who")
     wounds: int = Field(ge=1, le=50, description="Wounds (one source)")
@@ -499,12 +503,26 @@ class DamageOptions(Model):
     resistant: bool = Field(default=False, description="Resistant wounds")
     armor: int | None = Field(default=None, ge=0, le=20, description="Armor (default: sheet)")
     source: str = Field(default="", max_length=100, description="Source")
+    target: DamageTarget = Field(default="mage", description="A mage (Damage Cap), or a sleeper or other: no cap")
 
 
 def damage(table: Table, options: DamageOptions) -> Outcome:
-    """The Damage Cap (M4): at most five wounds from one source in one instant, before armor."""
+    """The Damage Cap (M4): a mage takes at most five wounds from one source in one instant, before armor.
+
+    The cap is a mage's (l.22): a Sleeper or any other target who is not a mage (``target:sleeper`` or
+    ``other``) takes every wound. Such a target has no sheet here, so the bot works out the wounds after armor
+    and records them for the GM; it refuses to call a mage at the table something else."""
     table.require_gm("Dealing damage")
-    record = table.find_character(options.character)
+    if options.target != "mage":
+        return _damage_not_a_mage(table, options)
+    name = " ".join(options.character.split())
+    if name.casefold() not in table.characters:
+        known = ", ".join(sorted(c.name for c in table.characters.values())) or "none yet"
+        raise RuleError(
+            f"There is no mage named {quoted(name)} in this campaign (mages here: {known}). For a Sleeper or another "
+            "target who is not a mage, add `target:sleeper` or `target:other`: the Damage Cap is only a mage's."
+        )
+    record = table.find_character(name)
     sheet: AwakenedSheet = record.sheet
     capped = min(options.wounds, DAMAGE_CAP)
     armor = sheet.armor if options.armor is None else options.armor
@@ -513,7 +531,7 @@ def damage(table: Table, options: DamageOptions) -> Outcome:
     for _ in range(applied):
         add_wound(sheet, options.kind, options.resistant)
     lines = [
-        f"{options.wounds} wound(s)"
+        f"{counted(options.wounds, 'wound')}"
         + (f", capped at {DAMAGE_CAP} (Damage Cap)" if capped < options.wounds else "")
         + f", armor {armor}: {applied} {options.kind}"
         + (" Resistant" if options.resistant else "")
@@ -528,10 +546,36 @@ def damage(table: Table, options: DamageOptions) -> Outcome:
         summary=f"{record.name} took {applied} {options.kind}.",
         data={
             "character": record.name,
+            "target": "mage",
             "capped": capped,
             "applied": applied,
             "wounds": [w.model_dump() for w in sheet.wounds],
         },
+    )
+
+
+def _damage_not_a_mage(table: Table, options: DamageOptions) -> Outcome:
+    """Every wound, less armor, on a target with no mage's sheet: no Damage Cap, and no health track to mark."""
+    name = " ".join(options.character.split())
+    record = table.characters.get(name.casefold())
+    if record is not None:
+        raise RuleError(
+            f"{record.name} is a mage at this table: the Damage Cap applies. Drop `target`, or name the Sleeper or "
+            "other target who is not a mage."
+        )
+    armor = options.armor or 0
+    applied = max(0, options.wounds - armor)
+    what = "a Sleeper" if options.target == "sleeper" else "not a mage"
+    kind = options.kind + (" Resistant" if options.resistant else "")
+    card = Card(
+        title=clip(f"Damage: {name} ({what})" + (f", {options.source}" if options.source else ""), TITLE),
+        description=f"{counted(options.wounds, 'wound')}, no Damage Cap (it is a mage's), armor {armor}: "
+        f"**{applied} {kind}**.\n{name} has no sheet here: the GM keeps their Health.",
+    )
+    return Outcome(
+        card=card,
+        summary=f"{name} ({what}) took {applied} {kind}.",
+        data={"character": name, "target": options.target, "capped": None, "applied": applied, "wounds": None},
     )
 
 

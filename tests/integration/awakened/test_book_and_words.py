@@ -60,3 +60,17 @@ async def test_a_boosted_roll_never_fails_and_its_odds_say_so(boston: Console) -
     shaping = await console.ok("/awakened odds roll:shaping-vulgar dice:3")
     assert (shaping["data"]["pool"], shaping["data"]["again"], shaping["data"]["rote"]) == (3, 8, True)
     assert "From the pool given." in shaping["text"]
+
+
+async def test_the_gm_damages_a_sleeper_without_the_mages_damage_cap(boston: Console) -> None:
+    console = boston
+    await console.ok(f"@as {GM}")
+    mage = await console.ok("/awakened gm damage character:Ash wounds:7")
+    assert (mage["data"]["capped"], mage["data"]["applied"]) == (5, 5)
+    guard = await console.ok('/awakened gm damage character:"the guard" wounds:7 target:sleeper armor:1')
+    assert (guard["data"]["target"], guard["data"]["applied"], guard["data"]["capped"]) == ("sleeper", 6, None)
+    assert "7 wounds, no Damage Cap (it is a mage's), armor 1: **6 lethal**." in guard["text"]
+    unknown = await console.fails('/awakened gm damage character:"the guard" wounds:7')
+    assert "For a Sleeper or another target who is not a mage, add `target:sleeper`" in unknown["text"]
+    refused = await console.fails("/awakened gm damage character:Ash wounds:7 target:other")
+    assert "Ash is a mage at this table: the Damage Cap applies" in refused["text"]

@@ -207,6 +207,23 @@ def test_damage_cap_before_armor(game: Game) -> None:
     _ = ASH
 
 
+def test_a_sleeper_or_other_target_takes_every_wound(game: Game) -> None:
+    """The Damage Cap is a mage's (l.22): a target who is not a mage takes all the wounds, less armor."""
+    game.mage()
+    out = game.gm("gm damage", character="the guard", wounds=8, kind="lethal", armor=1, target="sleeper")
+    assert out.data == {"character": "the guard", "target": "sleeper", "capped": None, "applied": 7, "wounds": None}
+    assert "8 wounds, no Damage Cap (it is a mage's), armor 1: **7 lethal**." in out.card.description
+    other = game.gm("gm damage", character="a hound", wounds=1, kind="aggravated", target="other")
+    assert other.data["applied"] == 1 and "1 wound," in other.card.description
+    with pytest.raises(RuleError, match="Ash is a mage at this table: the Damage Cap applies"):
+        game.gm("gm damage", character="Ash", wounds=8, target="sleeper")
+    with pytest.raises(RuleError, match="add `target:sleeper` or `target:other`"):
+        game.gm("gm damage", character="the guard", wounds=8)
+    with pytest.raises(NeedsGMError):
+        game.act("gm damage", character="the guard", wounds=1, target="sleeper")
+    assert game.sheet().wounds == []
+
+
 def test_attainments_define_shape_and_limits(game: Game) -> None:
     sheet = game.mage(attributes="Presence 2, Wits 3", arcana="Fate 2, Mind 1, Forces 3")
     with pytest.raises(NeedsGMError):
