@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from rules.awakened.common import DiceOption, gm_dice, roll, roll_data, roll_text, spell_label
+from rules.awakened.common import DiceOption, gm_dice, lengthen_limit, roll, roll_data, roll_text, spell_label
 from rules.awakened.shaping import paradox_total
 from rules.awakened.sheet import AwakenedSheet, AwakenedState
 from rules.awakened.upkeep import soul_loss_roll, willpower_dot_roll
@@ -23,10 +23,6 @@ from rules.text import FIELD_VALUE, clip
 class RoundOptions(Model):
     tools: int = Field(default=0, ge=0, le=100, description="Dice removed by tools")
     dice: str | None = DiceOption
-
-
-def paradox_ceiling(book, wisdom: int) -> str:
-    return book.tables.wisdom_ceiling[wisdom]
 
 
 def end_round(table: Table, options: RoundOptions) -> Outcome:
@@ -60,7 +56,10 @@ def end_round(table: Table, options: RoundOptions) -> Outcome:
             record = table.characters.get(name.casefold())
             if record is not None:
                 wisdom = record.sheet.wisdom
-                ceilings.append(f"{name}: Wisdom {wisdom}: may inadvertently lengthen {paradox_ceiling(book, wisdom)}")
+                ceilings.append(
+                    f"{name} (Wisdom {wisdom}) may inadvertently lengthen {lengthen_limit(book, wisdom)}"
+                    + (": all, simultaneously." if wisdom == 0 else ".")
+                )
         if ceilings:
             secret = Card(
                 # cites M9

@@ -293,7 +293,17 @@ def contingency(table: Table, options: ContingencyOptions) -> Outcome:
         )
     conscious(sheet, record.name, "cast spells")
     cost = spell_cost(table.book, table.settings, sheet, design, _gm_adjust(table, options.gm_cost_adjust))
-    payment = plan(table.book, table.settings, table.state, sheet, record.name, cost.total, options)
+    payment = plan(
+        table.book,
+        table.settings,
+        table.state,
+        sheet,
+        record.name,
+        cost.total,
+        options,
+        smaller="discard it (`/awakened spell contingency mode:discard`) and prepare a smaller one",
+        what="the contingency",
+    )
     sheet.contingency = None
     cast_options = CastOptions(spell=design.name)
     return _cast(table, record.name, sheet, design, cost, payment, [], [], None, cast_options, "Contingency triggered")

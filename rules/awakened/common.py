@@ -117,6 +117,15 @@ def roll_data(result: PoolRoll) -> dict[str, Any]:
     }
 
 
+def lengthen_limit(book: AwakenedBook, wisdom: int) -> str:
+    """The paradoxes a mage of this Wisdom may inadvertently lengthen, in words (l.38-43): ``no paradox``,
+    ``paradoxes up to an Aurora``, or at Wisdom 0 ``every paradox``."""
+    ceiling = book.tables.wisdom_ceiling[wisdom]
+    if ceiling in book.tables.paradox_kinds:
+        return f"paradoxes up to {article(ceiling)}"
+    return "every paradox" if wisdom == 0 else "no paradox"
+
+
 # ---------------------------------------------------------------- Mana and health
 
 

@@ -10,7 +10,17 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.awakened.common import DiceOption, MageOption, gm_dice, mage_of, roll, roll_data, roll_text
+from rules.awakened.common import (
+    DiceOption,
+    MageOption,
+    article,
+    gm_dice,
+    lengthen_limit,
+    mage_of,
+    roll,
+    roll_data,
+    roll_text,
+)
 from rules.awakened.shaping import paradox_total
 from rules.awakened.sheet import AwakenedState, Crisis, ParadoxDice, ParadoxUnit, ScrutinyTrack, StandingParadox
 from rules.awakened.upkeep import trait
@@ -327,9 +337,9 @@ def paradox(table: Table, options: ParadoxOptions) -> Outcome:
         ceiling = book.tables.wisdom_ceiling[wisdom]
         allowed = wisdom == 0 or (ceiling in kinds and kinds.index(kind) <= kinds.index(ceiling))
         text = (
-            f"{record.name} (Wisdom {wisdom}, ceiling: {ceiling}) "
+            f"{record.name} (Wisdom {wisdom}: {lengthen_limit(book, wisdom)}) "
             + ("may" if allowed else "may not")
-            + f" inadvertently lengthen a {kind}."
+            + f" inadvertently lengthen {article(kind)}."
         )
         if wisdom == 0:
             text += " At Wisdom 0: all, simultaneously."

@@ -48,6 +48,13 @@ def sustain(table: Table, options: SustainOptions) -> Outcome:
     if spell.status == "sustained":
         raise RuleError(f"{spell_label(spell)} is already sustained to the end of the scene.")
     total = sustained_total(sheet)
+    if spell.cost > sheet.gnosis:
+        # cites l.304
+        raise RuleError(
+            f"{spell_label(spell)} costs {spell.cost}, more than {record.name}'s Gnosis {sheet.gnosis}: a mage "
+            "sustains at most their Gnosis in Mana of spells, so this one can't be sustained even alone. Reduce it "
+            f"to {sheet.gnosis} or less (`/awakened spell reduce spell:#{spell.id}`), or refresh it each turn."
+        )
     if total + spell.cost > sheet.gnosis:
         room = sheet.gnosis - total
         others = [f"{spell_label(s)} ({s.cost})" for s in sheet.spells if s.status == "sustained" and s.cost]
@@ -82,7 +89,17 @@ def refresh(table: Table, options: RefreshOptions) -> Outcome:
     state = table.state
     if spell.status == "ritual" and not options.ritual_note:
         raise RuleError("Repaying a ritual destroys another appropriate sacrament; name it in `ritual_note`.")
-    payment = plan(table.book, table.settings, state, sheet, record.name, spell.cost, options, what="the refresh")
+    payment = plan(
+        table.book,
+        table.settings,
+        state,
+        sheet,
+        record.name,
+        spell.cost,
+        options,
+        smaller=f"reduce it first (`/awakened spell reduce spell:#{spell.id}`)",
+        what="the refresh",
+    )
     pay(sheet, payment)
     notes = []
     if spell.status == "ritual":
@@ -104,8 +121,7 @@ def refresh(table: Table, options: RefreshOptions) -> Outcome:
     if scoured:
         notes.append(scoured)
     card = Card(title=clip(f"Refreshed: {record.name} — {spell_label(spell)}", TITLE), description=payment.text)
-    # cites P-G6
-    card.add("Shaping window", "Open this turn.")
+    card.add("Shaping", shaping_after_refresh(spell, sheet, state.now))
     if notes:
         card.add("Notes", "\n".join(notes))
     data = {**_spell_data(record.name, sheet, spell), "paid": payment.model_dump(), "notes": notes}
@@ -117,6 +133,21 @@ def refresh(table: Table, options: RefreshOptions) -> Outcome:
         outcome.private = full
         outcome.private_data = {"notes": private}
     return outcome
+
+
+def shaping_after_refresh(spell: ActiveSpell, sheet: AwakenedSheet, now: tuple[int, int]) -> str:
+    """When the refreshed spell can be Shaped: a ritual by its potential at any time, a spontaneous spell in this
+    turn's window (P-G6), a sensory spell never (l.237)."""
+    if spell.status == "ritual":
+        # cites l.248, l.267
+        return (
+            f"A ritual's Shaping has no window: it gathers potential again ({spell.potential} now, +1 per hour of "
+            f"ceremony, up to Gnosis {sheet.gnosis}) and may spend it all at any time."
+        )
+    if spell.design.aspect == "sensory":
+        return "Never: sensory spells can't be Shaped."
+    # cites P-G6
+    return f"Open this turn (scene {now[0]}, round {now[1]}): Shape it before the round ends."
 
 
 def _reach(table: Table, sheet: AwakenedSheet, spell: ActiveSpell, out_of_sight: int) -> tuple[list[str], list[str]]:

@@ -85,8 +85,9 @@ def shape(table: Table, options: ShapeOptions) -> Outcome:
             raise RuleError(
                 f"{spell_label(spell)} was cast or refreshed in scene {spell.window[0]}, round {spell.window[1]}; a "
                 # cites l.239, P-G6
-                "spontaneous spell can only be Shaped in the turn it was cast or refreshed. Refresh it "
-                "on your turn to Shape it again."
+                "spontaneous spell can only be Shaped in the turn it was cast or refreshed. Refresh it this turn "
+                + (f"for its full cost, {spell.cost} Mana" if spell.cost else "(it costs nothing)")
+                + f" (`/awakened spell refresh spell:#{spell.id}`), then Shape it."
             )
         due = getattr(book.aspects.shaping_cost, sheet.familiarity(spell.design))
         payment = plan(
@@ -99,6 +100,7 @@ def shape(table: Table, options: ShapeOptions) -> Outcome:
             options,
             gnosis_limit=settings.gnosis_limit_on_shaping,
             hallow_allowed=settings.hallow_pays_shaping,
+            smaller=None,
             what="the Shaping",
         )
     aspect = book.aspect(aspect_name)  # type: ignore[arg-type]
