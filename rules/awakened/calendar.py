@@ -16,6 +16,7 @@ from rules.awakened.common import DiceOption, gm_dice, lengthen_limit, roll, rol
 from rules.awakened.shaping import paradox_total
 from rules.awakened.sheet import AwakenedSheet, AwakenedState
 from rules.awakened.upkeep import soul_loss_roll, willpower_dot_roll
+from rules.awakened.words import quantity
 from rules.base import Card, Model, Outcome, RuleError, Table
 from rules.text import FIELD_VALUE, clip
 
@@ -43,7 +44,9 @@ def end_round(table: Table, options: RoundOptions) -> Outcome:
             table, pool, again=settings.paradox_again, rote=settings.paradox_rote, dice=dice, what="The paradox roll"
         )
         text = roll_text(
-            result, f"Collective paradox roll ({total} dice" + (f" − {options.tools} tools)" if options.tools else ")")
+            result,
+            f"Collective paradox roll ({quantity(total, 'die')}"
+            + (f" − {quantity(options.tools, 'die')} for tools)" if options.tools else ")"),
         )
         card.add("Paradox roll", clip(text))
         # cites P-G12
@@ -230,7 +233,7 @@ def end_day(table: Table, options: DayOptions) -> Outcome:
                 rolls.append(data)
     state.scene += 1
     state.round = 1
-    card = Card(title=f"Day {state.day}", description=f"{options.days} day(s) pass; a new scene begins.")
+    card = Card(title=f"Day {state.day}", description=f"{quantity(options.days, 'day')} pass; a new scene begins.")
     if lines:
         text = "\n".join(lines)
         card.add("What changed", text[:FIELD_VALUE])

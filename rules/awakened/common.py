@@ -13,6 +13,7 @@ from pydantic import Field, ValidationError
 
 from rules.awakened.book import AwakenedBook
 from rules.awakened.sheet import SEVERITY, ActiveSpell, AwakenedSheet, Wound
+from rules.awakened.words import article, quantity
 from rules.base import CharacterRecord, Model, RuleError, Table
 from rules.dice import PoolRoll, roll_pool
 
@@ -81,7 +82,7 @@ def roll_text(result: PoolRoll, label: str = "", *, judged: bool = True) -> str:
     if result.chance_die:
         how.append("chance die")
     else:
-        how.append(f"{result.pool} dice")
+        how.append(quantity(result.pool, "die"))
         how.append(f"{result.again}-again" if result.again else "no again")
     if result.rote:
         how.append("rote")
@@ -90,19 +91,6 @@ def roll_text(result: PoolRoll, label: str = "", *, judged: bool = True) -> str:
     outcome = verdicts.get(result.outcome, "") if judged else ""
     head = f"{label}: " if label else ""
     return f"{head}{', '.join(how)}: {' '.join(parts)} = **{result.successes}** {noun}{outcome}"
-
-
-def counted(number: int, noun: str, plural: str | None = None) -> str:
-    """``1 success``, ``3 successes``, ``1 die``: a number with its noun in the right number."""
-    return f"{number} {noun if number == 1 else plural or PLURALS.get(noun, noun + 's')}"
-
-
-PLURALS = {"success": "successes", "die": "dice"}
-
-
-def article(word: str) -> str:
-    """``an Aurora``, ``a Corona``: the indefinite article a word takes (by its first letter)."""
-    return f"{'an' if word[:1].casefold() in 'aeiou' else 'a'} {word}"
 
 
 def roll_data(result: PoolRoll) -> dict[str, Any]:

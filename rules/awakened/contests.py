@@ -15,7 +15,6 @@ from pydantic import Field
 
 from rules.awakened.common import (
     DiceOption,
-    counted,
     find_spell,
     gm_dice,
     roll,
@@ -25,6 +24,7 @@ from rules.awakened.common import (
 )
 from rules.awakened.shaping import EXCEPTIONAL_AT, effective_aspect
 from rules.awakened.sheet import ActiveSpell, AwakenedSheet
+from rules.awakened.words import quantity
 from rules.base import Card, Model, Outcome, RuleError, Table
 from rules.text import TITLE, clip
 
@@ -76,13 +76,13 @@ def spell_roll(table: Table, options: RollOptions) -> Outcome:
         outcome = boosted_outcome(final)
         # the dice as rolled, unjudged: a boosted roll never fails, so its verdict comes from the final count
         text = roll_text(result, f"Rolled, boosted by {label}", judged=False)
-        line = f"The boost guarantees {counted(aspect.boost_minimum, 'success')}: **{counted(final, 'success')}**" + (
+        line = f"The boost guarantees {quantity(aspect.boost_minimum, 'success')}: **{quantity(final, 'success')}**" + (
             " (an exceptional success)." if outcome == "exceptional_success" else "."
         )
         raw = {k: v for k, v in roll_data(result).items() if k != "outcome"}
         data = {"mode": "boost", "roll": raw, "minimum": aspect.boost_minimum, "successes": final, "outcome": outcome}
         card = Card(title=f"Boosted roll — {spell_label(spell)}", description=f"{text}\n{line}")
-        return Outcome(card=card, summary=f"Boosted roll: {counted(final, 'success')}.", data=data)
+        return Outcome(card=card, summary=f"Boosted roll: {quantity(final, 'success')}.", data=data)
     if aspect_name == "sensory" and options.against == "tenacity":
         # cites l.108, G42
         raise RuleError("Sensory spells cannot be countered or dispelled.")

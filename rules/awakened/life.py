@@ -14,6 +14,7 @@ from rules.awakened.common import MageOption, conscious, find_spell, mage_of, sp
 from rules.awakened.payment import FreeManaOptions, pay, plan, scour_after
 from rules.awakened.sheet import ActiveSpell, AwakenedSheet, Factors
 from rules.awakened.spells import parse_damage, spell_cost
+from rules.awakened.words import quantity
 from rules.base import Card, Model, Outcome, RuleError, Table
 from rules.text import TITLE, clip
 
@@ -157,7 +158,9 @@ def _reach(table: Table, sheet: AwakenedSheet, spell: ActiveSpell, out_of_sight:
     Returns the notes for everyone, and those about the connection (the owner's and the GMs')."""
     factors = spell.design.factors
     if out_of_sight > factors.targets:
-        raise RuleError(f"{spell_label(spell)} has {factors.targets} target(s); {out_of_sight} cannot be out of sight.")
+        raise RuleError(
+            f"{spell_label(spell)} has {quantity(factors.targets, 'target')}; {out_of_sight} cannot be out of sight."
+        )
     notes: list[str] = []
     private: list[str] = []  # the connection is the mage's secret
     link = sheet.connections.get(spell.connection) if spell.connection else None
@@ -185,7 +188,10 @@ def _reach(table: Table, sheet: AwakenedSheet, spell: ActiveSpell, out_of_sight:
             notes.append("Every target is out of sight and beyond the spell's sympathy: the spell ends.")
         else:
             spell.design.factors = factors.model_copy(update={"targets": kept})
-            notes.append(f"{lost} target(s) out of sight and beyond its sympathy cease to be affected; {kept} remain.")
+            notes.append(
+                f"{quantity(lost, 'target')} out of sight and beyond its sympathy "
+                f"{'ceases' if lost == 1 else 'cease'} to be affected; {kept} {'remains' if kept == 1 else 'remain'}."
+            )
     return notes, private
 
 
@@ -295,7 +301,7 @@ def ceremony(table: Table, options: CeremonyOptions) -> Outcome:
     spell.potential = min(sheet.gnosis, 1 + spell.hours)
     card = Card(
         title=clip(f"Ceremony: {record.name} — {spell_label(spell)}", TITLE),
-        description=f"{spell.hours} hour(s) of ceremony: Shaping potential {before} → {spell.potential} "
+        description=f"{quantity(spell.hours, 'hour')} of ceremony: Shaping potential {before} → {spell.potential} "
         f"(at most Gnosis {sheet.gnosis}).",
     )
     return Outcome(

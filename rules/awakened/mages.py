@@ -20,7 +20,6 @@ from rules.awakened.common import (
     add_wound,
     assign,
     clip_mana,
-    counted,
     gm_dice,
     health_text,
     mage_of,
@@ -31,6 +30,7 @@ from rules.awakened.common import (
 )
 from rules.awakened.sheet import PRIVATE_FIELDS, SEVERITY, Attainment, AwakenedSheet, Connection, Hallow, Legacy
 from rules.awakened.upkeep import shed_newest, trait
+from rules.awakened.words import article, quantity
 from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, hide_fields, quoted
 from rules.text import TITLE, clip, fold
 
@@ -396,7 +396,7 @@ def sympathy(table: Table, options: SympathyOptions) -> Outcome:
                 touched_day=0,
             ),
         }
-        text = f"{record.name} has a {options.level.title()} connection to {options.subject}."
+        text = f"{record.name} has {article(options.level.title())} connection to {options.subject}."
     card = Card(title=f"Sympathy: {record.name}", description=text)
     return Outcome(card=card, summary=text, data={"mage": record.name, "subject": key}, ephemeral=True)
 
@@ -531,7 +531,7 @@ def damage(table: Table, options: DamageOptions) -> Outcome:
     for _ in range(applied):
         add_wound(sheet, options.kind, options.resistant)
     lines = [
-        f"{counted(options.wounds, 'wound')}"
+        f"{quantity(options.wounds, 'wound')}"
         + (f", capped at {DAMAGE_CAP} (Damage Cap)" if capped < options.wounds else "")
         + f", armor {armor}: {applied} {options.kind}"
         + (" Resistant" if options.resistant else "")
@@ -569,7 +569,7 @@ def _damage_not_a_mage(table: Table, options: DamageOptions) -> Outcome:
     kind = options.kind + (" Resistant" if options.resistant else "")
     card = Card(
         title=clip(f"Damage: {name} ({what})" + (f", {options.source}" if options.source else ""), TITLE),
-        description=f"{counted(options.wounds, 'wound')}, no Damage Cap (it is a mage's), armor {armor}: "
+        description=f"{quantity(options.wounds, 'wound')}, no Damage Cap (it is a mage's), armor {armor}: "
         f"**{applied} {kind}**.\n{name} has no sheet here: the GM keeps their Health.",
     )
     return Outcome(

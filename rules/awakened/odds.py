@@ -11,10 +11,10 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.awakened.common import counted
 from rules.awakened.shaping import WILLPOWER_DICE, paradox_total, shaping_pool
 from rules.awakened.sheet import AwakenedSheet
 from rules.awakened.upkeep import oblation_pool, trait
+from rules.awakened.words import quantity
 from rules.base import Card, Model, Outcome, RuleError, Table
 from rules.dice import Again, PoolOdds, pool_odds
 from rules.dice.odds import percent
@@ -128,7 +128,9 @@ def odds(table: Table, options: OddsOptions) -> Outcome:
     else:
         exact = pool_odds(pool, again, rote)  # type: ignore[arg-type]
     quality = f"{again}-again" + (", rote" if rote else "")
-    size = ("a chance die" + (" (rote)" if rote else "")) if exact.chance_die else f"{counted(pool, 'die')} ({quality})"
+    size = f"{quantity(pool, 'die')} ({quality})"
+    if exact.chance_die:
+        size = "a chance die" + (" (rote)" if rote else "")
     card = Card(title=f"Odds: {options.roll} — {size}", description=f"From {how}.")
     lines = [
         f"At least one success: {percent(exact.success)} ({exact.success})",
@@ -136,7 +138,7 @@ def odds(table: Table, options: OddsOptions) -> Outcome:
         f"Expected successes: {float(exact.expected):.3f}",
     ]
     if minimum:
-        lines.insert(0, f"The boost guarantees {counted(minimum, 'success')}: it never fails.")
+        lines.insert(0, f"The boost guarantees {quantity(minimum, 'success')}: it never fails.")
     elif exact.chance_die:
         lines.append(f"Chance die — dramatic failure: {percent(exact.dramatic_failure)}")
     card.add("Chances", "\n".join(lines))

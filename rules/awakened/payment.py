@@ -13,6 +13,7 @@ from pydantic import Field
 from rules.awakened.book import AwakenedBook
 from rules.awakened.common import add_wound, scourable
 from rules.awakened.sheet import AwakenedSettings, AwakenedSheet, AwakenedState, Hallow
+from rules.awakened.words import quantity
 from rules.base import Model, RuleError
 from rules.text import fold
 
@@ -91,7 +92,7 @@ def plan(
         if words > settings.words_of_power_per_payment:
             raise RuleError(
                 # cites ruling P-G9
-                f"At most {settings.words_of_power_per_payment} Word(s) of Power per payment."
+                f"At most {quantity(settings.words_of_power_per_payment, 'Word')} of Power per payment."
             )
         if words > sheet.willpower:
             raise RuleError(f"{who} has {sheet.willpower} Willpower; Words of Power cost 1 each.")

@@ -28,6 +28,7 @@ from rules.awakened.common import (
 from rules.awakened.life import SpellOption
 from rules.awakened.payment import FreeManaOptions, Payment, pay, plan, scour_after
 from rules.awakened.sheet import ActiveSpell, AwakenedState, ParadoxDice
+from rules.awakened.words import quantity
 from rules.base import Card, Outcome, RuleError, Table
 from rules.text import TITLE, clip
 
@@ -148,7 +149,9 @@ def shape(table: Table, options: ShapeOptions) -> Outcome:
         )
     if aspect_name == "vulgar":
         state.paradox_pool.append(ParadoxDice(caster=who, spell=spell_label(spell), dice=sheet.gnosis))
-        lines.append(f"Vulgar: +{sheet.gnosis} dice to this round's paradox pool (now {paradox_total(state)}).")
+        lines.append(
+            f"Vulgar: +{quantity(sheet.gnosis, 'die')} to this round's paradox pool (now {paradox_total(state)})."
+        )
     scoured = scour_after(sheet, payment) if payment is not None else None
     if scoured:
         lines.append(scoured)
@@ -174,7 +177,9 @@ def shape(table: Table, options: ShapeOptions) -> Outcome:
         "mana": sheet.mana,
         "willpower": sheet.willpower,
     }
-    return Outcome(card=card, summary=f"{who} Shaped {spell_label(spell)}: {successes} successes.", data=data)
+    return Outcome(
+        card=card, summary=f"{who} Shaped {spell_label(spell)}: {quantity(successes, 'success')}.", data=data
+    )
 
 
 def paradox_total(state: AwakenedState) -> int:
