@@ -10,8 +10,15 @@ from tests.rules.awakened.conftest import Game
 
 @pytest.mark.parametrize(
     ("number", "noun", "text"),
-    [(1, "success", "1 success"), (0, "success", "0 successes"), (1, "die", "1 die"), (3, "die", "3 dice")]
-    + [(1, "hour", "1 hour"), (2, "target", "2 targets"), (1, "Word", "1 Word")],
+    [
+        (1, "success", "1 success"),
+        (0, "success", "0 successes"),
+        (1, "die", "1 die"),
+        (3, "die", "3 dice"),
+        (1, "hour", "1 hour"),
+        (2, "target", "2 targets"),
+        (1, "Word", "1 Word"),
+    ],
 )
 def test_a_number_agrees_with_its_noun(number: int, noun: str, text: str) -> None:
     assert quantity(number, noun) == text
