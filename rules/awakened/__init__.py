@@ -267,9 +267,8 @@ class AwakenedRuleset(Ruleset):
             card.description = f"Paradox pool this round: {quantity(pool, 'die')}. Standing paradoxes: {standing}."
         for record in sorted(table.characters.values(), key=lambda r: r.name.casefold())[:25]:
             sheet: AwakenedSheet = record.sheet
-            willpower = sheet.willpower_dots - sheet.willpower_dots_lost
             lines = [
-                f"Gnosis {sheet.gnosis} · Mana {sheet.mana} · Willpower {sheet.willpower}/{willpower}"
+                f"Gnosis {sheet.gnosis} · Mana {sheet.mana} · Willpower {sheet.willpower}/{sheet.willpower_dots}"
                 f" · Health {sheet.health_max - len(sheet.wounds)}/{sheet.health_max}"
             ]
             lines += [f"{spell_label(spell)}: {spell.status}" for spell in sheet.spells]

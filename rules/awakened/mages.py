@@ -1,8 +1,9 @@
 """Mage sheets: create, show, set, rotes, Legacy and Attainments; the GM's adjust, damage, Hallows; sympathy.
 
-Players build and edit their own sheets (`table.own_character`); resources the
-book leaves to the Storyteller (maximum Mana, Mana, Willpower, Wisdom, wounds)
-change through the GM's `adjust`, with a reason for the log (P-G10).
+Players build and edit their own sheets (`table.own_character`); Gnosis and the
+resources the book leaves to the Storyteller (maximum Mana, Mana, Willpower and
+its dots, Wisdom, Health and wounds) change through the GM's `adjust`, with a
+reason for the log and the consequences the rules attach (P-G10).
 """
 
 from __future__ import annotations
@@ -28,7 +29,16 @@ from rules.awakened.common import (
     roll_data,
     roll_text,
 )
-from rules.awakened.sheet import PRIVATE_FIELDS, SEVERITY, Attainment, AwakenedSheet, Connection, Hallow, Legacy
+from rules.awakened.sheet import (
+    PRIVATE_FIELDS,
+    SEVERITY,
+    WILLPOWER_DOTS_MAX,
+    Attainment,
+    AwakenedSheet,
+    Connection,
+    Hallow,
+    Legacy,
+)
 from rules.awakened.upkeep import shed_newest, trait
 from rules.awakened.words import article, quantity
 from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, hide_fields, quoted
@@ -172,9 +182,9 @@ def mage_show(table: Table, options: MageShowOptions) -> Outcome:
 # ---------------------------------------------------------------- set (the player's traits)
 
 
-SetField = Literal[
-    "gnosis", "arcanum", "attribute", "skill", "high_speech", "health_max", "armor", "scrutiny_skills", "nimbus", "path"
-]
+# The player's own traits. Gnosis and the Storyteller's numbers (maximum Mana, Willpower dots, Health: P-G10) are
+# the GM's, through `gm adjust`, which carries their consequences (Gnosis 0, clipped Mana, shed spells).
+SetField = Literal["arcanum", "attribute", "skill", "high_speech", "armor", "scrutiny_skills", "nimbus", "path"]
 
 
 class MageSetOptions(Model):
@@ -225,8 +235,6 @@ def mage_set(table: Table, options: MageSetOptions) -> Outcome:
         value = bool(options.value) if field == "high_speech" else options.value
         assign(sheet, field, value, field)
         label = field
-        if field == "gnosis":
-            clip_mana(sheet, table.book)
     return _sheet_outcome(
         table,
         record,
@@ -415,6 +423,7 @@ AdjustField = Literal[
     "gnosis",
     "gnosis_lost",
     "soul_lost",
+    "health_max",
     "state",
     "heal",
 ]
@@ -455,6 +464,8 @@ def adjust(table: Table, options: AdjustOptions) -> Outcome:
             running = [s for s in sheet.spells if s.status not in ("sustained", "ritual")]
             if running:
                 notes.append("Unconscious: spells not sustained will end, since refreshing needs consciousness.")
+    elif field in ("willpower", "willpower_dots", "willpower_dots_lost", "health_max"):
+        before, after, notes = _adjust_within(sheet, record.name, field, value)
     else:
         attribute = {"mana_max": "mana_max_base"}.get(field, field)
         before = getattr(sheet, attribute)
@@ -491,6 +502,48 @@ def adjust(table: Table, options: AdjustOptions) -> Outcome:
         summary=f"GM set {record.name}'s {field} {before} → {after}: {options.reason}",
         data={"character": record.name, "field": field, "before": before, "after": after, "reason": options.reason},
     )
+
+
+def _adjust_within(sheet: AwakenedSheet, who: str, field: str, value: int) -> tuple[int, int, list[str]]:
+    """Willpower and Health, kept within each other: points never exceed the dots held; a lost dot leaves the
+    dots held and comes back to them (one a month, l.32), so dots held and lost always add up to what the mage
+    had; the Health track never holds more wounds than boxes. Returns (before, after, notes)."""
+    notes: list[str] = []
+    before = getattr(sheet, field)
+    if field == "willpower" and value > sheet.willpower_dots:
+        raise RuleError(
+            f"Willpower can't exceed {who}'s {quantity(sheet.willpower_dots, 'Willpower dot')}; "
+            f"give 0 to {sheet.willpower_dots}, or raise the dots first (`field:willpower_dots`)."
+        )
+    if field == "willpower_dots" and value + sheet.willpower_dots_lost > WILLPOWER_DOTS_MAX:
+        room = WILLPOWER_DOTS_MAX - sheet.willpower_dots_lost
+        raise RuleError(
+            f"{who} has {quantity(sheet.willpower_dots_lost, 'dot')} lost to regain, and dots held and lost come to "
+            f"at most {WILLPOWER_DOTS_MAX}: give at most {room}."
+        )
+    if field == "willpower_dots_lost":
+        whole = sheet.willpower_dots + sheet.willpower_dots_lost  # what the mage has with nothing lost
+        if value > whole:
+            raise RuleError(
+                f"{who} has {quantity(whole, 'Willpower dot')} in all ({sheet.willpower_dots} held, "
+                f"{sheet.willpower_dots_lost} lost): at most {whole} can be lost."
+            )
+        held = sheet.willpower_dots
+        sheet.willpower_dots_lost, sheet.willpower_dots = value, whole - value
+        notes.append(f"Willpower dots held {held} → {sheet.willpower_dots} of {whole}; lost dots return one a month.")
+    elif field == "health_max":
+        if value < len(sheet.wounds):
+            raise RuleError(
+                f"{who} has {quantity(len(sheet.wounds), 'wound')} marked: Health can't go below that. Heal some "
+                "first (`field:heal`)."
+            )
+        assign(sheet, field, value, "Health")
+    else:
+        assign(sheet, field, value, field.replace("_", " "))
+    if sheet.willpower > sheet.willpower_dots:
+        notes.append(f"Willpower points {sheet.willpower} → {sheet.willpower_dots}: never more than the dots held.")
+        sheet.willpower = sheet.willpower_dots
+    return before, getattr(sheet, field), notes
 
 
 DamageTarget = Literal["mage", "sleeper", "other"]

@@ -74,3 +74,39 @@ async def test_the_gm_damages_a_sleeper_without_the_mages_damage_cap(boston: Con
     assert "For a Sleeper or another target who is not a mage, add `target:sleeper`" in unknown["text"]
     refused = await console.fails("/awakened gm damage character:Ash wounds:7 target:other")
     assert "Ash is a mage at this table: the Damage Cap applies" in refused["text"]
+
+
+async def test_gnosis_and_health_are_the_gms_with_their_consequences(boston: Console) -> None:
+    console = boston
+    await console.ok("/awakened spell cast spell:Veil arcana:Life aspect:covert")
+    await console.ok("/awakened spell sustain spell:Veil")
+    for field in ("gnosis", "health_max"):
+        refused = await console.fails(f"/awakened mage set field:{field} value:10")
+        assert "`field` must be one of: arcanum" in refused["text"] and "gnosis" not in refused["text"]
+    assert "Gnosis 3" in (await console.ok("/awakened mage show"))["text"]
+    assert (
+        "needs the GM"
+        in (await console.fails("/awakened gm adjust character:Ash field:gnosis value:10 reason:x"))["text"]
+    )
+    await console.ok(f"@as {GM}")
+    zero = await console.ok('/awakened gm adjust character:Ash field:gnosis value:0 reason:"soul lost"')
+    assert "Gnosis 0: a Sleepwalker (no Mana, no spells, no Mage Sight)." in zero["text"]
+    shown = (await console.ok("/awakened mage show mage:Ash"))["text"]
+    assert "Mana 0/0" in shown and "Mage Sight: lost" in shown and "Veil" not in shown
+
+
+async def test_lost_willpower_dots_leave_the_dots_held_and_come_back_to_them(boston: Console) -> None:
+    console = boston
+    await console.ok(f"@as {GM}")
+    lost = await console.ok("/awakened gm adjust character:Ash field:willpower_dots_lost value:2 reason:bargain")
+    assert "Willpower dots held 5 → 3 of 5" in lost["text"]
+    assert "Willpower 3/3 (2 dots lost)" in (await console.ok("/awakened mage show mage:Ash"))["text"]
+    regained = await console.ok('/awakened gm roll roll:willpower-dot character:Ash dice:"8 1 1"')
+    assert regained["data"]["willpower_dots"] == 4
+    await console.ok('/awakened gm roll roll:willpower-dot character:Ash dice:"8 1 1"')
+    refused = await console.fails('/awakened gm roll roll:willpower-dot character:Ash dice:"8 1 1"')
+    assert "no lost Willpower dots" in refused["text"]
+    shown = (await console.ok("/awakened mage show mage:Ash"))["text"]
+    assert "Willpower 3/5" in shown and "lost" not in shown  # back to the 5 dots it had, not past them
+    too_many = await console.fails("/awakened gm adjust character:Ash field:willpower value:6 reason:x")
+    assert "Willpower can't exceed Ash's 5 Willpower dots" in too_many["text"]
