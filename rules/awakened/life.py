@@ -18,7 +18,7 @@ from rules.awakened.words import quantity
 from rules.base import Card, Model, Outcome, RuleError, Table
 from rules.text import TITLE, clip
 
-SpellOption = Field(min_length=1, max_length=80, description="Spell in effect (#number or name)")
+SpellOption = Field(min_length=1, max_length=80, description="Spell in effect (#n or name)")
 
 
 def sustained_total(sheet: AwakenedSheet, ignore: ActiveSpell | None = None) -> int:

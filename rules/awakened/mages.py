@@ -556,7 +556,7 @@ class DamageOptions(Model):
     resistant: bool = Field(default=False, description="Resistant wounds")
     armor: int | None = Field(default=None, ge=0, le=20, description="Armor (default: sheet)")
     source: str = Field(default="", max_length=100, description="Source")
-    target: DamageTarget = Field(default="mage", description="A mage (Damage Cap), or a sleeper or other: no cap")
+    target: DamageTarget = Field(default="mage", description="sleeper or other: not a mage, no Damage Cap")
 
 
 def damage(table: Table, options: DamageOptions) -> Outcome:

@@ -21,7 +21,7 @@ MAX_SCOURING_PER_INSTANT = 5  # the Damage Cap, applied to scouring only by the 
 
 
 class FreeManaOptions(Model):
-    words_of_power: int = Field(default=0, ge=0, le=10, description="Words of Power (1 Willpower each)")
+    words_of_power: int = Field(default=0, ge=0, le=10, description="1 Willpower each")
     scour: int = Field(default=0, ge=0, le=30, description="Wounds scoured (1 Mana each)")
     hallow: str | None = Field(default=None, max_length=60, description="Hallow you are in (pays 1)")
 
