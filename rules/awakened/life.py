@@ -227,7 +227,10 @@ def reduce(table: Table, options: ReduceOptions) -> Outcome:
         dropped = parse_damage(table.book, options.drop_damage)
         missing = [d for d in dropped if d not in factors.damage]
         if missing:
-            raise RuleError(f"{spell_label(spell)} has no damage factor {', '.join(missing)}; it has {factors.damage}.")
+            raise RuleError(
+                f"{spell_label(spell)} has no damage factor {', '.join(missing)}; it has "
+                f"{', '.join(d.replace('_', ' ') for d in factors.damage) or 'none'}."
+            )
         changes["damage"] = [d for d in factors.damage if d not in dropped]
     if not changes and options.strength is None and not options.restore:
         raise RuleError(

@@ -110,3 +110,36 @@ async def test_lost_willpower_dots_leave_the_dots_held_and_come_back_to_them(bos
     assert "Willpower 3/5" in shown and "lost" not in shown  # back to the 5 dots it had, not past them
     too_many = await console.fails("/awakened gm adjust character:Ash field:willpower value:6 reason:x")
     assert "Willpower can't exceed Ash's 5 Willpower dots" in too_many["text"]
+
+
+async def test_refusals_and_cards_say_what_really_works(boston: Console) -> None:
+    console = boston
+    await console.ok(f"@as {GM}")
+    await console.ok(
+        '/awakened mage create name:Bo path:Thyrsus ruling:"Life, Spirit" inferior:Matter '
+        'resistance:composure gnosis:1 arcana:"Matter 2, Life 1" mana_max:10 high_speech:true wisdom:3'
+    )
+    await console.ok("/awakened spell cast mage:Bo spell:Bend arcana:Matter aspect:covert")
+    shaping = await console.fails("/awakened spell shape mage:Bo spell:Bend")  # inferior: 3 Mana, Gnosis 1
+    assert "Add 2 more free Mana: Words of Power (`words_of_power`, up to 1, 1 Willpower each)" in shaping["text"]
+    assert "Hallow" not in shaping["text"] and "reduce" not in shaping["text"]
+    await console.ok(f"@as {PAT}")
+    await console.ok("/awakened spell cast spell:Veil arcana:Life aspect:covert")
+    await console.ok("/awakened spell cast spell:Ward arcana:Forces aspect:covert action:ritual ritual_note:salt")
+    await console.ok(f"@as {GM}")
+    await console.ok("/awakened time round")
+    await console.ok(f"@as {PAT}")
+    late = await console.fails("/awakened spell shape spell:Veil")
+    assert "Refresh it this turn for its full cost, 1 Mana (`/awakened spell refresh spell:#2`)" in late["text"]
+    veil = await console.ok("/awakened spell refresh spell:Veil")
+    assert "Open this turn (scene 1, round 2): Shape it before the round ends." in veil["text"]
+    await console.ok("/awakened spell shape spell:Ward")
+    ward = await console.ok('/awakened spell refresh spell:Ward ritual_note:"more salt"')
+    assert "A ritual's Shaping has no window" in ward["text"] and "Open this turn" not in ward["text"]
+    await console.ok(f"@as {GM}")
+    lengthen = await console.ok("/awakened gm paradox mode:lengthen kind:Anomaly character:Bo")
+    assert "Bo (Wisdom 3: paradoxes up to an Aurora) may not inadvertently lengthen an Anomaly." in lengthen["text"]
+    await console.ok("/awakened spell cast mage:Bo spell:Glimpse arcana:Life aspect:sensory area:1")
+    boosted = await console.ok('/awakened roll mode:boost mage:Bo spell:Glimpse pool:1 dice:"3"')
+    assert "1 die, 10-again: [3] = **0** successes" in boosted["text"]
+    assert "The boost guarantees 1 success: **1 success**." in boosted["text"]

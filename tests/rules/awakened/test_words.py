@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.awakened.words import article, quantity
+from rules.base import RuleError
 from tests.rules.awakened.conftest import Game
 
 
@@ -48,3 +49,11 @@ def test_the_cards_count_in_words(game: Game) -> None:
     ended = game.gm("time round", dice="3")
     assert "Collective paradox roll (1 die): 1 die, 10-again: [3] = **0** successes" in ended.card.fields[1].value
     assert "(s)" not in game.act("mage show").card.model_dump_json()
+
+
+def test_a_refused_reduction_lists_the_damage_factors_in_words(game: Game) -> None:
+    game.mage()
+    game.act("spell cast", spell="Burn", arcana="Forces", aspect="covert", damage="aggravated", words_of_power=1)
+    with pytest.raises(RuleError) as refused:
+        game.act("spell reduce", spell="Burn", drop_damage="resistant")
+    assert str(refused.value) == "#1 Burn has no damage factor resistant; it has aggravated."
