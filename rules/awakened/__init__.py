@@ -25,6 +25,7 @@ from rules.awakened.shaping import paradox_total
 from rules.awakened.sheet import PRIVATE_FIELDS, AwakenedSettings, AwakenedSheet, AwakenedState
 from rules.awakened.suggest import suggestions
 from rules.awakened.waits import awakened_waits
+from rules.awakened.words import quantity
 from rules.base import (
     Action,
     BenchCase,
@@ -263,12 +264,11 @@ class AwakenedRuleset(Ruleset):
         pool = paradox_total(state)
         if pool or state.paradoxes:
             standing = ", ".join(f"{p.kind}" for p in state.paradoxes) or "none"
-            card.description = f"Paradox pool this round: {pool} dice. Standing paradoxes: {standing}."
+            card.description = f"Paradox pool this round: {quantity(pool, 'die')}. Standing paradoxes: {standing}."
         for record in sorted(table.characters.values(), key=lambda r: r.name.casefold())[:25]:
             sheet: AwakenedSheet = record.sheet
-            willpower = sheet.willpower_dots - sheet.willpower_dots_lost
             lines = [
-                f"Gnosis {sheet.gnosis} · Mana {sheet.mana} · Willpower {sheet.willpower}/{willpower}"
+                f"Gnosis {sheet.gnosis} · Mana {sheet.mana} · Willpower {sheet.willpower}/{sheet.willpower_dots}"
                 f" · Health {sheet.health_max - len(sheet.wounds)}/{sheet.health_max}"
             ]
             lines += [f"{spell_label(spell)}: {spell.status}" for spell in sheet.spells]

@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from rules.awakened.words import quantity
 from rules.base import Model, RuleError
 
 AspectName = Literal["sensory", "covert", "vulgar"]
@@ -96,7 +97,9 @@ class RowFactor(Model):
     def describe(self, factors: int) -> str:
         if factors < len(self.rows):
             return self.rows[factors]
-        return f"{self.rows[-1]}, doubled {factors - len(self.rows) + 1} time(s) ({self.continuation.lower()})"
+        return (
+            f"{self.rows[-1]}, doubled {quantity(factors - len(self.rows) + 1, 'time')} ({self.continuation.lower()})"
+        )
 
 
 class Precision(Model):

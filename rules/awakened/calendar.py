@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from rules.awakened.common import DiceOption, gm_dice, roll, roll_data, roll_text, spell_label
+from rules.awakened.common import DiceOption, gm_dice, lengthen_limit, roll, roll_data, roll_text, spell_label
 from rules.awakened.shaping import paradox_total
 from rules.awakened.sheet import AwakenedSheet, AwakenedState
 from rules.awakened.upkeep import soul_loss_roll, willpower_dot_roll
+from rules.awakened.words import quantity
 from rules.base import Card, Model, Outcome, RuleError, Table
 from rules.text import FIELD_VALUE, clip
 
@@ -23,10 +24,6 @@ from rules.text import FIELD_VALUE, clip
 class RoundOptions(Model):
     tools: int = Field(default=0, ge=0, le=100, description="Dice removed by tools")
     dice: str | None = DiceOption
-
-
-def paradox_ceiling(book, wisdom: int) -> str:
-    return book.tables.wisdom_ceiling[wisdom]
 
 
 def end_round(table: Table, options: RoundOptions) -> Outcome:
@@ -47,7 +44,9 @@ def end_round(table: Table, options: RoundOptions) -> Outcome:
             table, pool, again=settings.paradox_again, rote=settings.paradox_rote, dice=dice, what="The paradox roll"
         )
         text = roll_text(
-            result, f"Collective paradox roll ({total} dice" + (f" − {options.tools} tools)" if options.tools else ")")
+            result,
+            f"Collective paradox roll ({quantity(total, 'die')}"
+            + (f" − {quantity(options.tools, 'die')} for tools)" if options.tools else ")"),
         )
         card.add("Paradox roll", clip(text))
         # cites P-G12
@@ -60,7 +59,10 @@ def end_round(table: Table, options: RoundOptions) -> Outcome:
             record = table.characters.get(name.casefold())
             if record is not None:
                 wisdom = record.sheet.wisdom
-                ceilings.append(f"{name}: Wisdom {wisdom}: may inadvertently lengthen {paradox_ceiling(book, wisdom)}")
+                ceilings.append(
+                    f"{name} (Wisdom {wisdom}) may inadvertently lengthen {lengthen_limit(book, wisdom)}"
+                    + (": all, simultaneously." if wisdom == 0 else ".")
+                )
         if ceilings:
             secret = Card(
                 # cites M9
@@ -231,7 +233,7 @@ def end_day(table: Table, options: DayOptions) -> Outcome:
                 rolls.append(data)
     state.scene += 1
     state.round = 1
-    card = Card(title=f"Day {state.day}", description=f"{options.days} day(s) pass; a new scene begins.")
+    card = Card(title=f"Day {state.day}", description=f"{quantity(options.days, 'day')} pass; a new scene begins.")
     if lines:
         text = "\n".join(lines)
         card.add("What changed", text[:FIELD_VALUE])

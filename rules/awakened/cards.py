@@ -6,6 +6,7 @@ from rules.awakened.book import AwakenedBook
 from rules.awakened.common import health_text, mana_max, spell_label
 from rules.awakened.shaping import effective_aspect
 from rules.awakened.sheet import ActiveSpell, AwakenedSheet, AwakenedState
+from rules.awakened.words import quantity
 from rules.base import Card, CharacterRecord, fit
 
 
@@ -17,7 +18,7 @@ def spell_line(book: AwakenedBook, spell: ActiveSpell, state: AwakenedState | No
     """One spell in effect, with its aspect now (a covert-sustain spell is covert after its first turn)."""
     aspect = book.aspect(effective_aspect(spell, state) if state else spell.design.aspect)  # type: ignore[arg-type]
     potency = aspect.potency + spell.potency_bonus
-    tenacity = aspect.tenacity + spell.tenacity_bonus + spell.lasting_tenacity
+    tenacity = aspect.tenacity + spell.tenacity_extra
     status = {
         "running": "until next turn",
         "expiring": "expiring: sustain or refresh",
@@ -37,7 +38,7 @@ def sheet_card(record: CharacterRecord, book: AwakenedBook, state: AwakenedState
             f"Ruling {', '.join(sheet.ruling)} · inferior {sheet.inferior} "
             f"· favors {sheet.resistance.title()}{legacy}\n"
             f"Mana {sheet.mana}/{mana_max(sheet, book)} · Willpower {sheet.willpower}/{sheet.willpower_dots}"
-            + (f" ({sheet.willpower_dots_lost} dot(s) lost)" if sheet.willpower_dots_lost else "")
+            + (f" ({quantity(sheet.willpower_dots_lost, 'dot')} lost)" if sheet.willpower_dots_lost else "")
             + f" · Wisdom {sheet.wisdom}/{sheet.wisdom_max}\n"
             f"Health {health_text(sheet)} · armor {sheet.armor} · {sheet.state}"
             + (" (scoured: not bleeding out)" if sheet.scoured_out else "")

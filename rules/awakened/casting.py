@@ -23,6 +23,7 @@ from rules.awakened.spells import (
     find_rote,
     spell_cost,
 )
+from rules.awakened.words import quantity
 from rules.base import Card, Outcome, RuleError, Table
 from rules.text import TITLE, clip, fold
 
@@ -230,7 +231,9 @@ def _notes(
             state.paradox_pool.append(
                 ParadoxDice(caster=who, spell=spell_label(spell), dice=settings.vulgar_cast_paradox_dice)
             )
-            notes.append(f"House rule: +{settings.vulgar_cast_paradox_dice} dice to this round's paradox pool.")
+            notes.append(
+                f"House rule: +{quantity(settings.vulgar_cast_paradox_dice, 'die')} to this round's paradox pool."
+            )
     if design.aspect == "covert" and state.paradoxes:
         kinds = ", ".join(p.kind for p in state.paradoxes)
         # cites l.116
@@ -293,7 +296,17 @@ def contingency(table: Table, options: ContingencyOptions) -> Outcome:
         )
     conscious(sheet, record.name, "cast spells")
     cost = spell_cost(table.book, table.settings, sheet, design, _gm_adjust(table, options.gm_cost_adjust))
-    payment = plan(table.book, table.settings, table.state, sheet, record.name, cost.total, options)
+    payment = plan(
+        table.book,
+        table.settings,
+        table.state,
+        sheet,
+        record.name,
+        cost.total,
+        options,
+        smaller="discard it (`/awakened spell contingency mode:discard`) and prepare a smaller one",
+        what="the contingency",
+    )
     sheet.contingency = None
     cast_options = CastOptions(spell=design.name)
     return _cast(table, record.name, sheet, design, cost, payment, [], [], None, cast_options, "Contingency triggered")

@@ -13,6 +13,7 @@ from pydantic import Field, ValidationError
 
 from rules.awakened.book import AwakenedBook
 from rules.awakened.sheet import SEVERITY, ActiveSpell, AwakenedSheet, Wound
+from rules.awakened.words import article, quantity
 from rules.base import CharacterRecord, Model, RuleError, Table
 from rules.dice import PoolRoll, roll_pool
 
@@ -66,8 +67,11 @@ def roll(
         raise RuleError(f"{what}: {exc}") from None
 
 
-def roll_text(result: PoolRoll, label: str = "") -> str:
-    """``6 dice, 8-again, rote: [8→3] [2↻9→1] … = 2 successes``: every die, explosion and reroll."""
+def roll_text(result: PoolRoll, label: str = "", *, judged: bool = True) -> str:
+    """``6 dice, 8-again, rote: [8→3] [2↻9→1] … = 2 successes``: every die, explosion and reroll.
+
+    ``judged=False`` leaves off the roll's own verdict (dramatic failure, exceptional): for a raw roll whose
+    outcome is judged on another count, such as a boosted roll's guaranteed minimum."""
     parts = []
     for die in result.dice:
         chain = "→".join(str(f) for f in die.faces)
@@ -78,14 +82,13 @@ def roll_text(result: PoolRoll, label: str = "") -> str:
     if result.chance_die:
         how.append("chance die")
     else:
-        how.append(f"{result.pool} dice")
+        how.append(quantity(result.pool, "die"))
         how.append(f"{result.again}-again" if result.again else "no again")
     if result.rote:
         how.append("rote")
     noun = "success" if result.successes == 1 else "successes"
-    outcome = {"dramatic_failure": " (dramatic failure)", "exceptional_success": " (exceptional)"}.get(
-        result.outcome, ""
-    )
+    verdicts = {"dramatic_failure": " (dramatic failure)", "exceptional_success": " (exceptional)"}
+    outcome = verdicts.get(result.outcome, "") if judged else ""
     head = f"{label}: " if label else ""
     return f"{head}{', '.join(how)}: {' '.join(parts)} = **{result.successes}** {noun}{outcome}"
 
@@ -100,6 +103,15 @@ def roll_data(result: PoolRoll) -> dict[str, Any]:
         "successes": result.successes,
         "outcome": result.outcome,
     }
+
+
+def lengthen_limit(book: AwakenedBook, wisdom: int) -> str:
+    """The paradoxes a mage of this Wisdom may inadvertently lengthen, in words (l.38-43): ``no paradox``,
+    ``paradoxes up to an Aurora``, or at Wisdom 0 ``every paradox``."""
+    ceiling = book.tables.wisdom_ceiling[wisdom]
+    if ceiling in book.tables.paradox_kinds:
+        return f"paradoxes up to {article(ceiling)}"
+    return "every paradox" if wisdom == 0 else "no paradox"
 
 
 # ---------------------------------------------------------------- Mana and health

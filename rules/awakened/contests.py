@@ -13,9 +13,18 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.awakened.common import DiceOption, find_spell, gm_dice, roll, roll_data, roll_text, spell_label
-from rules.awakened.shaping import effective_aspect
+from rules.awakened.common import (
+    DiceOption,
+    find_spell,
+    gm_dice,
+    roll,
+    roll_data,
+    roll_text,
+    spell_label,
+)
+from rules.awakened.shaping import EXCEPTIONAL_AT, effective_aspect
 from rules.awakened.sheet import ActiveSpell, AwakenedSheet
+from rules.awakened.words import quantity
 from rules.base import Card, Model, Outcome, RuleError, Table
 from rules.text import TITLE, clip
 
@@ -34,11 +43,17 @@ class RollOptions(Model):
     dice: str | None = DiceOption
 
 
+def boosted_outcome(successes: int) -> str:
+    """A boosted roll's outcome from its final count (P-G22): it never fails, so a success or, at 5 or more
+    (ruling 15), an exceptional success."""
+    return "exceptional_success" if successes >= EXCEPTIONAL_AT else "success"
+
+
 def strengths(table: Table, spell: ActiveSpell) -> tuple[str, int, int]:
     """(aspect now, Potency, Tenacity) with Shaping bonuses and a ritual's lasting Tenacity."""
     aspect = table.book.aspect(effective_aspect(spell, table.state))  # type: ignore[arg-type]
     potency = aspect.potency + spell.potency_bonus
-    tenacity = aspect.tenacity + spell.tenacity_bonus + spell.lasting_tenacity
+    tenacity = aspect.tenacity + spell.tenacity_extra
     return aspect.name, potency, tenacity
 
 
@@ -58,11 +73,16 @@ def spell_roll(table: Table, options: RollOptions) -> Outcome:
         again = min(options.again, aspect.boost_again)
         result = roll(table, options.pool, again=again, dice=dice, what="The boosted roll")
         final = max(result.successes, aspect.boost_minimum)
-        text = roll_text(result, f"Boosted by {label}")
-        line = f"At least {aspect.boost_minimum} successes (the boost): **{final}**."
-        data = {"mode": "boost", "roll": roll_data(result), "minimum": aspect.boost_minimum, "successes": final}
+        outcome = boosted_outcome(final)
+        # the dice as rolled, unjudged: a boosted roll never fails, so its verdict comes from the final count
+        text = roll_text(result, f"Rolled, boosted by {label}", judged=False)
+        line = f"The boost guarantees {quantity(aspect.boost_minimum, 'success')}: **{quantity(final, 'success')}**" + (
+            " (an exceptional success)." if outcome == "exceptional_success" else "."
+        )
+        raw = {k: v for k, v in roll_data(result).items() if k != "outcome"}
+        data = {"mode": "boost", "roll": raw, "minimum": aspect.boost_minimum, "successes": final, "outcome": outcome}
         card = Card(title=f"Boosted roll — {spell_label(spell)}", description=f"{text}\n{line}")
-        return Outcome(card=card, summary=f"Boosted roll: {final} successes.", data=data)
+        return Outcome(card=card, summary=f"Boosted roll: {quantity(final, 'success')}.", data=data)
     if aspect_name == "sensory" and options.against == "tenacity":
         # cites l.108, G42
         raise RuleError("Sensory spells cannot be countered or dispelled.")

@@ -10,10 +10,21 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.awakened.common import DiceOption, MageOption, gm_dice, mage_of, roll, roll_data, roll_text
+from rules.awakened.common import (
+    DiceOption,
+    MageOption,
+    article,
+    gm_dice,
+    lengthen_limit,
+    mage_of,
+    roll,
+    roll_data,
+    roll_text,
+)
 from rules.awakened.shaping import paradox_total
 from rules.awakened.sheet import AwakenedState, Crisis, ParadoxDice, ParadoxUnit, ScrutinyTrack, StandingParadox
 from rules.awakened.upkeep import trait
+from rules.awakened.words import quantity
 from rules.base import Card, Model, Outcome, RuleError, Table
 from rules.text import DESCRIPTION, clip
 
@@ -83,15 +94,15 @@ def scrutinize(table: Table, options: ScrutinizeOptions) -> Outcome:
     if options.increment not in track.increments:
         track.increments.append(options.increment)
     sheet.scrutiny[key] = track
-    counted = sheet.resonance_increments.setdefault(subject.casefold(), [])
+    increments = sheet.resonance_increments.setdefault(subject.casefold(), [])
     resonance = None
-    if options.increment not in counted:
-        counted.append(options.increment)
+    if options.increment not in increments:
+        increments.append(options.increment)
         row = book.resonance_row(result.successes)
         resonance = f"{row.level}: {row.text}" if row else "No success: no resonance learned."
     lines = [roll_text(result, f"Intelligence {intelligence} + {options.skill.title()} {skill} + Edge {edge}")]
     lines.append(
-        f"{result.successes} thing(s) revealed "
+        f"{quantity(result.successes, 'thing')} revealed "
         + ("about the ruling Arcana (Mage Sight)." if via.casefold() == "sight" else f"that {via} is designed to find.")
     )
     lines.append(
@@ -151,8 +162,8 @@ def resonance_age(table: Table, options: ResonanceOptions) -> Outcome:
         text = "Over a year old: Unknown, cannot be gleaned (house rule aftereffect_after_year: unknown)."
     else:
         row = table.book.resonance_row(need)
-        text = f"{row.level}: a first scrutiny roll of an increment needs {need} successes to detect it."
-    card = Card(title=f"A spell's aftereffect, {days} day(s) old", description=text)
+        text = f"{row.level}: a first scrutiny roll of an increment needs {quantity(need, 'success')} to detect it."
+    card = Card(title=f"A spell's aftereffect, {quantity(days, 'day')} old", description=text)
     return Outcome(card=card, summary=text, data={"age_days": days, "successes_needed": need}, ephemeral=True)
 
 
@@ -185,7 +196,9 @@ def crisis(table: Table, options: CrisisOptions) -> Outcome:
         kept = sheet.crisis.failures if sheet.crisis else 0
         sheet.crisis = Crisis(pool=options.pool, failures=kept, roll_owed=True)
         # cites l.34
-        lines.append(f"Crisis of pool {options.pool}" + (f"; {kept} failure(s) carried over." if kept else "."))
+        lines.append(
+            f"Crisis of pool {options.pool}" + (f"; {quantity(kept, 'failure')} carried over." if kept else ".")
+        )
         lines.append(f"{who} owes a crisis roll: `/awakened crisis mode:roll`.")
     elif options.mode == "call":
         if sheet.crisis is None:
@@ -327,9 +340,9 @@ def paradox(table: Table, options: ParadoxOptions) -> Outcome:
         ceiling = book.tables.wisdom_ceiling[wisdom]
         allowed = wisdom == 0 or (ceiling in kinds and kinds.index(kind) <= kinds.index(ceiling))
         text = (
-            f"{record.name} (Wisdom {wisdom}, ceiling: {ceiling}) "
+            f"{record.name} (Wisdom {wisdom}: {lengthen_limit(book, wisdom)}) "
             + ("may" if allowed else "may not")
-            + f" inadvertently lengthen a {kind}."
+            + f" inadvertently lengthen {article(kind)}."
         )
         if wisdom == 0:
             text += " At Wisdom 0: all, simultaneously."
@@ -339,12 +352,12 @@ def paradox(table: Table, options: ParadoxOptions) -> Outcome:
             raise RuleError("Give the `character` and the `dice` to add (negative to remove: tools, soul stones).")
         record = table.find_character(options.character)
         if paradox_total(state) + options.dice < 0:
-            raise RuleError(f"The pool holds {paradox_total(state)} dice; it can't go below 0.")
+            raise RuleError(f"The pool holds {quantity(paradox_total(state), 'die')}; it can't go below 0.")
         if options.dice > 0:
             state.paradox_pool.append(ParadoxDice(caster=record.name, spell="GM", dice=options.dice))
         else:
             _remove_dice(state, -options.dice)
-        text = f"Paradox pool {options.dice:+d} for {record.name}: now {paradox_total(state)} dice."
+        text = f"Paradox pool {options.dice:+d} for {record.name}: now {quantity(paradox_total(state), 'die')}."
         data["paradox_pool"] = paradox_total(state)
     data["paradoxes"] = [p.model_dump() for p in state.paradoxes]
     card = Card(title=f"Paradox ({options.mode})", description=text)

@@ -14,10 +14,11 @@ from rules.awakened.common import MageOption, conscious, find_spell, mage_of, sp
 from rules.awakened.payment import FreeManaOptions, pay, plan, scour_after
 from rules.awakened.sheet import ActiveSpell, AwakenedSheet, Factors
 from rules.awakened.spells import parse_damage, spell_cost
+from rules.awakened.words import quantity
 from rules.base import Card, Model, Outcome, RuleError, Table
 from rules.text import TITLE, clip
 
-SpellOption = Field(min_length=1, max_length=80, description="Spell in effect (#number or name)")
+SpellOption = Field(min_length=1, max_length=80, description="Spell in effect (#n or name)")
 
 
 def sustained_total(sheet: AwakenedSheet, ignore: ActiveSpell | None = None) -> int:
@@ -48,6 +49,13 @@ def sustain(table: Table, options: SustainOptions) -> Outcome:
     if spell.status == "sustained":
         raise RuleError(f"{spell_label(spell)} is already sustained to the end of the scene.")
     total = sustained_total(sheet)
+    if spell.cost > sheet.gnosis:
+        # cites l.304
+        raise RuleError(
+            f"{spell_label(spell)} costs {spell.cost}, more than {record.name}'s Gnosis {sheet.gnosis}: a mage "
+            "sustains at most their Gnosis in Mana of spells, so this one can't be sustained even alone. Reduce it "
+            f"to {sheet.gnosis} or less (`/awakened spell reduce spell:#{spell.id}`), or refresh it each turn."
+        )
     if total + spell.cost > sheet.gnosis:
         room = sheet.gnosis - total
         others = [f"{spell_label(s)} ({s.cost})" for s in sheet.spells if s.status == "sustained" and s.cost]
@@ -82,7 +90,17 @@ def refresh(table: Table, options: RefreshOptions) -> Outcome:
     state = table.state
     if spell.status == "ritual" and not options.ritual_note:
         raise RuleError("Repaying a ritual destroys another appropriate sacrament; name it in `ritual_note`.")
-    payment = plan(table.book, table.settings, state, sheet, record.name, spell.cost, options, what="the refresh")
+    payment = plan(
+        table.book,
+        table.settings,
+        state,
+        sheet,
+        record.name,
+        spell.cost,
+        options,
+        smaller=f"reduce it first (`/awakened spell reduce spell:#{spell.id}`)",
+        what="the refresh",
+    )
     pay(sheet, payment)
     notes = []
     if spell.status == "ritual":
@@ -104,8 +122,7 @@ def refresh(table: Table, options: RefreshOptions) -> Outcome:
     if scoured:
         notes.append(scoured)
     card = Card(title=clip(f"Refreshed: {record.name} — {spell_label(spell)}", TITLE), description=payment.text)
-    # cites P-G6
-    card.add("Shaping window", "Open this turn.")
+    card.add("Shaping", shaping_after_refresh(spell, sheet, state.now))
     if notes:
         card.add("Notes", "\n".join(notes))
     data = {**_spell_data(record.name, sheet, spell), "paid": payment.model_dump(), "notes": notes}
@@ -119,6 +136,21 @@ def refresh(table: Table, options: RefreshOptions) -> Outcome:
     return outcome
 
 
+def shaping_after_refresh(spell: ActiveSpell, sheet: AwakenedSheet, now: tuple[int, int]) -> str:
+    """When the refreshed spell can be Shaped: a ritual by its potential at any time, a spontaneous spell in this
+    turn's window (P-G6), a sensory spell never (l.237)."""
+    if spell.status == "ritual":
+        # cites l.248, l.267
+        return (
+            f"A ritual's Shaping has no window: it gathers potential again ({spell.potential} now, +1 per hour of "
+            f"ceremony, up to Gnosis {sheet.gnosis}) and may spend it all at any time."
+        )
+    if spell.design.aspect == "sensory":
+        return "Never: sensory spells can't be Shaped."
+    # cites P-G6
+    return f"Open this turn (scene {now[0]}, round {now[1]}): Shape it before the round ends."
+
+
 def _reach(table: Table, sheet: AwakenedSheet, spell: ActiveSpell, out_of_sight: int) -> tuple[list[str], list[str]]:
     """Which targets the refresh still holds (l.300): those in sight, and those out of sight whom the spell's
     sympathy still reaches. Only a named connection can be reached by sympathy; it is counted among the
@@ -126,7 +158,9 @@ def _reach(table: Table, sheet: AwakenedSheet, spell: ActiveSpell, out_of_sight:
     Returns the notes for everyone, and those about the connection (the owner's and the GMs')."""
     factors = spell.design.factors
     if out_of_sight > factors.targets:
-        raise RuleError(f"{spell_label(spell)} has {factors.targets} target(s); {out_of_sight} cannot be out of sight.")
+        raise RuleError(
+            f"{spell_label(spell)} has {quantity(factors.targets, 'target')}; {out_of_sight} cannot be out of sight."
+        )
     notes: list[str] = []
     private: list[str] = []  # the connection is the mage's secret
     link = sheet.connections.get(spell.connection) if spell.connection else None
@@ -154,7 +188,10 @@ def _reach(table: Table, sheet: AwakenedSheet, spell: ActiveSpell, out_of_sight:
             notes.append("Every target is out of sight and beyond the spell's sympathy: the spell ends.")
         else:
             spell.design.factors = factors.model_copy(update={"targets": kept})
-            notes.append(f"{lost} target(s) out of sight and beyond its sympathy cease to be affected; {kept} remain.")
+            notes.append(
+                f"{quantity(lost, 'target')} out of sight and beyond its sympathy "
+                f"{'ceases' if lost == 1 else 'cease'} to be affected; {kept} {'remains' if kept == 1 else 'remain'}."
+            )
     return notes, private
 
 
@@ -190,7 +227,10 @@ def reduce(table: Table, options: ReduceOptions) -> Outcome:
         dropped = parse_damage(table.book, options.drop_damage)
         missing = [d for d in dropped if d not in factors.damage]
         if missing:
-            raise RuleError(f"{spell_label(spell)} has no damage factor {', '.join(missing)}; it has {factors.damage}.")
+            raise RuleError(
+                f"{spell_label(spell)} has no damage factor {', '.join(missing)}; it has "
+                f"{', '.join(d.replace('_', ' ') for d in factors.damage) or 'none'}."
+            )
         changes["damage"] = [d for d in factors.damage if d not in dropped]
     if not changes and options.strength is None and not options.restore:
         raise RuleError(
@@ -264,7 +304,7 @@ def ceremony(table: Table, options: CeremonyOptions) -> Outcome:
     spell.potential = min(sheet.gnosis, 1 + spell.hours)
     card = Card(
         title=clip(f"Ceremony: {record.name} — {spell_label(spell)}", TITLE),
-        description=f"{spell.hours} hour(s) of ceremony: Shaping potential {before} → {spell.potential} "
+        description=f"{quantity(spell.hours, 'hour')} of ceremony: Shaping potential {before} → {spell.potential} "
         f"(at most Gnosis {sheet.gnosis}).",
     )
     return Outcome(

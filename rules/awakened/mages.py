@@ -1,8 +1,9 @@
 """Mage sheets: create, show, set, rotes, Legacy and Attainments; the GM's adjust, damage, Hallows; sympathy.
 
-Players build and edit their own sheets (`table.own_character`); resources the
-book leaves to the Storyteller (maximum Mana, Mana, Willpower, Wisdom, wounds)
-change through the GM's `adjust`, with a reason for the log (P-G10).
+Players build and edit their own sheets (`table.own_character`); Gnosis and the
+resources the book leaves to the Storyteller (maximum Mana, Mana, Willpower and
+its dots, Wisdom, Health and wounds) change through the GM's `adjust`, with a
+reason for the log and the consequences the rules attach (P-G10).
 """
 
 from __future__ import annotations
@@ -28,9 +29,19 @@ from rules.awakened.common import (
     roll_data,
     roll_text,
 )
-from rules.awakened.sheet import PRIVATE_FIELDS, SEVERITY, Attainment, AwakenedSheet, Connection, Hallow, Legacy
+from rules.awakened.sheet import (
+    PRIVATE_FIELDS,
+    SEVERITY,
+    WILLPOWER_DOTS_MAX,
+    Attainment,
+    AwakenedSheet,
+    Connection,
+    Hallow,
+    Legacy,
+)
 from rules.awakened.upkeep import shed_newest, trait
-from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, hide_fields
+from rules.awakened.words import article, quantity
+from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, hide_fields, quoted
 from rules.text import TITLE, clip, fold
 
 DAMAGE_CAP = 5  # l.22
@@ -171,9 +182,9 @@ def mage_show(table: Table, options: MageShowOptions) -> Outcome:
 # ---------------------------------------------------------------- set (the player's traits)
 
 
-SetField = Literal[
-    "gnosis", "arcanum", "attribute", "skill", "high_speech", "health_max", "armor", "scrutiny_skills", "nimbus", "path"
-]
+# The player's own traits. Gnosis and the Storyteller's numbers (maximum Mana, Willpower dots, Health: P-G10) are
+# the GM's, through `gm adjust`, which carries their consequences (Gnosis 0, clipped Mana, shed spells).
+SetField = Literal["arcanum", "attribute", "skill", "high_speech", "armor", "scrutiny_skills", "nimbus", "path"]
 
 
 class MageSetOptions(Model):
@@ -224,8 +235,6 @@ def mage_set(table: Table, options: MageSetOptions) -> Outcome:
         value = bool(options.value) if field == "high_speech" else options.value
         assign(sheet, field, value, field)
         label = field
-        if field == "gnosis":
-            clip_mana(sheet, table.book)
     return _sheet_outcome(
         table,
         record,
@@ -395,7 +404,7 @@ def sympathy(table: Table, options: SympathyOptions) -> Outcome:
                 touched_day=0,
             ),
         }
-        text = f"{record.name} has a {options.level.title()} connection to {options.subject}."
+        text = f"{record.name} has {article(options.level.title())} connection to {options.subject}."
     card = Card(title=f"Sympathy: {record.name}", description=text)
     return Outcome(card=card, summary=text, data={"mage": record.name, "subject": key}, ephemeral=True)
 
@@ -414,6 +423,7 @@ AdjustField = Literal[
     "gnosis",
     "gnosis_lost",
     "soul_lost",
+    "health_max",
     "state",
     "heal",
 ]
@@ -454,6 +464,8 @@ def adjust(table: Table, options: AdjustOptions) -> Outcome:
             running = [s for s in sheet.spells if s.status not in ("sustained", "ritual")]
             if running:
                 notes.append("Unconscious: spells not sustained will end, since refreshing needs consciousness.")
+    elif field in ("willpower", "willpower_dots", "willpower_dots_lost", "health_max"):
+        before, after, notes = _adjust_within(sheet, record.name, field, value)
     else:
         attribute = {"mana_max": "mana_max_base"}.get(field, field)
         before = getattr(sheet, attribute)
@@ -492,6 +504,51 @@ def adjust(table: Table, options: AdjustOptions) -> Outcome:
     )
 
 
+def _adjust_within(sheet: AwakenedSheet, who: str, field: str, value: int) -> tuple[int, int, list[str]]:
+    """Willpower and Health, kept within each other: points never exceed the dots held; a lost dot leaves the
+    dots held and comes back to them (one a month, l.32), so dots held and lost always add up to what the mage
+    had; the Health track never holds more wounds than boxes. Returns (before, after, notes)."""
+    notes: list[str] = []
+    before = getattr(sheet, field)
+    if field == "willpower" and value > sheet.willpower_dots:
+        raise RuleError(
+            f"Willpower can't exceed {who}'s {quantity(sheet.willpower_dots, 'Willpower dot')}; "
+            f"give 0 to {sheet.willpower_dots}, or raise the dots first (`field:willpower_dots`)."
+        )
+    if field == "willpower_dots" and value + sheet.willpower_dots_lost > WILLPOWER_DOTS_MAX:
+        room = WILLPOWER_DOTS_MAX - sheet.willpower_dots_lost
+        raise RuleError(
+            f"{who} has {quantity(sheet.willpower_dots_lost, 'dot')} lost to regain, and dots held and lost come to "
+            f"at most {WILLPOWER_DOTS_MAX}: give at most {room}."
+        )
+    if field == "willpower_dots_lost":
+        whole = sheet.willpower_dots + sheet.willpower_dots_lost  # what the mage has with nothing lost
+        if value > whole:
+            raise RuleError(
+                f"{who} has {quantity(whole, 'Willpower dot')} in all ({sheet.willpower_dots} held, "
+                f"{sheet.willpower_dots_lost} lost): at most {whole} can be lost."
+            )
+        held = sheet.willpower_dots
+        sheet.willpower_dots_lost, sheet.willpower_dots = value, whole - value
+        notes.append(f"Willpower dots held {held} → {sheet.willpower_dots} of {whole}; lost dots return one a month.")
+    elif field == "health_max":
+        if value < len(sheet.wounds):
+            raise RuleError(
+                f"{who} has {quantity(len(sheet.wounds), 'wound')} marked: Health can't go below that. Heal some "
+                "first (`field:heal`)."
+            )
+        assign(sheet, field, value, "Health")
+    else:
+        assign(sheet, field, value, field.replace("_", " "))
+    if sheet.willpower > sheet.willpower_dots:
+        notes.append(f"Willpower points {sheet.willpower} → {sheet.willpower_dots}: never more than the dots held.")
+        sheet.willpower = sheet.willpower_dots
+    return before, getattr(sheet, field), notes
+
+
+DamageTarget = Literal["mage", "sleeper", "other"]
+
+
 class DamageOptions(Model):
     character: str = Field(min_length=1, max_length=60, description="Who")
     wounds: int = Field(ge=1, le=50, description="Wounds (one source)")
@@ -499,12 +556,26 @@ class DamageOptions(Model):
     resistant: bool = Field(default=False, description="Resistant wounds")
     armor: int | None = Field(default=None, ge=0, le=20, description="Armor (default: sheet)")
     source: str = Field(default="", max_length=100, description="Source")
+    target: DamageTarget = Field(default="mage", description="sleeper or other: not a mage, no Damage Cap")
 
 
 def damage(table: Table, options: DamageOptions) -> Outcome:
-    """The Damage Cap (M4): at most five wounds from one source in one instant, before armor."""
+    """The Damage Cap (M4): a mage takes at most five wounds from one source in one instant, before armor.
+
+    The cap is a mage's (l.22): a Sleeper or any other target who is not a mage (``target:sleeper`` or
+    ``other``) takes every wound. Such a target has no sheet here, so the bot works out the wounds after armor
+    and records them for the GM; it refuses to call a mage at the table something else."""
     table.require_gm("Dealing damage")
-    record = table.find_character(options.character)
+    if options.target != "mage":
+        return _damage_not_a_mage(table, options)
+    name = " ".join(options.character.split())
+    if name.casefold() not in table.characters:
+        known = ", ".join(sorted(c.name for c in table.characters.values())) or "none yet"
+        raise RuleError(
+            f"There is no mage named {quoted(name)} in this campaign (mages here: {known}). For a Sleeper or another "
+            "target who is not a mage, add `target:sleeper` or `target:other`: the Damage Cap is only a mage's."
+        )
+    record = table.find_character(name)
     sheet: AwakenedSheet = record.sheet
     capped = min(options.wounds, DAMAGE_CAP)
     armor = sheet.armor if options.armor is None else options.armor
@@ -513,7 +584,7 @@ def damage(table: Table, options: DamageOptions) -> Outcome:
     for _ in range(applied):
         add_wound(sheet, options.kind, options.resistant)
     lines = [
-        f"{options.wounds} wound(s)"
+        f"{quantity(options.wounds, 'wound')}"
         + (f", capped at {DAMAGE_CAP} (Damage Cap)" if capped < options.wounds else "")
         + f", armor {armor}: {applied} {options.kind}"
         + (" Resistant" if options.resistant else "")
@@ -528,10 +599,36 @@ def damage(table: Table, options: DamageOptions) -> Outcome:
         summary=f"{record.name} took {applied} {options.kind}.",
         data={
             "character": record.name,
+            "target": "mage",
             "capped": capped,
             "applied": applied,
             "wounds": [w.model_dump() for w in sheet.wounds],
         },
+    )
+
+
+def _damage_not_a_mage(table: Table, options: DamageOptions) -> Outcome:
+    """Every wound, less armor, on a target with no mage's sheet: no Damage Cap, and no health track to mark."""
+    name = " ".join(options.character.split())
+    record = table.characters.get(name.casefold())
+    if record is not None:
+        raise RuleError(
+            f"{record.name} is a mage at this table: the Damage Cap applies. Drop `target`, or name the Sleeper or "
+            "other target who is not a mage."
+        )
+    armor = options.armor or 0
+    applied = max(0, options.wounds - armor)
+    what = "a Sleeper" if options.target == "sleeper" else "not a mage"
+    kind = options.kind + (" Resistant" if options.resistant else "")
+    card = Card(
+        title=clip(f"Damage: {name} ({what})" + (f", {options.source}" if options.source else ""), TITLE),
+        description=f"{quantity(options.wounds, 'wound')}, no Damage Cap (it is a mage's), armor {armor}: "
+        f"**{applied} {kind}**.\n{name} has no sheet here: the GM keeps their Health.",
+    )
+    return Outcome(
+        card=card,
+        summary=f"{name} ({what}) took {applied} {kind}.",
+        data={"character": name, "target": options.target, "capped": None, "applied": applied, "wounds": None},
     )
 
 

@@ -13,6 +13,7 @@ from pydantic import Field
 from rules.awakened.book import AwakenedBook
 from rules.awakened.common import add_wound, scourable
 from rules.awakened.sheet import AwakenedSettings, AwakenedSheet, AwakenedState, Hallow
+from rules.awakened.words import quantity
 from rules.base import Model, RuleError
 from rules.text import fold
 
@@ -20,7 +21,7 @@ MAX_SCOURING_PER_INSTANT = 5  # the Damage Cap, applied to scouring only by the 
 
 
 class FreeManaOptions(Model):
-    words_of_power: int = Field(default=0, ge=0, le=10, description="Words of Power (1 Willpower each)")
+    words_of_power: int = Field(default=0, ge=0, le=10, description="1 Willpower each")
     scour: int = Field(default=0, ge=0, le=30, description="Wounds scoured (1 Mana each)")
     hallow: str | None = Field(default=None, max_length=60, description="Hallow you are in (pays 1)")
 
@@ -69,9 +70,11 @@ def plan(
     *,
     gnosis_limit: bool = True,
     hallow_allowed: bool = True,
+    smaller: str | None = "cast it with fewer factors",
     what: str = "the spell",
 ) -> Payment:
-    """Check a payment without changing anything; :func:`pay` then carries it out."""
+    """Check a payment without changing anything; :func:`pay` then carries it out. ``smaller`` says how this
+    payment could shrink, for the refusal (None: it can't, as a Shaping's cost is fixed)."""
     words, scour = free.words_of_power, free.scour
     hallow_mana, hallow_name = 0, None
     if free.hallow:
@@ -89,7 +92,7 @@ def plan(
         if words > settings.words_of_power_per_payment:
             raise RuleError(
                 # cites ruling P-G9
-                f"At most {settings.words_of_power_per_payment} Word(s) of Power per payment."
+                f"At most {quantity(settings.words_of_power_per_payment, 'Word')} of Power per payment."
             )
         if words > sheet.willpower:
             raise RuleError(f"{who} has {sheet.willpower} Willpower; Words of Power cost 1 each.")
@@ -112,8 +115,7 @@ def plan(
         short = own - sheet.gnosis
         raise RuleError(
             f"{who} can spend at most {sheet.gnosis} of their own Mana at once (Gnosis {sheet.gnosis}); {what} needs "
-            f"{own} after free Mana. Add {short} more free Mana (Words of Power, pattern scouring, a Hallow) "
-            "or reduce the spell."
+            f"{own} after free Mana. {_what_would_pay(settings, sheet, who, free, short, hallow_allowed, smaller)}"
         )
     if own > sheet.mana:
         raise RuleError(f"{who} has {sheet.mana} Mana; {what} needs {own} of their own after free Mana.")
@@ -127,6 +129,37 @@ def plan(
         mana_before=sheet.mana,
         mana_after=sheet.mana - own,
     )
+
+
+def _what_would_pay(
+    settings: AwakenedSettings,
+    sheet: AwakenedSheet,
+    who: str,
+    free: FreeManaOptions,
+    short: int,
+    hallow_allowed: bool,
+    smaller: str | None,
+) -> str:
+    """The free Mana this mage could still add to this payment, and how it could shrink: only what would really
+    work (a Hallow never pays a Shaping by default, and nothing makes a Shaping cheaper)."""
+    ways = []
+    words_left = min(settings.words_of_power_per_payment - free.words_of_power, sheet.willpower - free.words_of_power)
+    if sheet.high_speech and words_left > 0:
+        ways.append(f"Words of Power (`words_of_power`, up to {words_left}, 1 Willpower each)")
+    scour_left = scourable(sheet) - free.scour
+    if scour_left > 0:
+        ways.append(f"pattern scouring (`scour`, up to {scour_left}, a Resistant lethal wound each)")
+    if hallow_allowed and not free.hallow:
+        ways.append("a Hallow you are in (`hallow`, 1)")
+    fixed = (
+        ""
+        if smaller
+        else " Nothing makes it cheaper: a Shaping costs 1 for a rote or ruling Arcana only, 2 with a common "
+        "Arcanum, 3 with the inferior one."
+    )
+    if not ways:
+        return f"No free Mana is open to {who} now.{fixed}" + (f" To pay it, {smaller}." if smaller else "")
+    return f"Add {short} more free Mana: {', '.join(ways)}" + (f"; or {smaller}." if smaller else f".{fixed}")
 
 
 def pay(sheet: AwakenedSheet, payment: Payment) -> None:

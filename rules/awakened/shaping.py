@@ -28,6 +28,7 @@ from rules.awakened.common import (
 from rules.awakened.life import SpellOption
 from rules.awakened.payment import FreeManaOptions, Payment, pay, plan, scour_after
 from rules.awakened.sheet import ActiveSpell, AwakenedState, ParadoxDice
+from rules.awakened.words import quantity
 from rules.base import Card, Outcome, RuleError, Table
 from rules.text import TITLE, clip
 
@@ -85,8 +86,9 @@ def shape(table: Table, options: ShapeOptions) -> Outcome:
             raise RuleError(
                 f"{spell_label(spell)} was cast or refreshed in scene {spell.window[0]}, round {spell.window[1]}; a "
                 # cites l.239, P-G6
-                "spontaneous spell can only be Shaped in the turn it was cast or refreshed. Refresh it "
-                "on your turn to Shape it again."
+                "spontaneous spell can only be Shaped in the turn it was cast or refreshed. Refresh it this turn "
+                + (f"for its full cost, {spell.cost} Mana" if spell.cost else "(it costs nothing)")
+                + f" (`/awakened spell refresh spell:#{spell.id}`), then Shape it."
             )
         due = getattr(book.aspects.shaping_cost, sheet.familiarity(spell.design))
         payment = plan(
@@ -99,6 +101,7 @@ def shape(table: Table, options: ShapeOptions) -> Outcome:
             options,
             gnosis_limit=settings.gnosis_limit_on_shaping,
             hallow_allowed=settings.hallow_pays_shaping,
+            smaller=None,
             what="the Shaping",
         )
     aspect = book.aspect(aspect_name)  # type: ignore[arg-type]
@@ -118,8 +121,8 @@ def shape(table: Table, options: ShapeOptions) -> Outcome:
         spell.lasting_tenacity, spell.potential, spell.shaped_ritual = spent, 0, True
         lines.append(
             f"Ritual: counts at least the {spent} potential spent → **{successes}**. "
-            f"Potency {base_p + successes} until "
-            f"the end of the turn; Tenacity {base_t + successes} to the end of the scene, then {base_t + spent}."
+            f"Potency {base_p + successes} until the end of the turn; Tenacity {base_t + successes} until the "
+            f"scene ends, then {base_t + spent} until the ritual ends or is Shaped again."
         )
     else:
         successes = result.successes
@@ -146,7 +149,9 @@ def shape(table: Table, options: ShapeOptions) -> Outcome:
         )
     if aspect_name == "vulgar":
         state.paradox_pool.append(ParadoxDice(caster=who, spell=spell_label(spell), dice=sheet.gnosis))
-        lines.append(f"Vulgar: +{sheet.gnosis} dice to this round's paradox pool (now {paradox_total(state)}).")
+        lines.append(
+            f"Vulgar: +{quantity(sheet.gnosis, 'die')} to this round's paradox pool (now {paradox_total(state)})."
+        )
     scoured = scour_after(sheet, payment) if payment is not None else None
     if scoured:
         lines.append(scoured)
@@ -172,7 +177,9 @@ def shape(table: Table, options: ShapeOptions) -> Outcome:
         "mana": sheet.mana,
         "willpower": sheet.willpower,
     }
-    return Outcome(card=card, summary=f"{who} Shaped {spell_label(spell)}: {successes} successes.", data=data)
+    return Outcome(
+        card=card, summary=f"{who} Shaped {spell_label(spell)}: {quantity(successes, 'success')}.", data=data
+    )
 
 
 def paradox_total(state: AwakenedState) -> int:

@@ -17,6 +17,7 @@ from rules.base import HouseRules, Model, PrivateField
 Name = Field(min_length=1, max_length=60)
 WoundKind = Literal["bashing", "lethal", "aggravated"]
 SEVERITY = {"bashing": 0, "lethal": 1, "aggravated": 2}
+WILLPOWER_DOTS_MAX = 10  # dots held and dots lost together: a regained dot never passes what the mage had
 
 
 class Factors(Model):
@@ -76,6 +77,16 @@ class ActiveSpell(Model):
     potential: int = Field(default=0, ge=0)
     shaped_ritual: bool = False
     sacrament: str = Field(default="", max_length=200)  # the ritual's sacrament and anchor, as the player wrote them
+
+    @property
+    def tenacity_extra(self) -> int:
+        """What Shaping adds to Tenacity now. A Shaped ritual counts its successes until the GM ends the scene,
+        and only afterwards +1 per point of potential spent (l.277): the two never add up. Its Shaping sets a
+        bonus of at least the potential spent, and the scene's end clears it, so a standing bonus means the
+        Shaping's scene is still on."""
+        if self.status == "ritual" and self.tenacity_bonus:
+            return self.tenacity_bonus
+        return self.tenacity_bonus + self.lasting_tenacity
 
 
 class Wound(Model):
@@ -155,8 +166,8 @@ class AwakenedSheet(Model):
     mana: int = Field(ge=0, le=100)
     mana_max_base: int = Field(ge=0, le=100)
     willpower: int = Field(ge=0, le=20)
-    willpower_dots: int = Field(ge=0, le=10)
-    willpower_dots_lost: int = Field(default=0, ge=0, le=10)
+    willpower_dots: int = Field(ge=0, le=WILLPOWER_DOTS_MAX)  # the dots held now; the points never exceed them
+    willpower_dots_lost: int = Field(default=0, ge=0, le=WILLPOWER_DOTS_MAX)  # to regain, one a month (l.32)
     wisdom: int = Field(ge=0, le=5)
     wisdom_max: int = Field(default=5, ge=0, le=5)
     health_max: int = Field(ge=1, le=30)

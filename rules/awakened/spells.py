@@ -14,6 +14,7 @@ from pydantic import Field
 
 from rules.awakened.book import ActionName, AspectName, AwakenedBook
 from rules.awakened.sheet import ActiveSpell, AwakenedSettings, AwakenedSheet, Design, Factors
+from rules.awakened.words import quantity
 from rules.base import Model, RuleError
 
 SPELL_NAME = Field(min_length=1, max_length=60, description="Spell or rote name")
@@ -215,7 +216,8 @@ def factor_lines(book: AwakenedBook, factors: Factors) -> list[CostLine]:
     if factors.target_factors:
         lines.append(
             CostLine(
-                label=f"Targets {factors.targets} ({factors.target_factors} factor(s))", mana=factors.target_factors
+                label=f"Targets {factors.targets} ({quantity(factors.target_factors, 'factor')})",
+                mana=factors.target_factors,
             )
         )
     for key in factors.damage:

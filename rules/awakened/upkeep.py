@@ -24,6 +24,7 @@ from rules.awakened.common import (
 )
 from rules.awakened.payment import find_hallow
 from rules.awakened.sheet import AwakenedSheet, SoulStone
+from rules.awakened.words import quantity
 from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table
 
 LEGACY_GNOSIS_FROM = 5  # a Legacy oblation gains a die per Gnosis dot past the fifth (l.56, l.352)
@@ -105,12 +106,12 @@ def oblation(table: Table, options: OblationOptions) -> Outcome:
         earned = result.successes + bonus
         lines.append(
             # cites P-G26
-            f"Mana: {result.successes} successes + {bonus} (the Hallow) = {earned}; "
+            f"Mana: {quantity(result.successes, 'success')} + {bonus} (the Hallow) = {earned}; "
             f"{hallow.name} potential → {hallow.potential}."
         )
     else:
         earned = LEGACY_BASE_MANA + result.successes
-        lines.append(f"Mana: 3 + {result.successes} successes = {earned} (Legacy oblation).")
+        lines.append(f"Mana: 3 + {quantity(result.successes, 'success')} = {earned} (Legacy oblation).")
     if sheet.gnosis == 0:
         earned = 0
         lines.append("Gnosis 0: the mage cannot store Mana.")
@@ -314,7 +315,7 @@ def soulstone(table: Table, options: SoulstoneOptions) -> Outcome:
         limit = stone_limit(sheet)
         if len(sheet.live_stones) >= limit:
             raise RuleError(
-                f"{who} keeps {len(sheet.live_stones)} soul stone(s); the limit is {limit} (the lesser of "
+                f"{who} keeps {quantity(len(sheet.live_stones), 'soul stone')}; the limit is {limit} (the lesser of "
                 f"maximum Wisdom {sheet.wisdom_max} and half Gnosis {sheet.gnosis} rounded up)."
             )
         if sheet.mana < 1 or sheet.willpower < 1:
@@ -340,7 +341,7 @@ def soulstone(table: Table, options: SoulstoneOptions) -> Outcome:
             if sheet.mana < sheet.gnosis or sheet.willpower_dots < 1:
                 raise RuleError(
                     f"Reintegrating costs Mana equal to Gnosis ({sheet.gnosis}) and a Willpower dot; "
-                    f"{who} has {sheet.mana} Mana and {sheet.willpower_dots} dots."
+                    f"{who} has {sheet.mana} Mana and {quantity(sheet.willpower_dots, 'dot')}."
                 )
             sheet.mana -= sheet.gnosis
             sheet.willpower_dots -= 1

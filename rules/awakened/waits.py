@@ -13,6 +13,7 @@ from __future__ import annotations
 from rules.awakened.common import spell_label
 from rules.awakened.shaping import effective_aspect, paradox_total
 from rules.awakened.sheet import ActiveSpell, AwakenedSheet, AwakenedState
+from rules.awakened.words import quantity
 from rules.base import CharacterRecord, Table, Wait
 
 
@@ -27,7 +28,7 @@ def awakened_waits(table: Table) -> list[Wait]:
                 key=f"scene {state.scene} round {state.round} paradox",
                 user_id=None,
                 who="GM",
-                what=f"end the round: roll the paradox pool ({dice} dice; {when})",
+                what=f"end the round: roll the paradox pool ({quantity(dice, 'die')}; {when})",
                 commands=["/awakened time round"],
                 kind="gm",
             )

@@ -16,7 +16,7 @@ SEED = 9
 SCENARIO = "awakened_scene.txt"
 REFUSED = {  # the two lines the scene expects to be refused, and why
     "/awakened spell cast spell:Storm arcana:Forces aspect:vulgar targets:3 damage:aggravated": "Add 2 more free Mana",
-    "/awakened spell sustain spell:Storm": "Gnosis 3 leaves room for 1, and #1 Storm costs 5",
+    "/awakened spell sustain spell:Storm": "#1 Storm costs 5, more than Ash's Gnosis 3",
 }
 
 
@@ -77,7 +77,7 @@ def test_shaping_with_gm_dice_and_the_paradox_roll(results: list[dict]) -> None:
         {"faces": [6], "rote_faces": []},
     ]
     assert end["data"]["successes"] == 2 and "[8] [10→5] [6] = **2** successes" in end["text"]
-    assert "Ash: Wisdom 5: may inadvertently lengthen None" in end["secret"]["text"]
+    assert "Ash (Wisdom 5) may inadvertently lengthen no paradox." in end["secret"]["text"]
 
 
 def test_sustaining_until_the_limit_refuses(results: list[dict]) -> None:

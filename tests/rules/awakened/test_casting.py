@@ -29,8 +29,11 @@ def test_w2_gnosis_3_pays_6_with_own_mana_a_word_and_two_wounds(game: Game) -> N
     }
     assert (sheet.mana, sheet.willpower) == (12, 4)
     assert [(w.kind, w.resistant) for w in sheet.wounds] == [("lethal", True), ("lethal", True)]
-    with pytest.raises(RuleError, match=r"sustains 0 Mana .* Gnosis 3 leaves room for 3, and #1 Storm costs 6"):
+    with pytest.raises(RuleError) as too_big:  # "too powerful for the mage to sustain": on its own, not for room
         game.act("spell sustain", spell="#1")
+    assert "#1 Storm costs 6, more than Ash's Gnosis 3" in str(too_big.value)
+    assert "this one can't be sustained even alone" in str(too_big.value)
+    assert "Dismiss" not in str(too_big.value) and "`/awakened spell reduce spell:#1`" in str(too_big.value)
     assert out.data["spell"]["status"] == "running"  # it lasts until the start of the caster's next turn
 
 

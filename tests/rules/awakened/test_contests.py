@@ -15,8 +15,26 @@ def test_a_boost_guarantees_the_minimum_and_lends_its_again(game: Game) -> None:
     out = game.act("roll", mode="boost", mage="Ash", spell="Might", pool=3, rolls=[8, 2, 1, 4])
     assert out.data["roll"]["again"] == 8 and out.data["roll"]["dice"][0]["faces"] == [8, 4]
     assert (out.data["roll"]["successes"], out.data["successes"]) == (1, 3)  # never below the vulgar minimum
+    assert out.data["outcome"] == "success"
+
+
+def test_a_boosted_chance_die_never_fails_dramatically(game: Game) -> None:
+    """P-G22: the outcome is judged on the final count; the raw roll is shown as rolled, with no verdict."""
+    game.mage()
+    game.act("spell cast", spell="Might", arcana="Forces", aspect="vulgar")
     chance = game.act("roll", mode="boost", mage="Ash", spell="Might", pool=0, rolls=[1])
-    assert chance.data["roll"]["outcome"] == "dramatic_failure" and chance.data["successes"] == 3
+    assert chance.data["roll"]["chance_die"] and chance.data["roll"]["successes"] == 0
+    assert "outcome" not in chance.data["roll"]
+    assert (chance.data["successes"], chance.data["outcome"]) == (3, "success")
+    assert "dramatic" not in chance.card.description
+    assert "chance die: [1] = **0** successes" in chance.card.description
+    assert "The boost guarantees 3 successes: **3 successes**." in chance.card.description
+    game.act("spell cast", spell="Glimpse", arcana="Life", aspect="sensory")
+    one = game.act("roll", mode="boost", mage="Ash", spell="Glimpse", pool=1, rolls=[3])
+    assert "The boost guarantees 1 success: **1 success**." in one.card.description
+    many = game.act("roll", mode="boost", mage="Ash", spell="Might", pool=5, rolls=[8, 8, 8, 8, 8, 1, 1, 1, 1, 1])
+    assert (many.data["successes"], many.data["outcome"]) == (5, "exceptional_success")
+    assert "**5 successes** (an exceptional success)." in many.card.description
 
 
 @pytest.mark.parametrize(

@@ -43,7 +43,7 @@ def test_w1_the_books_example_costs_5_not_6(game: Game, book) -> None:
     assert data["cost"] == 5
     assert [(line["label"], line["mana"]) for line in data["cost_lines"]] == [
         ("Base (vulgar improvised)", 2),
-        ("Targets 3 (2 factor(s))", 2),
+        ("Targets 3 (2 factors)", 2),
         ("Damage: aggravated", 1),
     ]
     thumb = Game(book, AwakenedSettings(base_cost="rule_of_thumb"))

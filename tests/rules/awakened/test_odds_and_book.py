@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import cache
 
 import pytest
 
@@ -36,6 +37,87 @@ def test_shaping_odds_are_the_pools_exact_odds(game: Game, roll: str, pool: int,
     assert data["success"] == str(exact.success) and data["expected"] == str(exact.expected)
     with_willpower = game.act("odds", roll=roll, willpower=True).data
     assert with_willpower["pool"] == pool + 3
+
+
+@cache
+def _rolled(pending: int, again: int, k: int) -> Fraction:
+    """P(the dice still to roll, explosions and all, score exactly k successes), face by face: independent of the
+    generating functions in rules/dice/odds.py."""
+    if k < 0:
+        return Fraction(0)
+    if pending == 0:
+        return Fraction(int(k == 0))
+    total = Fraction(0)
+    for face in range(1, 11):
+        if face < 8:
+            total += _rolled(pending - 1, again, k)
+        elif face >= again:
+            total += _rolled(pending, again, k - 1)  # a success that rolls again
+        else:
+            total += _rolled(pending - 1, again, k - 1)
+    return total / 10
+
+
+def _boosted_by_enumeration(pool: int, again: int, minimum: int, k: int) -> Fraction:
+    """P(a boosted roll ends with k successes): every way to roll, then max(rolled, minimum) (P-G22)."""
+    if pool == 0:  # one chance die: only a 10 succeeds, and it does not explode
+        rolled = [Fraction(9, 10), Fraction(1, 10)]
+        chance = lambda j: rolled[j] if j < 2 else Fraction(0)  # noqa: E731
+    else:
+        chance = lambda j: _rolled(pool, again, j)  # noqa: E731
+    if k < minimum:
+        return Fraction(0)
+    if k == minimum:
+        return sum((chance(j) for j in range(minimum + 1)), Fraction(0))
+    return chance(k)
+
+
+PER_DIE = {10: Fraction(1, 3), 9: Fraction(3, 8), 8: Fraction(3, 7)}  # ruling 15's exact check
+
+
+@pytest.mark.parametrize(
+    ("roll", "pool", "own", "again", "minimum"),
+    [
+        ("boost-vulgar", 0, None, 8, 3),
+        ("boost-vulgar", 3, None, 8, 3),
+        ("boost-covert", 4, None, 9, 2),
+        ("boost-covert", 2, 8, 8, 2),  # the roll's own 8-again beats the covert 9-again
+        ("boost-sensory", 5, 9, 9, 1),
+        ("boost-sensory", 1, None, 10, 1),
+    ],
+)
+def test_boosted_odds_match_an_independent_enumeration(
+    game: Game, roll: str, pool: int, own: int | None, again: int, minimum: int
+) -> None:
+    game.mage()
+    data = game.act("odds", roll=roll, dice=pool, again=own).data
+    assert (data["pool"], data["again"], data["minimum"]) == (pool, again, minimum)
+    listed = [Fraction(p) for p in data["distribution"]]
+    assert listed == [_boosted_by_enumeration(pool, again, minimum, k) for k in range(len(listed))]
+    assert data["success"] == "1" and data["dramatic_failure"] == "0"  # a boosted roll never fails (P-G22)
+    rolled_mean = PER_DIE[again] * pool if pool else Fraction(1, 10)
+    lift = sum(((minimum - k) * _boosted_by_enumeration(pool, again, 0, k) for k in range(minimum)), Fraction(0))
+    assert Fraction(data["expected"]) == rolled_mean + lift
+    below_five = sum((_boosted_by_enumeration(pool, again, minimum, k) for k in range(5)), Fraction(0))
+    assert Fraction(data["exceptional"]) == 1 - below_five
+
+
+def test_boosted_odds_need_the_pool_and_again_is_only_theirs(game: Game) -> None:
+    game.mage()
+    with pytest.raises(RuleError, match="Give the pool the spell boosts in `dice`"):
+        game.act("odds", roll="boost-covert")
+    with pytest.raises(RuleError, match="the oblation roll's again is fixed"):
+        game.act("odds", roll="oblation", again=8)
+    assert game.act("odds", roll="boost-vulgar", dice=2, willpower=True).data["pool"] == 5
+
+
+def test_shaping_odds_honour_a_pool_given(game: Game) -> None:
+    game.mage()  # Gnosis 3: 9 dice of her own
+    data = game.act("odds", roll="shaping-vulgar", dice=3).data
+    exact = pool_odds(3, 8, True)
+    assert (data["pool"], data["again"], data["rote"]) == (3, 8, True)
+    assert data["success"] == str(exact.success)
+    assert game.act("odds", roll="shaping-covert", dice=3, willpower=True).data["pool"] == 6
 
 
 @pytest.mark.parametrize("gnosis", [1, 2, 3, 5])

@@ -65,8 +65,9 @@ def test_shaping_window_and_sensory_spells(game: Game) -> None:
     game.act("spell cast", spell="Veil", arcana="Life", aspect="covert")
     game.act("spell sustain", spell="Veil")
     game.gm("time round")
-    with pytest.raises(RuleError, match="only be Shaped in the turn it was cast or refreshed"):
+    with pytest.raises(RuleError, match="only be Shaped in the turn it was cast or refreshed") as refused:
         game.act("spell shape", spell="Veil")
+    assert "Refresh it this turn for its full cost, 1 Mana (`/awakened spell refresh spell:#2`)" in str(refused.value)
     game.act("spell refresh", spell="Veil")
     assert game.act("spell shape", spell="Veil", rolls=failing(6)).data["successes"] == 0
 
@@ -107,6 +108,25 @@ def test_gnosis_limit_on_shaping_is_a_house_rule(book) -> None:
         loose.act("spell shape", spell="S", hallow="Grove")
 
 
+def test_a_shaping_over_the_gnosis_limit_suggests_only_what_pays_a_shaping(game: Game) -> None:
+    """A Hallow doesn't pay Shaping (P-G8) and reducing a spell doesn't lower its Shaping cost (P-G5)."""
+    game.mage(gnosis=1, arcana="Forces 3, Life 3, Matter 2")
+    game.act("spell cast", spell="S", arcana="Matter", aspect="covert")  # inferior: Shaping costs 3
+    with pytest.raises(RuleError) as refused:
+        game.act("spell shape", spell="S")
+    text = str(refused.value)
+    assert (
+        "Add 2 more free Mana: Words of Power (`words_of_power`, up to 1, 1 Willpower each), pattern scouring" in text
+    )
+    assert "Hallow" not in text and "reduce" not in text and "Nothing makes it cheaper" in text
+    plain = game.mage("Bo", gnosis=1, arcana="Matter 2", high_speech=False, health=1)
+    game.gm("gm damage", character="Bo", wounds=1, kind="lethal")
+    game.gm("spell cast", mage="Bo", spell="T", arcana="Matter", aspect="covert")
+    with pytest.raises(RuleError, match=r"No free Mana is open to Bo now\. Nothing makes it cheaper"):
+        game.gm("spell shape", mage="Bo", spell="T")
+    assert plain.mana == 14  # the cast's 1; the refused Shaping took nothing
+
+
 def test_ritual_potential_and_shaping(game: Game) -> None:
     sheet = game.mage()
     game.act(
@@ -124,8 +144,49 @@ def test_ritual_potential_and_shaping(game: Game) -> None:
     game.gm("time round", rolls=[1, 1, 1])  # Shaping a vulgar ritual put 3 dice in the paradox pool
     game.gm("time scene")
     assert sheet.spells[0].lasting_tenacity == 3 and sheet.spells[0].tenacity_bonus == 0
-    game.act("spell refresh", spell="Rain", ritual_note="another bowl")
+    repaid = game.act("spell refresh", spell="Rain", ritual_note="another bowl")
     assert sheet.spells[0].potential == 1 and not sheet.spells[0].shaped_ritual
+    shaping = {f.name: f.value for f in repaid.card.fields}["Shaping"]
+    assert shaping.startswith("A ritual's Shaping has no window: it gathers potential again (1 now")
+    assert "Open this turn" not in shaping
+
+
+def test_a_refresh_says_when_the_spell_can_be_shaped(game: Game) -> None:
+    game.mage()
+    game.act("spell cast", spell="Veil", arcana="Life", aspect="covert")
+    game.act("spell cast", spell="See", arcana="Life", aspect="sensory", area=1)  # costs 1: not a free spell
+    game.gm("time round")
+    veil = {f.name: f.value for f in game.act("spell refresh", spell="Veil").card.fields}
+    assert veil["Shaping"] == "Open this turn (scene 1, round 2): Shape it before the round ends."
+    see = {f.name: f.value for f in game.act("spell refresh", spell="See").card.fields}
+    assert see["Shaping"] == "Never: sensory spells can't be Shaped."
+
+
+def test_a_shaped_ritual_counts_its_successes_until_the_scene_ends_then_its_potential(game: Game) -> None:
+    """l.277: Tenacity + successes until the end of the scene; afterwards + the potential spent, never both."""
+    game.mage()
+    game.act("spell cast", spell="Ward", arcana="Forces", aspect="vulgar", action="ritual", ritual_note="salt")
+    game.act("spell ceremony", spell="Ward", hours=2)  # potential 3
+    five = [8, 8, 8, 8, 8, 1, 1, 1, 1] + [1] * 5 + [1] * 4  # 5 successes; explosions and rote rerolls fail
+    shaped = game.act("spell shape", spell="Ward", rolls=five)
+    assert (shaped.data["successes"], shaped.data["tenacity"]) == (5, 8)
+    assert "Tenacity 8 until the scene ends, then 6" in shaped.card.fields[-1].value
+
+    def tenacity_now() -> tuple[int, str]:
+        contest = game.act("roll", mode="contest", mage="Ash", spell="Ward", successes=0)
+        sheet = "\n".join(f.value for f in game.act("mage show").card.fields)
+        return contest.data["spell_stands"], sheet
+
+    stands, sheet = tenacity_now()
+    assert stands == 8 and "P8/T8" in sheet  # base 3 + 5 successes: not + 3 potential besides
+    game.gm("time round", rolls=[1, 1, 1])  # the turn ends: Potency falls back, the scene's Tenacity stands
+    stands, sheet = tenacity_now()
+    assert stands == 8 and "P3/T8" in sheet
+    game.gm("time scene")  # after the scene: base 3 + the 3 potential spent
+    stands, sheet = tenacity_now()
+    assert stands == 6 and "P3/T6" in sheet
+    game.gm("time day")  # it lasts until the ritual ends or is Shaped again
+    assert tenacity_now()[0] == 6
 
 
 def test_round_end_rolls_the_collective_pool_with_gm_dice(game: Game) -> None:
@@ -143,7 +204,7 @@ def test_round_end_rolls_the_collective_pool_with_gm_dice(game: Game) -> None:
     assert out.data["paradox_dice"] == 5 and out.data["roll"]["pool"] == 4
     assert out.data["roll"]["again"] == 10 and not out.data["roll"]["rote"]
     assert out.data["successes"] == 2  # the pool 10 3 8 1, then the 10's explosion: 2
-    assert out.secret is not None and "Ash: Wisdom 5: may inadvertently lengthen None" in out.secret.description
+    assert out.secret is not None and "Ash (Wisdom 5) may inadvertently lengthen no paradox." in out.secret.description
     assert game.state.paradox_pool == [] and game.state.round == 2
 
 
@@ -178,8 +239,21 @@ def test_wisdom_ceiling_on_lengthening(game: Game, wisdom: int, kind: str, allow
     game.mage(wisdom=wisdom)
     out = game.gm("gm paradox", mode="lengthen", kind=kind, character="Ash")
     assert out.data["allowed"] is allowed
+    assert "None" not in out.card.description and " a A" not in out.card.description
     if wisdom == 0:
         assert "all, simultaneously" in out.card.description
+
+
+def test_lengthening_reads_in_plain_words(game: Game) -> None:
+    game.mage()
+    game.gm("mage create", **{**ASH, "name": "Bo", "wisdom": 3})
+    five = game.gm("gm paradox", mode="lengthen", kind="Aurora", character="Ash").card.description
+    assert five == "Ash (Wisdom 5: no paradox) may not inadvertently lengthen an Aurora."
+    three = game.gm("gm paradox", mode="lengthen", kind="Anomaly", character="Bo").card.description
+    assert three == "Bo (Wisdom 3: paradoxes up to an Aurora) may not inadvertently lengthen an Anomaly."
+    game.gm("gm adjust", character="Bo", field="wisdom", value=0, reason="degenerated")
+    zero = game.gm("gm paradox", mode="lengthen", kind="Corona", character="Bo").card.description
+    assert zero == "Bo (Wisdom 0: every paradox) may inadvertently lengthen a Corona. At Wisdom 0: all, simultaneously."
 
 
 def test_w9_covert_sustained_effects_vulgar_on_casting_and_refresh_turns(game: Game) -> None:

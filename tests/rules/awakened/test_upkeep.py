@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from rules.awakened import RULESET
 from rules.awakened.common import mana_max
 from rules.awakened.sheet import AwakenedSettings
 from rules.base import NeedsGMError, RuleError
@@ -119,16 +120,43 @@ def test_soul_loss_daily_weekly_and_gnosis_zero(game: Game) -> None:
 
 
 def test_willpower_dot_monthly_without_willpower(game: Game) -> None:
-    sheet = game.mage()
+    sheet = game.mage()  # 5 dots
     game.gm("gm adjust", character="Ash", field="willpower_dots_lost", value=1, reason="sacrificed a dot")
+    assert (sheet.willpower_dots, sheet.willpower_dots_lost, sheet.willpower) == (4, 1, 4)
     game.gm("time day", days=29)
     out = game.gm("time day", rolls=[1, 1, 8])  # day 31: a new month, Gnosis 3 dice
-    assert out.data["rolls"][0]["kind"] == "willpower_dot" and sheet.willpower_dots == 6
+    assert out.data["rolls"][0]["kind"] == "willpower_dot" and sheet.willpower_dots == 5  # back to the 5, not past
     with pytest.raises(RuleError, match="no lost Willpower dots"):
         game.gm("gm roll", roll="willpower-dot", character="Ash")
     game.gm("gm adjust", character="Ash", field="willpower_dots_lost", value=1, reason="again")
     by_hand = game.gm("gm roll", roll="willpower-dot", character="Ash", edge=2, dice="1 1 1 1 1")
-    assert by_hand.data["roll"]["pool"] == 5 and sheet.willpower_dots == 6
+    assert by_hand.data["roll"]["pool"] == 5 and sheet.willpower_dots == 4
+
+
+def test_willpower_and_health_adjust_within_their_bounds(game: Game) -> None:
+    """Points never exceed the dots held; dots held and lost add up to what the mage had (l.32)."""
+    sheet = game.mage()  # 5 dots, 5 points, Health 7
+    out = game.gm("gm adjust", character="Ash", field="willpower_dots_lost", value=2, reason="a dark bargain")
+    assert (out.data["before"], out.data["after"]) == (0, 2)
+    assert (sheet.willpower_dots, sheet.willpower_dots_lost, sheet.willpower) == (3, 2, 3)
+    assert "Willpower 3/3" in str(RULESET.board(game.table))  # the dots held, not less the lost ones again
+    notes = out.card.fields[0].value
+    assert "Willpower dots held 5 → 3 of 5" in notes and "Willpower points 5 → 3" in notes
+    with pytest.raises(RuleError, match=r"5 Willpower dots in all \(3 held, 2 lost\): at most 5 can be lost"):
+        game.gm("gm adjust", character="Ash", field="willpower_dots_lost", value=6, reason="too many")
+    game.gm("gm adjust", character="Ash", field="willpower_dots_lost", value=1, reason="one came back")
+    assert (sheet.willpower_dots, sheet.willpower_dots_lost) == (4, 1)
+    with pytest.raises(RuleError, match="Willpower can't exceed Ash's 4 Willpower dots"):
+        game.gm("gm adjust", character="Ash", field="willpower", value=5, reason="too many")
+    with pytest.raises(RuleError, match="give at most 9"):
+        game.gm("gm adjust", character="Ash", field="willpower_dots", value=10, reason="too many")
+    game.gm("gm adjust", character="Ash", field="willpower_dots", value=2, reason="spent on a stone")
+    assert (sheet.willpower_dots, sheet.willpower) == (2, 2)
+    game.gm("gm damage", character="Ash", wounds=3)
+    with pytest.raises(RuleError, match="3 wounds marked: Health can't go below that"):
+        game.gm("gm adjust", character="Ash", field="health_max", value=2, reason="too low")
+    game.gm("gm adjust", character="Ash", field="health_max", value=9, reason="grew tougher")
+    assert sheet.health_max == 9
 
 
 def test_crisis_degenerates_when_failures_reach_the_pool(game: Game) -> None:
@@ -205,6 +233,23 @@ def test_damage_cap_before_armor(game: Game) -> None:
     with pytest.raises(NeedsGMError):
         game.act("gm damage", character="Ash", wounds=1)
     _ = ASH
+
+
+def test_a_sleeper_or_other_target_takes_every_wound(game: Game) -> None:
+    """The Damage Cap is a mage's (l.22): a target who is not a mage takes all the wounds, less armor."""
+    game.mage()
+    out = game.gm("gm damage", character="the guard", wounds=8, kind="lethal", armor=1, target="sleeper")
+    assert out.data == {"character": "the guard", "target": "sleeper", "capped": None, "applied": 7, "wounds": None}
+    assert "8 wounds, no Damage Cap (it is a mage's), armor 1: **7 lethal**." in out.card.description
+    other = game.gm("gm damage", character="a hound", wounds=1, kind="aggravated", target="other")
+    assert other.data["applied"] == 1 and "1 wound," in other.card.description
+    with pytest.raises(RuleError, match="Ash is a mage at this table: the Damage Cap applies"):
+        game.gm("gm damage", character="Ash", wounds=8, target="sleeper")
+    with pytest.raises(RuleError, match="add `target:sleeper` or `target:other`"):
+        game.gm("gm damage", character="the guard", wounds=8)
+    with pytest.raises(NeedsGMError):
+        game.act("gm damage", character="the guard", wounds=1, target="sleeper")
+    assert game.sheet().wounds == []
 
 
 def test_attainments_define_shape_and_limits(game: Game) -> None:
