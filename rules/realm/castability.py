@@ -15,6 +15,7 @@ from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, 
 from rules.realm.board import when
 from rules.realm.book import Color, SpellDef
 from rules.realm.core import (
+    book_of,
     combat_of,
     effort_refusal,
     find_spell,
@@ -95,6 +96,12 @@ def find_ritual(table: Table, caster: CharacterRecord, name: str) -> Ritual:
     item = state_of(table).items.get(fold(name))
     if item is not None and item.kind in ("book", "artifact"):
         return Ritual(item.name, item.kind, item=item)
+    shipped = book_of(table).item(name)
+    if shipped is not None:  # in the data, not yet in play (L39)
+        raise RuleError(
+            f"Nobody holds {shipped.name} yet. A GM gives it first: "
+            f'`/realm item give item:"{shipped.name}" holder:{caster.name}`.'
+        )
     chits = ", ".join(c.label for c in sheet_of(caster).chits if c.kind == "magic") or "none"
     books = ", ".join(i.name for i in state_of(table).items.values() if i.kind != "item") or "none"
     raise RuleError(

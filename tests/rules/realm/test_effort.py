@@ -216,6 +216,8 @@ def test_a_permanent_copy_says_it_ends_only_when_broken_or_killed_l69() -> None:
 def test_the_good_book_is_given_without_a_define_e1() -> None:
     realm = duel()
     realm.act("gm", "spell define", name="Bless", type="I", color="white", target_type="individual", duration="day")
+    with pytest.raises(RuleError, match=r'Nobody holds The Good Book yet.*`/realm item give item:"The Good Book"'):
+        realm.act("pat", "castable", spell="Bless", ritual="The Good Book")
     given = realm.act("gm", "item give", item="the good book", holder="Wizard")
     assert given.data["item"]["name"] == "The Good Book" and given.data["item"]["type"] == "I"
     assert given.card.description.startswith("A Type I Spell Book; it cannot be used to cast its Type VII spells.")
