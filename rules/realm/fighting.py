@@ -86,7 +86,9 @@ def effort_note(table: Table, fighter: Fighter) -> str:
     )
     if fighter.fight_move_asterisks >= 2:
         # cites L32
-        note += " Two Fight or Move asterisks: a Fatigue Step is due at the end of the round."
+        note += (
+            f" {fighter.fight_move_asterisks} Fight and Move asterisks: a Fatigue Step is due at the end of the round."
+        )
     return note
 
 

@@ -99,7 +99,7 @@ def test_a_weapon_attack_plays_a_fight_chit_and_two_fight_or_move_asterisks_make
     attack = realm.act("pat", "combat weapon", target="Goblin", chit="FIGHT M3*")
     assert attack.data["chit"] == "FIGHT M3*" and "Effort this round: 1 of 2 asterisks" in attack.card.footer
     dodge = realm.act("pat", "combat maneuver", who="Wizard", maneuver="dodge", chit="MOVE M4*")
-    assert "Two Fight or Move asterisks: a Fatigue Step is due at the end of the round." in dodge.card.footer
+    assert "2 Fight and Move asterisks: a Fatigue Step is due at the end of the round." in dodge.card.footer
     step = realm.act("gm", "combat round").data["fatigue_step"]
     assert step == [
         "Wizard played 2 Fight and Move asterisks (FIGHT M3* to attack with a weapon, MOVE M4* to maneuver): fatigue "
