@@ -7,6 +7,10 @@ answers well inside Discord's 3-second window.
 from __future__ import annotations
 
 import hashlib
+import math
+import re
+from dataclasses import dataclass
+from enum import IntEnum
 
 from rapidfuzz import fuzz, process, utils
 
@@ -30,8 +34,14 @@ class LookupIndex:
         for entry in entries:
             names = [(0, self.label(entry)), (0, entry.search_text), (1, entry.key), (1, entry.title)]
             names += [(2, alias) for alias in entry.aliases]
+            category = _norm(entry.category) + " "  # "rule spell cost" also names it "spell cost", as a last resort
+            names += [(3, _norm(a)[len(category) :]) for a in entry.aliases if _norm(a).startswith(category)]
             for rank, name in names:
-                self._keys.setdefault(_norm(name), []).append((rank, entry))
+                found = self._keys.setdefault(_norm(name), [])
+                if all(other is not entry for _, other in found):
+                    found.append((rank, entry))
+        self._words = [_Words.of(entry) for entry in entries]
+        self._df: dict[str, int] = {}
 
     @staticmethod
     def label(entry: LookupEntry) -> str:
@@ -71,17 +81,80 @@ class LookupIndex:
         return self.entries[ranked[0][0]]
 
     def exact(self, term: str, ruleset: str | None = None) -> LookupEntry | None:
-        """A full label, key or title beats an alias; the channel's own ruleset wins a tie."""
-        found = self._keys.get(_norm(term))
-        if not found:
-            return None
-        return min(found, key=lambda item: (item[0], item[1].ruleset != ruleset))[1]
+        """The channel's own book first; then a full label, key or title beats an alias."""
+        found = self._exact_all(term, ruleset)
+        return found[0] if found else None
+
+    def _exact_all(self, term: str, ruleset: str | None) -> list[LookupEntry]:
+        found = self._keys.get(_norm(term), [])
+        ranked = sorted(found, key=lambda item: (bool(ruleset) and item[1].ruleset != ruleset, item[0]))
+        return [entry for _, entry in ranked]
+
+    def hits(self, term: str, ruleset: str | None = None) -> list[tuple[Tier, LookupEntry]]:
+        """Every entry the term's words are in, best first: by tier (a name before a prefix before the text),
+        then the channel's book, a rule before a table before a glossary term before a row, the tightest name."""
+        words = _tokens(term)
+        if not words:
+            return []
+        phrase = _norm(term)
+        ranked = []
+        for position, (entry, names) in enumerate(zip(self.entries, self._words, strict=True)):
+            tier = names.tier(words)
+            if tier is None:
+                continue
+            other_book = bool(ruleset) and entry.ruleset != ruleset
+            category = CATEGORY_ORDER.get(entry.category, len(CATEGORY_ORDER))
+            if tier in (Tier.NAME, Tier.PREFIX):
+                alias_only, size = names.best_name(words)
+                order: tuple = (alias_only, category, size)
+            else:
+                rarity = {w: math.log(len(self.entries) / self._frequency(w)) for w in words}
+                order = (-round(names.named(rarity), 6), category, phrase not in names.text, -names.count(words))
+            ranked.append(((tier, other_book, *order, position), entry))
+        ranked.sort(key=lambda item: item[0])
+        return [(key[0], entry) for key, entry in ranked]
+
+    def _frequency(self, word: str) -> int:
+        """How many entries hold the word anywhere (at least 1): a rare word says more about an entry."""
+        if word not in self._df:
+            self._df[word] = max(1, sum(1 for names in self._words if _forms(word) & names.every))
+        return self._df[word]
+
+    def find(self, term: str, ruleset: str | None = None) -> Found | None:
+        """What ``/lookup term:`` shows: an exact name, else the best entry named by the term's whole words or
+        their beginnings, else a clear typo, else the best entry whose text has every word; None when nothing
+        does (a word only inside other words is shown when one entry alone has it)."""
+        exact = self._exact_all(term, ruleset)
+        if exact:
+            return Found(exact[0], Tier.EXACT, tuple(exact[1 : ALSO + 1]))
+        hits = self.hits(term, ruleset)
+        named = [(tier, entry) for tier, entry in hits if tier in (Tier.NAME, Tier.PREFIX)]
+        if named:
+            return Found(named[0][1], named[0][0], tuple(e for _, e in hits[1 : ALSO + 1]))
+        typo = self.clear_best(term, ruleset)
+        if typo is not None:
+            return Found(typo, Tier.TYPO, ())
+        texts = [entry for tier, entry in hits if tier is Tier.TEXT]
+        if texts:
+            return Found(texts[0], Tier.TEXT, tuple(texts[1 : ALSO + 1]))
+        if len(hits) == 1:
+            return Found(hits[0][1], Tier.PART, ())
+        return None
 
     def search(self, term: str, *, ruleset: str | None = None, limit: int = MAX_CHOICES) -> list[LookupEntry]:
-        """Best matches first; the channel's ruleset (if any) ranks ahead on ties."""
+        """Autocomplete: exact, then word hits in tier order, then fuzzy near-misses; the channel's ruleset
+        (if any) ranks ahead on ties."""
         if not term.strip():
             pool = [e for e in self.entries if ruleset is None or e.ruleset in (ruleset, None)]
             return pool[:limit]
+        found: dict[int, LookupEntry] = {}
+        exact = self.exact(term, ruleset)
+        if exact is not None:
+            found[id(exact)] = exact
+        for _tier, entry in self.hits(term, ruleset):
+            found.setdefault(id(entry), entry)
+            if len(found) >= limit:
+                return list(found.values())
         matches = process.extract(
             term, self._names, scorer=fuzz.WRatio, processor=utils.default_process, limit=limit * 3
         )
@@ -89,14 +162,109 @@ class LookupIndex:
             matches,
             key=lambda m: (-m[1] - (5 if ruleset and self.entries[m[2]].ruleset == ruleset else 0), m[2]),
         )
-        return [self.entries[index] for _, _, index in ranked[:limit]]
+        for _, _, index in ranked:
+            found.setdefault(id(self.entries[index]), self.entries[index])
+        return list(found.values())[:limit]
 
 
+class Tier(IntEnum):
+    """How an entry answers a term, best first."""
+
+    EXACT = 0  # its name, key, title, label or an alias
+    NAME = 1  # every word of the term is a whole word of its names
+    PREFIX = 2  # every word begins a word of its names ("harm ord")
+    TYPO = 3  # a clear near-miss of one name (clear_best)
+    TEXT = 4  # every word is a whole word of its names or text
+    PART = 5  # every word is inside its text, as part of a word
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a term opens, how it was found, and the next entries it also names (shown as "Also")."""
+
+    entry: LookupEntry
+    tier: Tier
+    others: tuple[LookupEntry, ...] = ()
+
+
+ALSO = 4  # entries named after the one shown
 CLEAR_SCORE, CLEAR_LEAD = 80, 8  # a near-miss this close, this far ahead of the next entry, is what was meant
+CATEGORY_ORDER = {"rule": 0, "table": 1, "glossary": 2}  # then every other kind of row; "ruling" last
+CATEGORY_ORDER["ruling"] = len(CATEGORY_ORDER) + 1
+_WORD = re.compile(r"[^\W_]+")
 
 
 def _norm(text: str) -> str:
     return " ".join(text.casefold().split())
+
+
+def _tokens(text: str) -> list[str]:
+    return _WORD.findall(text.casefold())
+
+
+def _forms(word: str) -> set[str]:
+    """A word and its plain plural or singular: "harmonic" finds "Harmonics", "costs" finds "Cost"."""
+    forms = {word, word + "s", word + "es"}
+    if len(word) > 3 and word.endswith("s"):
+        forms |= {word[:-1], word[:-2] if word.endswith("es") else word}
+    return forms
+
+
+@dataclass(frozen=True)
+class _Words:
+    """An entry's words, split once so each keystroke of autocomplete is only set look-ups."""
+
+    names: tuple[frozenset[str], ...]  # each name's words: key, title, "category key", each alias
+    headings: int  # how many of ``names`` come first as the key, the title and "category key"
+    every: frozenset[str]  # the words of every name and of the body
+    text: str  # names and body, normalized, for a word inside a word
+
+    @classmethod
+    def of(cls, entry: LookupEntry) -> _Words:
+        headings = [entry.key, entry.title, entry.search_text]
+        names = tuple(frozenset(_tokens(name)) for name in [*headings, *entry.aliases])
+        return cls(
+            names=names,
+            headings=len(headings),
+            every=frozenset().union(*names, _tokens(entry.body)),
+            text=_norm(" ".join([entry.search_text, entry.title, *entry.aliases, entry.body])),
+        )
+
+    def tier(self, words: list[str]) -> Tier | None:
+        if any(_whole(words, name) for name in self.names):
+            return Tier.NAME
+        if any(_begun(words, name) for name in self.names):
+            return Tier.PREFIX
+        if _whole(words, self.every):
+            return Tier.TEXT
+        if all(w in self.text for w in words):
+            return Tier.PART
+        return None
+
+    def best_name(self, words: list[str]) -> tuple[bool, int]:
+        """Where the term's words sit: in the key, title or "category key" before only in an alias; then the
+        fewest words of that name ("Harmonic order" before "Harmonic and discordant bonuses")."""
+        held = [(at >= self.headings, len(name)) for at, name in enumerate(self.names) if _begun(words, name)]
+        return min(held, default=(True, 99))
+
+    def named(self, rarity: dict[str, float]) -> float:
+        """How much of the term one name holds, each word weighed by its rarity in the books: "spell cost"
+        finds "Energy Cost" (cost is the rarer word) before "Spell Type"."""
+        return max((sum(r for w, r in rarity.items() if _forms(w) & name) for name in self.names), default=0.0)
+
+    def count(self, words: list[str]) -> int:
+        """How often the term's words come up in the entry's text."""
+        found = _tokens(self.text)
+        return sum(1 for token in found for w in words if token in _forms(w))
+
+
+def _whole(words: list[str], name: frozenset[str]) -> bool:
+    return all(_forms(w) & name for w in words)
+
+
+def _begun(words: list[str], name: frozenset[str]) -> bool:
+    """Every word is a word of the name, or begins one."""
+    return all(_forms(w) & name or any(n.startswith(w) for n in name) for w in words)
 
 
 PAGE_SIZE = 3700  # leaves room for a code fence reopened across a page break
@@ -179,8 +347,37 @@ def entry_page(entry: LookupEntry, page: int) -> tuple[Outcome, int]:
     return Outcome(card=card, summary=f"looked up {entry.category} {entry.key}", data=data), len(pages)
 
 
-def suggestions(index: LookupIndex, term: str, ruleset: str | None) -> LookupEntry:
-    """An unknown term is a user error that names the nearest entries."""
+def found_note(index: LookupIndex, found: Found, term: str, outcome: Outcome) -> None:
+    """Say how a term found what is shown, so a guess never passes for an exact answer, and name the next
+    entries it also finds (``data``: ``showing_for`` when not exact, ``also`` the other entries' labels)."""
+    label = f"`{index.label(found.entry)}`"
+    also = [index.label(entry) for entry in found.others]
+    also_text = f" Also: {', '.join(f'`{name}`' for name in also)}." if also else ""
+    if found.tier is Tier.EXACT:
+        note = f"Also under that name: {', '.join(f'`{name}`' for name in also)}." if also else ""
+    elif found.tier is Tier.TEXT:
+        note = f"No entry is called '{term}'; {label} mentions it.{also_text}"
+    elif found.tier is Tier.PART:
+        note = f"No entry is called '{term}'; {label} is the one entry with it inside a word."
+    else:
+        note = f"Showing {label} for '{term}'.{also_text}"
+    if found.tier is not Tier.EXACT:
+        outcome.data["showing_for"] = term
+    if also:
+        outcome.data["also"] = also
+    if note:
+        outcome.card.description = f"*{note}*\n{outcome.card.description}"[:4096]
+
+
+def not_found(index: LookupIndex, term: str, ruleset: str | None) -> RuleError:
+    """An unknown term is a user error that names the entries it is inside of, or else the nearest names."""
+    inside = [entry for _, entry in index.hits(term, ruleset)[:5]]
+    if inside:
+        listed = ", ".join(f"`{index.label(e)}`" for e in inside)
+        return RuleError(
+            f"Nothing is called '{term}', and it is a whole word of no entry. It is inside: {listed}. "
+            "Look one of them up, or start typing in `term` for suggestions."
+        )
     near = index.search(term, ruleset=ruleset, limit=5)
     hint = ", ".join(f"`{index.label(e)}`" for e in near) or "nothing close"
-    raise RuleError(f"Nothing is called {term!r}. Nearest: {hint}. Start typing in `term` for suggestions.")
+    return RuleError(f"Nothing is called '{term}'. Nearest: {hint}. Start typing in `term` for suggestions.")
