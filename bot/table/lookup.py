@@ -6,9 +6,11 @@ answers well inside Discord's 3-second window.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -41,7 +43,7 @@ class LookupIndex:
                 if all(other is not entry for _, other in found):
                     found.append((rank, entry))
         self._words = [_Words.of(entry) for entry in entries]
-        self._df: dict[str, int] = {}
+        self._vocabulary = sorted({word for names in self._words for name in names.names for word in name})
 
     @staticmethod
     def label(entry: LookupEntry) -> str:
@@ -93,32 +95,42 @@ class LookupIndex:
     def hits(self, term: str, ruleset: str | None = None) -> list[tuple[Tier, LookupEntry]]:
         """Every entry the term's words are in, best first: by tier (a name before a prefix before the text),
         then the channel's book, a rule before a table before a glossary term before a row, the tightest name."""
-        words = _tokens(term)
-        if not words:
+        query = self._query(term)
+        if query is None:
             return []
         phrase = _norm(term)
         ranked = []
         for position, (entry, names) in enumerate(zip(self.entries, self._words, strict=True)):
-            tier = names.tier(words)
+            tier = names.tier(query)
             if tier is None:
                 continue
             other_book = bool(ruleset) and entry.ruleset != ruleset
             category = CATEGORY_ORDER.get(entry.category, len(CATEGORY_ORDER))
             if tier in (Tier.NAME, Tier.PREFIX):
-                alias_only, size = names.best_name(words)
+                alias_only, size = names.best_name(query)
                 order: tuple = (alias_only, category, size)
             else:
-                rarity = {w: math.log(len(self.entries) / self._frequency(w)) for w in words}
-                order = (-round(names.named(rarity), 6), category, phrase not in names.text, -names.count(words))
+                order = (-names.named(query), category, phrase not in names.text, -names.count(query))
             ranked.append(((tier, other_book, *order, position), entry))
         ranked.sort(key=lambda item: item[0])
         return [(key[0], entry) for key, entry in ranked]
 
-    def _frequency(self, word: str) -> int:
-        """How many entries hold the word anywhere (at least 1): a rare word says more about an entry."""
-        if word not in self._df:
-            self._df[word] = max(1, sum(1 for names in self._words if _forms(word) & names.every))
-        return self._df[word]
+    def _query(self, term: str) -> _Query | None:
+        """The term's words, each with its plural or singular, the names' words it begins, and its rarity."""
+        words = tuple(dict.fromkeys(_tokens(term)))
+        if not words:
+            return None
+        whole = tuple(frozenset(_forms(w)) for w in words)
+        begun = []
+        for word, forms in zip(words, whole, strict=True):
+            start = bisect.bisect_left(self._vocabulary, word)
+            end = bisect.bisect_left(self._vocabulary, word + "\U0010ffff")
+            begun.append(forms | frozenset(self._vocabulary[start:end]))
+        rarity = []
+        for forms in whole:
+            held = sum(1 for names in self._words if forms & names.every)
+            rarity.append(round(math.log(len(self.entries) / max(1, held)), 6))
+        return _Query(words, whole, tuple(begun), tuple(rarity))
 
     def find(self, term: str, ruleset: str | None = None) -> Found | None:
         """What ``/lookup term:`` shows: an exact name, else the best entry named by the term's whole words or
@@ -211,60 +223,64 @@ def _forms(word: str) -> set[str]:
 
 
 @dataclass(frozen=True)
+class _Query:
+    """A term split once per look-up, so judging each entry is only set intersections."""
+
+    words: tuple[str, ...]
+    whole: tuple[frozenset[str], ...]  # each word with its plain plural or singular
+    begun: tuple[frozenset[str], ...]  # and every word of the names it begins
+    rarity: tuple[float, ...]  # log(entries / entries holding it): a rare word says more
+
+
+@dataclass(frozen=True)
 class _Words:
-    """An entry's words, split once so each keystroke of autocomplete is only set look-ups."""
+    """An entry's words, split once at start-up."""
 
     names: tuple[frozenset[str], ...]  # each name's words: key, title, "category key", each alias
     headings: int  # how many of ``names`` come first as the key, the title and "category key"
     every: frozenset[str]  # the words of every name and of the body
+    counts: Counter[str]  # how often each word comes up in the names and body
     text: str  # names and body, normalized, for a word inside a word
 
     @classmethod
     def of(cls, entry: LookupEntry) -> _Words:
         headings = [entry.key, entry.title, entry.search_text]
         names = tuple(frozenset(_tokens(name)) for name in [*headings, *entry.aliases])
-        return cls(
-            names=names,
-            headings=len(headings),
-            every=frozenset().union(*names, _tokens(entry.body)),
-            text=_norm(" ".join([entry.search_text, entry.title, *entry.aliases, entry.body])),
-        )
+        text = _norm(" ".join([entry.search_text, entry.title, *entry.aliases, entry.body]))
+        counts = Counter(_tokens(text))
+        return cls(names=names, headings=len(headings), every=frozenset(counts), counts=counts, text=text)
 
-    def tier(self, words: list[str]) -> Tier | None:
-        if any(_whole(words, name) for name in self.names):
+    def tier(self, query: _Query) -> Tier | None:
+        if any(_all_in(query.whole, name) for name in self.names):
             return Tier.NAME
-        if any(_begun(words, name) for name in self.names):
+        if any(_all_in(query.begun, name) for name in self.names):
             return Tier.PREFIX
-        if _whole(words, self.every):
+        if _all_in(query.whole, self.every):
             return Tier.TEXT
-        if all(w in self.text for w in words):
+        if all(w in self.text for w in query.words):
             return Tier.PART
         return None
 
-    def best_name(self, words: list[str]) -> tuple[bool, int]:
+    def best_name(self, query: _Query) -> tuple[bool, int]:
         """Where the term's words sit: in the key, title or "category key" before only in an alias; then the
         fewest words of that name ("Harmonic order" before "Harmonic and discordant bonuses")."""
-        held = [(at >= self.headings, len(name)) for at, name in enumerate(self.names) if _begun(words, name)]
+        held = [(at >= self.headings, len(name)) for at, name in enumerate(self.names) if _all_in(query.begun, name)]
         return min(held, default=(True, 99))
 
-    def named(self, rarity: dict[str, float]) -> float:
+    def named(self, query: _Query) -> float:
         """How much of the term one name holds, each word weighed by its rarity in the books: "spell cost"
         finds "Energy Cost" (cost is the rarer word) before "Spell Type"."""
-        return max((sum(r for w, r in rarity.items() if _forms(w) & name) for name in self.names), default=0.0)
+        pairs = list(zip(query.whole, query.rarity, strict=True))
+        return max((sum(r for forms, r in pairs if forms & name) for name in self.names), default=0.0)
 
-    def count(self, words: list[str]) -> int:
-        """How often the term's words come up in the entry's text."""
-        found = _tokens(self.text)
-        return sum(1 for token in found for w in words if token in _forms(w))
-
-
-def _whole(words: list[str], name: frozenset[str]) -> bool:
-    return all(_forms(w) & name for w in words)
+    def count(self, query: _Query) -> int:
+        """How often the term's words come up in the entry."""
+        return sum(self.counts[form] for forms in query.whole for form in forms)
 
 
-def _begun(words: list[str], name: frozenset[str]) -> bool:
-    """Every word is a word of the name, or begins one."""
-    return all(_forms(w) & name or any(n.startswith(w) for n in name) for w in words)
+def _all_in(wanted: tuple[frozenset[str], ...], words: frozenset[str]) -> bool:
+    """Each wanted word (any of its forms) is one of the words."""
+    return all(not forms.isdisjoint(words) for forms in wanted)
 
 
 PAGE_SIZE = 3700  # leaves room for a code fence reopened across a page break
