@@ -30,6 +30,8 @@ T = TypeVar("T")
 class Store(Protocol):
     """What the table service needs of a database; SQLite's and PostgreSQL's stores both are one."""
 
+    clock: Callable[[], str]  # "now" for the rows it stamps; the table service sets its own clock here
+
     async def close(self) -> None: ...
 
     async def schema_version(self) -> int: ...

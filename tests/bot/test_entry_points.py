@@ -60,13 +60,16 @@ def test_console_json_is_seeded_and_reports_errors(tmp_path: Path) -> None:
     assert json.loads(again.stdout.splitlines()[0])["data"]["dice"] == good["data"]["dice"]
 
 
-def test_no_token_and_no_terminal_exits_2_with_one_line(tmp_path: Path) -> None:
-    result = run([], tmp_path)
-    assert result.returncode == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1
-    assert "DISCORD_TOKEN" in lines[0]
-    assert "python -m bot console" in lines[0]
+def test_no_token_and_a_pipe_plays_the_pipe_at_the_console(tmp_path: Path) -> None:
+    """`printf '/roll expression:3d6\\n' | python -m bot` (and `make run` without a terminal): the README's console."""
+    result = run([], tmp_path, stdin="/roll expression:3d6\n/lookup term:harmonic\n")
+    assert result.returncode == 0, result.stderr
+    assert "== Roll: " in result.stdout and "3d6 (" in result.stdout
+    assert "== Harmonic order (section 12) ==" in result.stdout
+    assert "no DISCORD_TOKEN is set, so this is the console table" in result.stderr  # the why, off stdout
+    assert "DISCORD_TOKEN" not in result.stdout
+    nothing = run([], tmp_path)  # stdin at its end at once (/dev/null): the console ends at once, fine
+    assert nothing.returncode == 0 and nothing.stdout == "", nothing.stderr
 
 
 @pytest.mark.parametrize(
