@@ -86,3 +86,21 @@ async def test_campaign_board_prints_the_board_it_posts(console: Console, tmp_pa
     assert "board" not in await console.ok("/roll expression:1d6")  # an edit is not printed again
     shown = await _play(tmp_path, '/campaign start ruleset:runic name:"Long Winter"\n/campaign board\n')
     assert "Posted in this channel, for everyone:\n== The party: Long Winter ==" in shown
+
+
+async def test_the_serpent_gm_wait_names_its_command_once(console: Console) -> None:
+    await console.ok("@as Gwen")
+    await console.ok("/campaign start ruleset:serpent name:Duel")
+    for magi in ("White", "Black"):
+        await console.ok(f"@as {magi}")
+        await console.ok(f'/serpent magi create name:{magi} codex:"Fireball x2, Dissolve Tissue x2"')
+    await console.ok("@gm")
+    await console.ok("/serpent battle start")
+    await console.ok("@as White")
+    await console.ok("/serpent battle join")
+    await console.ok("@as Black")
+    joined = await console.ok("/serpent battle join")  # its ping names what the GM is waited on for
+    waiting = await console.ok("/campaign waiting")
+    for text in (joined["text"], waiting["text"]):
+        (line,) = [line for line in text.splitlines() if "run round 1" in line]
+        assert "**GM**: run round 1 (`/serpent battle round`)" in line and line.count("/serpent battle round") == 1
