@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 USAGE = """commands:
-  (none)              connect to Discord with DISCORD_TOKEN, or open the console table when none is set
+  (none)              connect to Discord with DISCORD_TOKEN; with none set, the console table (typed, or piped in)
       --shards 0-3 --shard-count 8
                       run only these shards (ranges and numbers, comma-separated) of the whole bot's 8,
                       so several processes split a large bot; --shard-count alone runs all its shards here

@@ -302,16 +302,19 @@ def test_every_help_exits_0_with_usage(tmp_path: Path, args: list[str]) -> None:
 
 
 def test_help_usage_names_the_subcommands(tmp_path: Path) -> None:
-    usage = run(["--help"], tmp_path).stdout.splitlines()[0]
+    shown = run(["--help"], tmp_path).stdout
+    usage = shown.splitlines()[0]
     assert all(word in usage for word in ("console", "sync", "backup", "port", "forget")), usage
+    assert "with none set, the console table (typed, or piped in)" in shown  # what `python -m bot` does here
 
 
-def test_console_into_a_closed_pipe_exits_quietly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("args", [["console"], []])  # `python -m bot` with no token is the console too
+def test_console_into_a_closed_pipe_exits_quietly(tmp_path: Path, args: list[str]) -> None:
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
     environment.update({"MAGISTER_DB": str(target(tmp_path / "cli.sqlite3")), "PYTHONPATH": str(ROOT)})
     reader = subprocess.Popen(["head", "-1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     console = subprocess.Popen(
-        [sys.executable, "-m", "bot", "console"],
+        [sys.executable, "-m", "bot", *args],
         cwd=tmp_path,
         env=environment,
         stdin=subprocess.PIPE,
