@@ -30,7 +30,12 @@ T = TypeVar("T")
 class Store(Protocol):
     """What the table service needs of a database; SQLite's and PostgreSQL's stores both are one."""
 
-    clock: Callable[[], str]  # "now" for the rows it stamps; the table service sets its own clock here
+    @property
+    def clock(self) -> Callable[[], str]:
+        """ "Now" for the rows it stamps (events, campaigns, sheets, macros, exports); the service sets its own."""
+
+    @clock.setter
+    def clock(self, clock: Callable[[], str]) -> None: ...
 
     async def close(self) -> None: ...
 
