@@ -1,7 +1,10 @@
-"""The ``/lookup`` index: every book entry, searchable by exact key or fuzzily.
+"""The ``/lookup`` index: every book entry, found by its name, by the words of a term, or fuzzily.
 
-Scoring runs through rapidfuzz (C speed), so autocomplete over every table
-answers well inside Discord's 3-second window.
+A term opens, in this order: an entry it names exactly; the best entry one of whose names holds every word of it
+whole ("harmonic" → "Harmonic order"), then by their beginnings ("harm ord"); a clear typo of a name; the best
+entry whose text holds every word ("Fasul"). The reply says which, and names the next entries found. Each term is
+split once and each entry's words at start-up, so ranking every book is set look-ups (a few milliseconds);
+near-misses for autocomplete run through rapidfuzz (C speed), well inside Discord's 3-second window.
 """
 
 from __future__ import annotations
@@ -183,8 +186,8 @@ class Tier(IntEnum):
     """How an entry answers a term, best first."""
 
     EXACT = 0  # its name, key, title, label or an alias
-    NAME = 1  # every word of the term is a whole word of its names
-    PREFIX = 2  # every word begins a word of its names ("harm ord")
+    NAME = 1  # every word of the term is a whole word of one of its names (or its plural)
+    PREFIX = 2  # every word is, or begins, a word of one of its names ("harm ord")
     TYPO = 3  # a clear near-miss of one name (clear_best)
     TEXT = 4  # every word is a whole word of its names or text
     PART = 5  # every word is inside its text, as part of a word
