@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.storage.protocol import Store
-from bot.storage.rows import EventRow, utcnow
+from bot.storage.rows import EventRow
 
 Read = Callable[[str, Sequence[Any]], list[tuple]]  # a store's snapshot(): rows of a query, ? placeholders
 
@@ -45,7 +45,7 @@ def write_export(
     folder.mkdir(parents=True, exist_ok=True)
     json_path, markdown_path = folder / f"{slug}.json", folder / f"{slug}-log.md"
     with store.snapshot() as read:  # one snapshot: the campaign, its characters and its log agree
-        events, characters = _write(read, campaign_id, json_path, markdown_path, line)
+        events, characters = _write(read, campaign_id, json_path, markdown_path, line, store.clock())
     files = [json_path, markdown_path]
     compressed = sum(path.stat().st_size for path in files) > limit
     if compressed:
@@ -60,6 +60,7 @@ def _write(
     json_path: Path,
     markdown_path: Path,
     line: Callable[[EventRow], str],
+    now: str,
 ) -> tuple[int, int]:
     (campaign,) = read(
         "SELECT name, ruleset, guild_id, channel_id, gm_ids, gm_channel_id, settings, state, created_at, pbp"
@@ -88,7 +89,7 @@ def _write(
     count = 0
     with json_path.open("w", encoding="utf-8") as out, markdown_path.open("w", encoding="utf-8") as markdown:
         out.write(f'{{\n  "format": "{FORMAT}",\n')
-        out.write(f'  "exported_at": {json.dumps(utcnow())},\n')
+        out.write(f'  "exported_at": {json.dumps(now)},\n')
         out.write(f'  "campaign": {_dumps(header)},\n')
         out.write(f'  "characters": {_dumps(characters)},\n  "events": [')
         markdown.write(f"# {name}\n\nRuleset: {ruleset}. Started {created_at}.\n\n## Log\n\n")

@@ -30,6 +30,13 @@ T = TypeVar("T")
 class Store(Protocol):
     """What the table service needs of a database; SQLite's and PostgreSQL's stores both are one."""
 
+    @property
+    def clock(self) -> Callable[[], str]:
+        """ "Now" for the rows it stamps (events, campaigns, sheets, macros, exports); the service sets its own."""
+
+    @clock.setter
+    def clock(self, clock: Callable[[], str]) -> None: ...
+
     async def close(self) -> None: ...
 
     async def schema_version(self) -> int: ...

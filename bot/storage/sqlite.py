@@ -271,6 +271,15 @@ class SqliteStore:
         self._writer = writer
         self._reader = reader
 
+    @property
+    def clock(self) -> Callable[[], str]:
+        """What "now" is for the rows this store stamps (events, campaigns, sheets, macros)."""
+        return self._writer.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], str]) -> None:
+        self._writer.clock = clock
+
     @classmethod
     async def open(cls, path: Path | str, *, synchronous: str = "FULL") -> SqliteStore:
         """Open (creating if need be) and migrate. ``synchronous``: FULL (power-loss safe) or NORMAL."""

@@ -118,7 +118,8 @@ class Writer(GroupCommit):
         self.path = path
         self._pool = pool
         self._db = connection
-        self._tx = WriteTx(connection)
+        self.clock: Callable[[], str] = utcnow  # the store's clock (the console's virtual one at its table)
+        self._tx = WriteTx(connection, lambda: self.clock())
         self._lock = asyncio.Lock()  # one transaction at a time: a group, or an async transaction()
         self._queue: list[tuple[Job, asyncio.Future[Any]]] = []
         self._committer: asyncio.Task[None] | None = None
@@ -231,7 +232,8 @@ class Writer(GroupCommit):
 class WriteTx:
     """The writes an action may make, run on the writer thread inside one ``BEGIN IMMEDIATE``."""
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: sqlite3.Connection, now: Callable[[], str] = utcnow) -> None:
+        self._now = now  # the time rows are stamped with: the store's clock
         self._db = connection
 
     def insert_campaign(
@@ -247,7 +249,7 @@ class WriteTx:
         cursor = self._db.execute(
             """INSERT INTO campaigns (guild_id, channel_id, ruleset, name, gm_ids, settings, state, created_at)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
-            (guild_id, channel_id, ruleset, name, dumps(list(gm_ids)), dumps(settings), dumps(state), utcnow()),
+            (guild_id, channel_id, ruleset, name, dumps(list(gm_ids)), dumps(settings), dumps(state), self._now()),
         )
         return int(cursor.lastrowid)  # type: ignore[arg-type]
 
@@ -315,7 +317,7 @@ class WriteTx:
             raise StaleCampaignError(campaign.id)
 
     def insert_character(self, campaign_id: int, owner_id: int, name: str, sheet: dict) -> int:
-        now = utcnow()
+        now = self._now()
         cursor = self._db.execute(
             """INSERT INTO characters (campaign_id, owner_id, name, name_key, sheet, created_at, updated_at)
                VALUES (?, ?, ?, ?, ?, ?, ?)""",
@@ -326,7 +328,7 @@ class WriteTx:
     def update_character(self, character_id: int, owner_id: int, sheet: dict) -> None:
         self._db.execute(
             "UPDATE characters SET owner_id = ?, sheet = ?, updated_at = ? WHERE id = ?",
-            (owner_id, dumps(sheet), utcnow(), character_id),
+            (owner_id, dumps(sheet), self._now(), character_id),
         )
 
     def delete_character(self, character_id: int) -> None:
@@ -354,7 +356,7 @@ class WriteTx:
                SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = ?""",
             (
                 campaign_id,
-                at or utcnow(),
+                at or self._now(),
                 actor_id,
                 actor_name,
                 command,
@@ -379,7 +381,7 @@ class WriteTx:
         self._db.execute(
             "INSERT INTO macros (owner_id, campaign_id, name, name_key, expression, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
-            (owner_id, campaign_id, name, key, expression, utcnow()),
+            (owner_id, campaign_id, name, key, expression, self._now()),
         )
         return replaced
 

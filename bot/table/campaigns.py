@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 
 from bot.storage.export import write_export
 from bot.storage.protocol import Transaction
-from bot.storage.rows import RECAP_COUNT_CAP, EventRow, LogQuery, utcnow
+from bot.storage.rows import RECAP_COUNT_CAP, EventRow, LogQuery
 from bot.table.pbp import (
     PBP_KEYS,
     PbpSettings,
@@ -663,7 +663,7 @@ def end_prompt(campaign: Campaign) -> Outcome:
 
 async def end(service: TableService, place: Place, caller: Caller) -> Reply:
     async def change(campaign: Campaign, _: Transaction) -> Outcome:
-        campaign.row.archived_at = utcnow()
+        campaign.row.archived_at = service.clock()
         return Outcome(
             card=Card(
                 title=f"Campaign ended: {campaign.row.name}",

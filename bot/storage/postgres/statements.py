@@ -5,7 +5,7 @@ placeholders, the event log's filters)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import asyncpg
@@ -18,7 +18,6 @@ from bot.storage.rows import (
     StaleCampaignError,
     TimerClaimedError,
     dumps,
-    utcnow,
 )
 from bot.storage.sqlite import log_where as sqlite_log_where
 
@@ -54,6 +53,7 @@ class OpenTransaction(Protocol):
 
     _connection: asyncpg.Connection | None
     _locked: set[int]
+    clock: Callable[[], str]  # the time rows are stamped with
 
 
 class Statements:
@@ -109,7 +109,7 @@ class Statements:
             dumps(list(gm_ids)),
             dumps(settings),
             dumps(state),
-            utcnow(),
+            self._writer.clock(),
         )
 
     async def set_created_at(self, campaign_id: int, created_at: str) -> None:
@@ -179,7 +179,7 @@ class Statements:
 
     async def insert_character(self, campaign_id: int, owner_id: int, name: str, sheet: dict) -> int:
         await self._lock(campaign_id)
-        now = utcnow()
+        now = self._writer.clock()
         return await self._insert(
             """INSERT INTO characters (campaign_id, owner_id, name, name_key, sheet, created_at, updated_at)
                VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id""",
@@ -197,7 +197,7 @@ class Statements:
             "UPDATE characters SET owner_id = $1, sheet = $2, updated_at = $3 WHERE id = $4",
             owner_id,
             dumps(sheet),
-            utcnow(),
+            self._writer.clock(),
             character_id,
         )
 
@@ -226,7 +226,7 @@ class Statements:
                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
                        (SELECT coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = $1)) RETURNING id""",
             campaign_id,
-            at or utcnow(),
+            at or self._writer.clock(),
             actor_id,
             actor_name,
             command,
@@ -255,7 +255,7 @@ class Statements:
             name,
             key,
             expression,
-            utcnow(),
+            self._writer.clock(),
         )
         return _count(status) > 0
 

@@ -60,6 +60,15 @@ class PgStore:
         self._pool = pool
         self._writer = writer
 
+    @property
+    def clock(self) -> Callable[[], str]:
+        """What "now" is for the rows this store stamps (events, campaigns, sheets, macros)."""
+        return self._writer.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], str]) -> None:
+        self._writer.clock = clock
+
     @classmethod
     async def open(cls, url: str, *, synchronous: str = "FULL") -> PgStore:
         """Connect and migrate. ``synchronous`` NORMAL turns off ``synchronous_commit`` (see docs/deploy.md)."""

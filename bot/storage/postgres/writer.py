@@ -20,6 +20,7 @@ import asyncpg
 
 from bot.storage.postgres.errors import UNREACHABLE, again_if_dropped, unavailable
 from bot.storage.postgres.statements import Statements
+from bot.storage.rows import utcnow
 from bot.storage.writer import GroupCommit, Transaction, WriteTx
 
 T = TypeVar("T")
@@ -95,6 +96,7 @@ class PgWriter(GroupCommit):
         self._connection: asyncpg.Connection | None = None  # the open transaction's
         self._transaction: Any = None
         self._locked: set[int] = set()  # campaigns advisory-locked in the open transaction
+        self.clock: Callable[[], str] = utcnow  # the store's clock (the console's virtual one at its table)
         self._statements = Statements(self)
         self._tx = PgWriteTx(self)
         self._async = PgTransaction(self)
