@@ -8,6 +8,7 @@ import contextlib
 import os
 import signal
 import sqlite3
+import stat
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -173,6 +174,10 @@ def _main(argv: list[str] | None) -> int:
         return forget.run(args.rest)
 
     settings = load_settings()
+    if settings.token is None and _nothing_to_read():
+        # a detached container or a service with no token: a console nobody can type at would end at once with
+        # status 0, and a deployment would never learn why it is not in Discord
+        fail("no DISCORD_TOKEN is set (put it in .env or the environment), and nothing can be typed here")
     if settings.token is None:  # the console table, typed at or piped into (`printf '/roll expression:3d6\n' | ...`)
         from bot.cli import console
 
@@ -180,6 +185,17 @@ def _main(argv: list[str] | None) -> int:
         print(BANNER if sys.stdin.isatty() else PIPED_BANNER, file=sys.stdout if sys.stdin.isatty() else sys.stderr)
         return asyncio.run(console.run([]))
     return asyncio.run(serve(settings, plan))
+
+
+def _nothing_to_read() -> bool:
+    """Standard input is /dev/null (``docker run -d``, a service manager) or an empty file: no one will ever type."""
+    try:
+        status = os.fstat(sys.stdin.fileno())
+    except (OSError, ValueError, AttributeError):  # closed, or replaced by something with no descriptor
+        return True
+    if stat.S_ISCHR(status.st_mode):
+        return not sys.stdin.isatty()
+    return stat.S_ISREG(status.st_mode) and status.st_size == 0
 
 
 def backup(source: str | Path, target: str | Path) -> int:

@@ -68,8 +68,25 @@ def test_no_token_and_a_pipe_plays_the_pipe_at_the_console(tmp_path: Path) -> No
     assert "== Harmonic order (section 12) ==" in result.stdout
     assert "no DISCORD_TOKEN is set, so this is the console table" in result.stderr  # the why, off stdout
     assert "DISCORD_TOKEN" not in result.stdout
-    nothing = run([], tmp_path)  # stdin at its end at once (/dev/null): the console ends at once, fine
-    assert nothing.returncode == 0 and nothing.stdout == "", nothing.stderr
+    empty_pipe = run([], tmp_path, stdin="")  # a pipe that ends at once: the console ends at once, fine
+    assert empty_pipe.returncode == 0 and empty_pipe.stdout == "", empty_pipe.stderr
+
+
+def test_no_token_and_nothing_to_read_exits_2_saying_why(tmp_path: Path) -> None:
+    """`docker run -d` or a service manager without a token: stdin is /dev/null, so no console can be played;
+    exit 2 with the reason, as before the console read pipes, so the deployment's log and status say what is wrong."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**environment, "MAGISTER_DB": str(tmp_path / "cli.sqlite3"), "PYTHONPATH": str(ROOT)},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2, result.stderr
+    assert "no DISCORD_TOKEN is set" in result.stderr and result.stdout == ""
 
 
 @pytest.mark.parametrize(
