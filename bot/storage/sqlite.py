@@ -254,6 +254,11 @@ class SqliteOpenError(StoreOpenError):
                 "Magister may not write to it (SQLite says: attempt to write a readonly database): give the user "
                 "running Magister write permission on the file and its folder (chmod u+w, or chown)"
             )
+        elif isinstance(error, sqlite3.OperationalError) and ("tokenizer" in reason or "fts5" in reason):
+            advice = (
+                f"this Python's SQLite cannot build the log's text index (SQLite says: {reason}): it needs SQLite "
+                "3.34 or newer with FTS5, as in Python's official builds and Debian 12"
+            )
         elif isinstance(error, OSError) and error.strerror:
             advice = f"{error.strerror.lower()}: check the folder exists and is writable"
         else:

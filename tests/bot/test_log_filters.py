@@ -270,3 +270,40 @@ def _base36(number: int) -> str:
     from bot.adapter.views import base36
 
     return base36(number)
+
+
+async def test_a_database_that_cannot_build_the_text_index_says_what_it_needs(tmp_path) -> None:
+    """Migration 8 needs SQLite's FTS5 trigram tokenizer, or PostgreSQL's pg_trgm: without it the start stops
+    with what to install, and the database stays at its previous schema."""
+    import pytest
+
+    from bot.storage.database import open_store
+    from bot.storage.postgres.migrations import PG_MIGRATIONS
+    from bot.storage.rows import StoreOpenError
+    from bot.storage.sqlite import MIGRATIONS
+    from tests.support import db as test_db
+
+    path = test_db.target(tmp_path / "old.sqlite3")
+    with pytest.MonkeyPatch.context() as patch:  # the previous Magister made it
+        patch.setattr("bot.storage.sqlite.MIGRATIONS", MIGRATIONS[:7])
+        patch.setattr("bot.storage.postgres.migrations.MIGRATIONS", MIGRATIONS[:7])
+        await (await open_store(path)).close()
+    with pytest.MonkeyPatch.context() as patch:  # a SQLite without the trigram tokenizer, a server without pg_trgm
+        missing = MIGRATIONS[7].replace("tokenize = 'trigram'", "tokenize = 'trigram_missing'")
+        patch.setattr("bot.storage.sqlite.MIGRATIONS", (*MIGRATIONS[:7], missing))
+        patch.setitem(PG_MIGRATIONS, 8, PG_MIGRATIONS[8].replace("EXISTS pg_trgm", "EXISTS pg_trgm_missing"))
+        with pytest.raises(StoreOpenError) as refused:
+            await open_store(path)
+    message = str(refused.value)
+    if test_db.ON_POSTGRES:
+        assert "pg_trgm" in message and "CREATE EXTENSION pg_trgm" in message
+    else:
+        assert "SQLite 3.34 or newer with FTS5" in message and "trigram_missing" in message
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("bot.storage.sqlite.MIGRATIONS", MIGRATIONS[:7])
+        patch.setattr("bot.storage.postgres.migrations.MIGRATIONS", MIGRATIONS[:7])
+        store = await open_store(path)
+        try:
+            assert await store.schema_version() == 7
+        finally:
+            await store.close()
