@@ -16,11 +16,11 @@ from bot.adapter.gm_channel import check_gm_channel, with_warning
 from bot.adapter.pickers import gm_card, gm_pickers
 from bot.adapter.posting import post_board
 from bot.adapter.privacy import forget_player_view
-from bot.adapter.views import confirm, page_renderer, pager
+from bot.adapter.views import confirm, pager, seek_renderer
 from bot.table import campaigns, importer, privacy
 from bot.table.service import Reply
 from cogs._common import gm_only, matching
-from rules.base import RuleError
+from rules.base import Card, RuleError
 
 
 def upload_limit(interaction: discord.Interaction) -> int:
@@ -138,7 +138,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
 
     @app_commands.command(name="log", description="Events in this campaign, newest first, maybe filtered")
     @app_commands.describe(
-        page="Page number, 1 is the newest",
+        page="Page number, 1 is the newest (any page the log has)",
         player="Only this member's events",
         command="Only this command's events",
         secrets="Only the secret events (GM)",
@@ -147,7 +147,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
     async def log(
         self,
         interaction: discord.Interaction,
-        page: app_commands.Range[int, 1, 100000] = 1,
+        page: app_commands.Range[int, 1, 2**53] = 1,
         player: discord.User | None = None,
         command: str | None = None,
         secrets: bool = False,
@@ -158,7 +158,8 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
             player.id if player else None, player.display_name if player else None, command, secrets, text
         )
         reply, pages = await campaigns.log_page(service, place, page, caller, filters)
-        view = pager("log", interaction.user.id, reply.outcome.data["page"], pages, filters.arg() if filters else "")
+        arg, ends = filters.arg() if filters else "", campaigns.page_ends(reply)
+        view = pager("log", interaction.user.id, reply.outcome.data["page"], pages, arg, ends)
         await send_reply(interaction, reply, view=view)
 
     @log.autocomplete("command")
@@ -265,13 +266,18 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
         await send_reply(interaction, Reply(reply, campaign.row), view=view)
 
 
-@page_renderer("log")
-async def _log_page(interaction: discord.Interaction, arg: str, page: int):
-    """A page of the log as its reader (the button's owner) may see it, with the filters it was asked with."""
+@seek_renderer("log")
+async def _log_page(
+    interaction: discord.Interaction, arg: str, page: int, older_than: int | None, newer_than: int | None
+) -> tuple[Card, int, int, tuple[int, int] | None]:
+    """A page of the log as its reader (the button's owner) may see it, with the filters it was asked with; a
+    filtered page seeks from the event its button names."""
     service, place = service_of(interaction), place_of(interaction)
     filters = await campaigns.filter_from_arg(service, place, arg)
-    reply, pages = await campaigns.log_page(service, place, page, caller_of(interaction), filters)
-    return reply.outcome.card, pages
+    reply, pages = await campaigns.log_page(
+        service, place, page, caller_of(interaction), filters, older_than=older_than, newer_than=newer_than
+    )
+    return reply.outcome.card, reply.outcome.data["page"], pages, campaigns.page_ends(reply)
 
 
 async def setup(bot: MagisterBot) -> None:

@@ -41,8 +41,11 @@ TABLES: tuple[tuple[str, str], ...] = (
 # Kept by a trigger as events arrive, on both backends: verified against the source, never written.
 DERIVED = frozenset({"event_counts"})
 BATCH = 1000
-# Each backend's own bookkeeping, not campaign data.
-INTERNAL = frozenset({"magister_schema", "sqlite_sequence", "sqlite_stat1"})
+# Each backend's own bookkeeping, not campaign data; and SQLite's text index of the log (its FTS5 table and the
+# tables behind it), which its triggers fill as the events are written (PostgreSQL's is an index of events).
+INTERNAL = frozenset({"magister_schema", "sqlite_sequence", "sqlite_stat1"}) | {
+    f"events_text{part}" for part in ("", "_config", "_data", "_docsize", "_idx")
+}
 
 
 def describe(target: str) -> str:

@@ -74,15 +74,23 @@ class Store(Protocol):
     async def characters(self, campaign_id: int) -> list[CharacterRow]: ...
 
     async def events(self, campaign_id: int, *, limit: int, offset: int = 0) -> list[EventRow]:
-        """A page of the log, newest first; the last page costs what the first does."""
+        """A page of the log, newest first, from ``offset`` below the newest: a seek by event number."""
 
     async def events_matching(
-        self, campaign_id: int, where: LogQuery, *, limit: int, offset: int = 0
+        self,
+        campaign_id: int,
+        where: LogQuery,
+        *,
+        limit: int,
+        before: int | None = None,
+        after: int | None = None,
+        skip: int = 0,
     ) -> list[EventRow]:
-        """A filtered log page, newest first (the unfiltered log reads :meth:`events`)."""
+        """A filtered log page, newest first (the unfiltered log reads :meth:`events`): up to ``limit`` matches
+        numbered below ``before``, or the ``limit`` just above ``after``, after skipping the ``skip`` newest."""
 
-    async def count_matching(self, campaign_id: int, where: LogQuery) -> int:
-        """How many events a filter matches."""
+    async def count_matching(self, campaign_id: int, where: LogQuery, *, limit: int) -> int:
+        """How many events a filter matches, counting no further than ``limit``."""
 
     async def commands_seen(self, campaign_id: int, *, limit: int = 200) -> list[str]:
         """Every command the campaign's log holds, in order."""
