@@ -576,18 +576,7 @@ async def _bulk_log(target: str | Path, campaign_id: int, events: int) -> None:
         db = await asyncpg.connect(str(target))
         try:
             first = await db.fetchval(NEXT_SEQ.format("$1"), campaign_id)
-            async with db.transaction():  # the count's trigger, once per row in one transaction, would be quadratic
-                await db.execute("ALTER TABLE events DISABLE TRIGGER events_counted")
-                await db.copy_records_to_table(
-                    "events", records=_log_rows(campaign_id, events, first), columns=LOG_COLUMNS
-                )
-                await db.execute("ALTER TABLE events ENABLE TRIGGER events_counted")
-                await db.execute(
-                    "INSERT INTO event_counts (campaign_id, events) VALUES ($1, $2)"
-                    " ON CONFLICT (campaign_id) DO UPDATE SET events = event_counts.events + $2",
-                    campaign_id,
-                    events,
-                )
+            await db.copy_records_to_table("events", records=_log_rows(campaign_id, events, first), columns=LOG_COLUMNS)
             await db.execute("VACUUM (ANALYZE) events")  # as autovacuum leaves a table: statistics, visibility map
         finally:
             await db.close()

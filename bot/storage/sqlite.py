@@ -223,6 +223,13 @@ MIGRATIONS: tuple[str, ...] = (
                     json_extract(OLD.result, '$.secret.summary'), json_extract(OLD.result, '$.private.summary'));
     END;
     """,
+    # 9: a campaign's event count is its newest event's number (numbers run 1, 2, 3… with no gaps, and events are
+    # never deleted from a live campaign): one seek of events_seq. The count table and the trigger that kept it
+    # cost every logged event an upsert (issue 23: a sixth of raw sqlite3's rate on the service's schema).
+    """
+    DROP TRIGGER events_counted;
+    DROP TABLE event_counts;
+    """,
 )
 
 
@@ -606,8 +613,8 @@ class SqliteStore:
         return [MacroRow(*row) for row in rows]
 
     async def count_events(self, campaign_id: int) -> int:
-        """Kept by a trigger, so it costs one row however long the log."""
-        row = await self._one("SELECT events FROM event_counts WHERE campaign_id = ?", (campaign_id,))
+        """The newest event's number (they run 1, 2, 3… with no gaps): one seek of events_seq however long the log."""
+        row = await self._one("SELECT coalesce(max(seq), 0) FROM events WHERE campaign_id = ?", (campaign_id,))
         return int(row[0]) if row else 0
 
     # ------------------------------------------------------------------ play-by-post reads

@@ -133,7 +133,6 @@ async def test_a_copy_that_does_not_verify_writes_nothing(tmp_path: Path) -> Non
     await port(str(source), str(target))  # creates and migrates it
     with sqlite3.connect(target) as db:
         db.execute("DELETE FROM characters")
-        db.execute("DELETE FROM event_counts")
         db.execute("DELETE FROM events")
         db.execute("DELETE FROM campaigns")
         db.execute(

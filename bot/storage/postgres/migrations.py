@@ -160,6 +160,11 @@ PG_MIGRATIONS: dict[int, str] = {
         (result::json #>> '{private,summary}') gin_trgm_ops
     );
     """,
+    9: """
+    DROP TRIGGER events_counted ON events;
+    DROP FUNCTION magister_count_event();
+    DROP TABLE event_counts;
+    """,
 }
 
 BOOKKEEPING = """

@@ -333,7 +333,7 @@ class PgStore:
         return [MacroRow(*row) for row in rows]
 
     async def count_events(self, campaign_id: int) -> int:
-        found = await self._fetchval("SELECT events FROM event_counts WHERE campaign_id = $1", campaign_id)
+        found = await self._fetchval("SELECT coalesce(max(seq), 0) FROM events WHERE campaign_id = $1", campaign_id)
         return int(found) if found is not None else 0
 
     async def waits(self, campaign_id: int) -> list[StoredWait]:
