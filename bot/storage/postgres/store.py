@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -25,7 +25,7 @@ from bot.storage.members import (
 from bot.storage.postgres.errors import UNREACHABLE, PgStoreOpenError, again_if_dropped, unavailable
 from bot.storage.postgres.migrations import migrate
 from bot.storage.postgres.statements import log_where, placeholders
-from bot.storage.postgres.writer import LANES, WRITES_SEEN, PgWriter
+from bot.storage.postgres.writer import WRITES_SEEN, PgWriter
 from bot.storage.rows import (
     FLIP_OFFSET,
     RECAP_COUNT_CAP,
@@ -48,15 +48,6 @@ T = TypeVar("T")
 CLOSE_TIMEOUT = 10.0  # seconds a closing store waits for its connections
 
 log = logging.getLogger(__name__)
-
-
-async def _close(*pools: asyncpg.Pool) -> None:
-    for pool in pools:
-        try:  # graceful: waits for connections in use; one the server dropped mid-use may never come back
-            await asyncio.wait_for(pool.close(), CLOSE_TIMEOUT)
-        except TimeoutError:
-            log.warning("closing the PostgreSQL pool took over %s s: its connections were terminated", CLOSE_TIMEOUT)
-            pool.terminate()
 
 
 class PgStore:
@@ -84,18 +75,26 @@ class PgStore:
                 await migrate(connection)
                 seen = int(await connection.fetchval(WRITES_SEEN))
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, SchemaTooNewError) as error:
-            await _close(pool)
+            await pool.close()
             raise PgStoreOpenError(url, error) from error
         except BaseException:
-            await _close(pool)
+            await pool.close()
             raise
-        # the writer lanes' connections, each held by its lane, made at its first write (min_size 0: none yet)
-        writers = await asyncpg.create_pool(url, min_size=0, max_size=LANES, server_settings=settings, timeout=10)
-        return cls(url, pool, PgWriter(pool, writers, seen))
+
+        def connect() -> Awaitable[
+            asyncpg.Connection
+        ]:  # a writer lane's own connection (bot/storage/postgres/writer.py)
+            return asyncpg.connect(url, server_settings=settings, timeout=10)
+
+        return cls(url, pool, PgWriter(pool, connect, seen))
 
     async def close(self) -> None:
         await self._writer.close()
-        await _close(self._pool, self._writer.pool)
+        try:  # graceful: waits for connections in use; one the server dropped mid-use may never come back
+            await asyncio.wait_for(self._pool.close(), CLOSE_TIMEOUT)
+        except TimeoutError:
+            log.warning("closing the PostgreSQL pool took over %s s: its connections were terminated", CLOSE_TIMEOUT)
+            self._pool.terminate()
 
     async def schema_version(self) -> int:
         return int(await self._fetchval("SELECT version FROM magister_schema"))
@@ -117,7 +116,7 @@ class PgStore:
 
     async def write(self, job: Callable[[Any], T]) -> T:
         """Run ``job`` in a committed (group) transaction; return its result. An :class:`bot.storage.action.ActionWrite`
-        runs with the rest of its group in a few statements; other jobs, sync code, run in a greenlet on the loop."""
+        runs with the rest of its group in a few statements; other jobs, sync code, in a greenlet on the loop."""
         return await self._writer.write(job)
 
     async def check_others(self) -> bool:

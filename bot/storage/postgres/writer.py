@@ -14,11 +14,10 @@ group commit; the cross-process write counter (``magister_writes``); and what jo
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import inspect
 import logging
 import time
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
@@ -117,11 +116,13 @@ class Lane(GroupCommit):
             await self._let_go()
 
     async def _let_go(self) -> None:
-        """Give the held connection back (a broken one is replaced at the next acquire)."""
+        """Close the held connection (the next transaction opens another)."""
         held, self._held = self._held, None
-        if held is not None:
-            with contextlib.suppress(Exception):
-                await self._writer.pool.release(held, timeout=CLOSE_TIMEOUT)
+        if held is not None and not held.is_closed():
+            try:
+                await held.close(timeout=CLOSE_TIMEOUT)
+            except Exception:  # a broken one, or a server that does not answer: just drop it
+                held.terminate()
 
     # ------------------------------------------------------------------ transactions
 
@@ -129,7 +130,7 @@ class Lane(GroupCommit):
         async def begin() -> tuple[asyncpg.Connection, Any]:
             if self._held is None or self._held.is_closed():
                 await self._let_go()
-                self._held = await self._writer.pool.acquire()
+                self._held = await self._writer.connect()
             try:
                 transaction = self._held.transaction()
                 await transaction.start()
@@ -238,9 +239,11 @@ def _ok(outcome: Any) -> bool:
 class PgWriter:
     """The process's writer connections (:class:`Lane`), and the cross-process write counter."""
 
-    def __init__(self, pool: asyncpg.Pool, writers: asyncpg.Pool, seen: int, lanes: int = LANES) -> None:
+    def __init__(
+        self, pool: asyncpg.Pool, connect: Callable[[], Awaitable[asyncpg.Connection]], seen: int, lanes: int = LANES
+    ) -> None:
         self._pool = pool  # the readers' (and the counter's)
-        self.pool = writers  # one connection per lane
+        self.connect = connect  # a new writer connection: each lane holds one, made at its first write
         self._loop = asyncio.get_running_loop()
         self._lanes = [Lane(self) for _ in range(lanes)]
         self._tx = self._lanes[0]._tx  # the class tests patch (tests/support/db.py write_tx_class)
