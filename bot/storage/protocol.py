@@ -45,7 +45,8 @@ class Store(Protocol):
         """One write transaction, statement by statement (committed on normal exit, rolled back on any exception)."""
 
     async def write(self, job: Callable[[WriteTx], T]) -> T:
-        """Run ``job``'s writes on the writer thread in a committed (group) transaction; return its result."""
+        """Run ``job``'s writes in a committed (group) transaction; return its result. A job that is an
+        :class:`bot.storage.action.ActionWrite` (an action's writes, as data) may run with others in one statement."""
 
     async def check_others(self) -> bool:
         """Has another process committed since we last looked? (Also checked at every write.)"""

@@ -51,24 +51,24 @@ class GroupCommit:
     """Group commit, the same on both backends: writes that arrive while a group is in flight go into the next
     one together; if any job of a group fails, the group rolls back and each job is retried alone, so one
     action's failure never touches another's; a database that cannot be reached (:class:`DatabaseUnavailableError`)
-    fails the whole group at once, without them. A backend supplies :meth:`_on_thread` (its worker thread),
-    :meth:`_group` (every job in one transaction, on that thread) and, if it likes, :meth:`_committed`."""
+    fails the whole group at once, without them. A backend supplies :meth:`_settle` (every job of a group in one
+    transaction) and :meth:`_alone` (each job in its own)."""
 
     _lock: asyncio.Lock  # one transaction at a time: a group, or an async transaction()
     _queue: list[tuple[Job, asyncio.Future[Any]]]
     _committer: asyncio.Task[None] | None
 
-    async def _on_thread(self, function: Callable[..., T], *args: Any) -> T:
+    async def _settle(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        """Every job in one committed transaction: each job's (True, result), or (False, error) for a job the
+        backend could refuse alone without failing the others; any other failure raises, and nothing is saved."""
         raise NotImplementedError
 
-    def _group(self, jobs: list[Job]) -> list[Any]:
+    async def _alone(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        """After a failed group: each job in its own transaction, so only the faulty one fails."""
         raise NotImplementedError
-
-    def _committed(self) -> None:
-        """On the loop, after a group committed whole."""
 
     async def write(self, job: Callable[[WriteTx], T]) -> T:
-        """Run ``job`` (plain code, on the writer thread) in a committed transaction, maybe shared; its result."""
+        """Run ``job`` in a committed transaction, maybe shared; its result."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._queue.append((job, future))
         if self._committer is None or self._committer.done():
@@ -81,7 +81,7 @@ class GroupCommit:
             jobs = [job for job, _ in batch]
             async with self._lock:
                 try:
-                    results = await self._on_thread(self._group, jobs)
+                    outcomes = await self._settle(jobs)
                 except DatabaseUnavailableError as error:
                     # the server is not there: each job alone would only wait for it again, and after a COMMIT
                     # that may have landed (``maybe_saved``) a second run could apply a job twice
@@ -90,25 +90,10 @@ class GroupCommit:
                             future.set_exception(error)
                     continue
                 except Exception:
-                    outcomes = await self._on_thread(self._one_by_one, jobs)
-                    for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
-                        if not future.done():
-                            future.set_result(value) if ok else future.set_exception(value)
-                    continue
-            self._committed()
-            for (_, future), result in zip(batch, results, strict=True):
+                    outcomes = await self._alone(jobs)
+            for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
                 if not future.done():
-                    future.set_result(result)
-
-    def _one_by_one(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
-        """After a failed group, on the writer thread: each job alone, so only the faulty one fails."""
-        outcomes: list[tuple[bool, Any]] = []
-        for job in jobs:
-            try:
-                outcomes.append((True, self._group([job])[0]))
-            except Exception as error:
-                outcomes.append((False, error))
-        return outcomes
+                    future.set_result(value) if ok else future.set_exception(value)
 
 
 class Writer(GroupCommit):
@@ -207,8 +192,14 @@ class Writer(GroupCommit):
                 raise
             await self._call(self._db.execute, "COMMIT")
 
-    async def _on_thread(self, function: Callable[..., T], *args: Any) -> T:
-        return await self._call(function, *args)
+    async def _settle(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        """The whole group in one hand-off to the writer thread."""
+        results = await self._call(self._group, jobs)
+        self._saw(self._group_version)
+        return [(True, result) for result in results]
+
+    async def _alone(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        return await self._call(self._one_by_one, jobs)
 
     def _group(self, jobs: list[Job]) -> list[Any]:
         """On the writer thread: every job in one transaction, or none (the exception propagates)."""
@@ -222,11 +213,18 @@ class Writer(GroupCommit):
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
-        self._group_version = data_version  # read by _committed, on the loop, once this call's future is done
+        self._group_version = data_version  # read by _settle, on the loop, once this call's future is done
         return results
 
-    def _committed(self) -> None:
-        self._saw(self._group_version)
+    def _one_by_one(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
+        """After a failed group, on the writer thread: each job alone, so only the faulty one fails."""
+        outcomes: list[tuple[bool, Any]] = []
+        for job in jobs:
+            try:
+                outcomes.append((True, self._group([job])[0]))
+            except Exception as error:
+                outcomes.append((False, error))
+        return outcomes
 
 
 class WriteTx:

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from bot.storage.action import ActionWrite, EventWrite, Mode, TimerWrite
 from bot.storage.protocol import Store, Transaction, WriteTx
 from bot.storage.rows import (
     CampaignRow,
@@ -463,45 +464,42 @@ class TableService:
         if snapshot is not None:  # only a change can change whom the table waits on
             plan = plan_waits(campaign.row, campaign.waits, self.waits_of(campaign.row, table), table.now)
 
-        version = new_row.version
-
-        def write(tx: WriteTx) -> tuple[int, dict[str, CharacterRow]]:
-            new_row.version = version  # a write retried after a failed group expects the same version again
-            characters = dict(campaign.characters)
-            if state_changed:
-                tx.update_state(new_row, with_settings=settings_changed)
-            elif changed or added or deleted:
-                tx.touch_campaign(new_row)
-            else:
-                tx.check_campaign(new_row)
-            for old, sheet in changed:
-                owner = table.characters[old.name.casefold()].owner_id
-                tx.update_character(old.id, owner, sheet)
-                characters[old.name.casefold()] = CharacterRow(old.id, old.campaign_id, owner, old.name, sheet)
-            for old in deleted:
-                tx.delete_character(old.id)
-                characters.pop(old.name.casefold(), None)
-            for record, sheet in added:
-                new_id = tx.insert_character(campaign.row.id, record.owner_id, record.name, sheet)
-                characters[record.name.casefold()] = CharacterRow(
-                    new_id, campaign.row.id, record.owner_id, record.name, sheet
-                )
-            event_id = tx.append_event(
-                campaign.row.id,
+        if state_changed:
+            mode: Mode = "settings" if settings_changed else "state"
+        else:
+            mode = "touch" if changed or added or deleted else "check"
+        action = ActionWrite(
+            new_row,
+            new_row.version,
+            mode,
+            EventWrite(
                 caller.user_id,
                 caller.name,
                 command,
                 outcome.summary,
                 outcome.logged_result(readers or ()),
                 snapshot,
-                thread_id=place.thread_id,
+                place.thread_id,
+            ),
+            updated=[(old.id, table.characters[old.name.casefold()].owner_id, sheet) for old, sheet in changed],
+            deleted=[old.id for old in deleted],
+            added=[(record.owner_id, record.name, sheet) for record, sheet in added],
+            waits_ended=list(plan.ended),
+            waits_put=plan.new + plan.reworded,
+            timers=[TimerWrite(timer.kind, timer.due, timer.wait_key) for timer in plan.timers],
+            also=also,
+        )
+        done = await self.store.write(action)
+        new_characters = dict(campaign.characters)
+        for (old, _), (_, owner, sheet) in zip(changed, action.updated, strict=True):
+            new_characters[old.name.casefold()] = CharacterRow(old.id, old.campaign_id, owner, old.name, sheet)
+        for old in deleted:
+            new_characters.pop(old.name.casefold(), None)
+        for (record, sheet), new_id in zip(added, done.added, strict=True):
+            new_characters[record.name.casefold()] = CharacterRow(
+                new_id, campaign.row.id, record.owner_id, record.name, sheet
             )
-            if also is not None:  # first: ending the wait below deletes its unfired timers
-                also(tx)
-            apply_plan(tx, new_row, plan)
-            return event_id, characters
-
-        event_id, new_characters = await self.store.write(write)
+        event_id = done.event_id
         self._remember(place, Campaign(new_row, new_characters, updated_waits(campaign.waits, plan)))
         return event_id, plan, new_row
 
@@ -602,19 +600,21 @@ class TableService:
                 )
             logged = outcome.kept_secret("roll" if command == "roll" else f"{command} roll") if secret else outcome
 
-            def write(tx: WriteTx) -> int:
-                tx.check_campaign(campaign.row)  # not into a campaign another process ended
-                return tx.append_event(
-                    campaign.row.id,
+            # not into a campaign another process ended: the check refuses an archived or moved campaign
+            action = ActionWrite(
+                campaign.row,
+                campaign.row.version,
+                "check",
+                EventWrite(
                     caller.user_id,
                     caller.name,
                     command,
                     logged.summary,
                     logged.logged_result(),
                     thread_id=place.thread_id,
-                )
-
-            event_id = await self.store.write(write)
+                ),
+            )
+            event_id = (await self.store.write(action)).event_id
             return Reply(logged, campaign.row, event_id)
 
         return await self.locked(place, work)

@@ -127,14 +127,15 @@ async def test_group_commit_uses_fewer_transactions_than_writes(store: SqliteSto
     async with store.transaction() as tx:
         campaign_id = await tx.insert_campaign(1, 2, "tally", "C", [9], {}, {})
     commits = 0
-    original = store._writer._group
+    writer = getattr(store._writer, "_lanes", [store._writer])[0]  # PostgreSQL: the lane plain jobs take
+    original = writer._settle
 
-    def counting(jobs):
+    async def counting(jobs):
         nonlocal commits
         commits += 1
-        return original(jobs)
+        return await original(jobs)
 
-    store._writer._group = counting
+    writer._settle = counting
     await asyncio.gather(
         *(store.write(lambda tx: tx.append_event(campaign_id, 9, "G", "x", "e", {})) for _ in range(50))
     )

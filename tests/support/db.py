@@ -65,8 +65,13 @@ def drop_made() -> None:
 
 
 def write_tx_class(store: object) -> type:
-    """The class whose methods the store's write jobs call (a test patches it to inject a failure)."""
-    return type(store._writer._tx)  # type: ignore[attr-defined]
+    """The class whose methods the store's write jobs call (a test patches it to inject a failure). On PostgreSQL
+    this also turns the store's batching off: actions then run statement by statement through that class too, as
+    on SQLite, instead of as data in one statement (tests/bot/test_pg_batch.py tests the batch's failures)."""
+    writer = store._writer  # type: ignore[attr-defined]
+    if hasattr(writer, "batching"):
+        writer.batching = False
+    return type(writer._tx)
 
 
 async def fetch(store: object, sql: str, *parameters: object) -> list[tuple]:

@@ -12,10 +12,11 @@ Magister processes can share one database. What keeps them correct:
   every write fights over); a gap in the numbers it draws, or a ``last_value`` beyond what it drew, means
   another process committed: :attr:`PgStore.generation` moves and the service drops its cache.
 
-Actions' write jobs are plain (synchronous) functions of a ``WriteTx``, as on SQLite. They run on one
-worker thread; each :class:`PgWriteTx` method hands its statement to the event loop and waits for it.
-Group commit is the SQLite writer's: writes that arrive while one transaction runs share the next; if any
-job fails, the group rolls back and each job is retried alone.
+Writes commit in groups, as on SQLite (writes that arrive while one transaction runs share the next; if any
+job fails, the group rolls back and each job is retried alone), on a few writer connections side by side, a
+campaign's writes always on the same one. An action's writes are data (:class:`bot.storage.action.ActionWrite`):
+a group's actions run in two statements whatever their number. Other write jobs are plain (synchronous) functions
+of a ``WriteTx``, as on SQLite; they run in a greenlet on the event loop, each statement awaited in turn.
 
 The modules, bottom up (each imports only those above it):
 
@@ -23,8 +24,10 @@ The modules, bottom up (each imports only those above it):
   and the driver's connection errors as :class:`bot.storage.rows.DatabaseUnavailableError`;
 - :mod:`~bot.storage.postgres.migrations`: ``PG_MIGRATIONS`` and :func:`~bot.storage.postgres.migrations.migrate`;
 - :mod:`~bot.storage.postgres.statements`: the SQL of every write (``Statements``), ``?`` placeholders;
-- :mod:`~bot.storage.postgres.writer`: ``PgWriter`` (group commit, ``magister_writes``), ``PgWriteTx``,
-  ``PgTransaction``;
+- :mod:`~bot.storage.postgres.batch`: a group's actions in two statements;
+- :mod:`~bot.storage.postgres.bridge`: sync jobs on the loop (greenlet);
+- :mod:`~bot.storage.postgres.writer`: ``PgWriter`` (writer lanes, group commit, ``magister_writes``),
+  ``PgWriteTx``, ``PgTransaction``;
 - :mod:`~bot.storage.postgres.store`: :class:`PgStore`: open, close, the reads.
 """
 

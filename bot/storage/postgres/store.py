@@ -8,7 +8,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -88,7 +88,13 @@ class PgStore:
         except BaseException:
             await pool.close()
             raise
-        return cls(url, pool, PgWriter(pool, seen))
+
+        def connect() -> Awaitable[
+            asyncpg.Connection
+        ]:  # a writer lane's own connection (bot/storage/postgres/writer.py)
+            return asyncpg.connect(url, server_settings=settings, timeout=10)
+
+        return cls(url, pool, PgWriter(pool, connect, seen))
 
     async def close(self) -> None:
         await self._writer.close()
@@ -130,7 +136,8 @@ class PgStore:
         return self._writer.transaction()
 
     async def write(self, job: Callable[[Any], T]) -> T:
-        """Run ``job`` (sync, on the worker thread) in a committed (group) transaction; return its result."""
+        """Run ``job`` in a committed (group) transaction; return its result. An :class:`bot.storage.action.ActionWrite`
+        runs with the rest of its group in a few statements; other jobs, sync code, in a greenlet on the loop."""
         return await self._writer.write(job)
 
     async def check_others(self) -> bool:
