@@ -110,7 +110,7 @@ async def test_bad_files_are_refused_plainly_and_change_nothing(console: Console
         variant("ruleset.json", json.dumps({**document, "campaign": {**document["campaign"], "ruleset": "chess"}})): (
             "does not run"
         ),
-        variant("huge.json", b" " * (10 * 1024 * 1024 + 1)): "at most 10 MB",
+        variant("huge.json", b" " * (25 * 1024 * 1024 + 1)): "at most 25 MB",  # the interaction's limit
         variant("date.json", json.dumps({**document, "events": [{**document["events"][0], "at": "yesterday"}]})): (
             "not a date and time"
         ),

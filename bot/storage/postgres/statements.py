@@ -11,6 +11,7 @@ from typing import Any, Protocol
 import asyncpg
 
 from bot.storage.members import Erased, Execute, Query, Step, drive_async, erase
+from bot.storage.postgres.imports import ImportStatements
 from bot.storage.rows import (
     CampaignRow,
     ConstraintError,
@@ -56,7 +57,7 @@ class OpenTransaction(Protocol):
     _locked: set[int]
 
 
-class Statements:
+class Statements(ImportStatements):
     """The writes themselves, as coroutines on the open transaction's connection. Jobs reach them through
     :class:`~bot.storage.postgres.writer.PgWriteTx` (sync), ``async with store.transaction()`` through
     :class:`~bot.storage.postgres.writer.PgTransaction`."""
