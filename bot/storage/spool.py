@@ -21,9 +21,13 @@ FLUSH = 1000  # rows per insert
 class Spool:
     """The events of one import. Written from one thread, then read from others, never at once."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, *, new: bool = True) -> None:
         self.path = folder / "import.sqlite3"
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._rows: list[Sequence[Any]] = []
+        self._held: list[tuple[int, str]] = []
+        if not new:
+            return
         for pragma in ("journal_mode = OFF", "synchronous = OFF", "temp_store = FILE"):
             self._db.execute(f"PRAGMA {pragma}")
         self._db.execute(
@@ -32,8 +36,11 @@ class Spool:
         )
         self._db.execute("CREATE TABLE held (position INTEGER PRIMARY KEY, body TEXT)")
         self._db.execute("BEGIN")
-        self._rows: list[Sequence[Any]] = []
-        self._held: list[tuple[int, str]] = []
+
+    @classmethod
+    def reopen(cls, folder: Path) -> Spool:
+        """The spool another process wrote in ``folder``, to read."""
+        return cls(folder, new=False)
 
     def add(self, row: Sequence[Any]) -> None:
         """One checked event: (seq, at, actor_id, actor, command, summary, result, snapshot, undoes)."""
@@ -89,4 +96,7 @@ class Spool:
         return row[0] if row else None
 
     def close(self) -> None:
+        """Close the file (what was committed stays, for :meth:`reopen`)."""
+        if self._db.in_transaction:
+            self._db.execute("COMMIT")
         self._db.close()

@@ -23,15 +23,19 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import contextlib
 import gzip
 import io
 import json
 import logging
 import math
+import os
+import pickle
+import sys
 import tempfile
 import zlib
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -41,12 +45,11 @@ from typing import Annotated, Any, BinaryIO
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from bot.storage.protocol import Store, WriteTx
-from bot.storage.rows import CampaignRow, ConstraintError, dumps, utcnow
+from bot.storage.rows import CampaignRow, ConstraintError, utcnow
 from bot.storage.spool import Spool
 from bot.table import snapshot as snapshots
 from bot.table.jsonstream import JsonStream, JsonStreamError, NotAnObjectError
 from bot.table.pbp import PbpSettings
-from bot.table.registry import Registry
 from bot.table.service import Caller, Place, Reply, TableService
 from bot.table.snapshot import MAX_GMS, Name, Snowflake, plain
 from rules.base import Card, Outcome, RuleError, Ruleset, sheet_parts
@@ -63,7 +66,9 @@ ACTOR_MAX = 100  # characters of an actor's name (Discord's are at most 32)
 COMMAND = r"^[a-z0-9][a-z0-9 _.-]{0,99}$"  # a slash command's path, as the log keeps it
 BATCH = 1000  # events per write: each a short transaction, so other channels' actions go on between them
 STALE = timedelta(days=1)  # a hidden campaign this old is what a crashed import left behind
+APART_BYTES = 256 * 1024  # an upload this large is checked in a process of its own (see prepare)
 UNDO, UNDONE = 1, 2  # flags of each event number, held in a bytearray (a byte per event)
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # rows.dumps's output, one encoder
 
 log = logging.getLogger(__name__)
 
@@ -199,11 +204,27 @@ def _text_problem(text: str) -> str | None:
     return None
 
 
-def _clean(value: Any, depth: int) -> None:
+def _clean(value: Any, depth: int, text: str | None = None) -> None:
     """Every part of the JSON a database can keep: nesting at most ``MAX_DEPTH`` deep (``depth``: where ``value``
     stands in the file), text without NUL or lone surrogates, numbers finite (``NaN`` and ``Infinity`` are not
-    JSON)."""
-    stack: list[tuple[Any, int]] = [(value, depth)]
+    JSON).
+
+    Given the part's JSON ``text`` as :data:`DECODER` read it (which refuses numbers that are not finite), most
+    parts are cleared at a glance: a NUL or a lone surrogate can only come from a ``\\u`` escape, and a part with
+    few brackets cannot nest deep. Only the rest is walked."""
+    if text is not None and "\\u" not in text:
+        if depth + text.count("{") + text.count("[") <= MAX_DEPTH:
+            return
+        stack: list[tuple[Any, int]] = [(value, depth)]
+        while stack:  # only the containers, for their depth
+            value, depth = stack.pop()
+            if isinstance(value, dict | list):
+                if depth >= MAX_DEPTH:
+                    raise damaged(f"it nests deeper than {MAX_DEPTH} levels, which no campaign does")
+                items = value.values() if isinstance(value, dict) else value
+                stack.extend((item, depth + 1) for item in items if isinstance(item, dict | list))
+        return
+    stack = [(value, depth)]
     while stack:
         value, depth = stack.pop()
         if isinstance(value, dict):
@@ -222,6 +243,21 @@ def _clean(value: Any, depth: int) -> None:
                 raise damaged(f"a text {problem}")
         elif isinstance(value, float) and not math.isfinite(value):
             raise damaged("a number is NaN or infinite, which JSON does not hold")
+
+
+def _finite(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):  # 1e999: too large for a float
+        raise damaged("a number is too large, which no campaign's is")
+    return number
+
+
+def _constant(name: str) -> float:
+    raise damaged(f"a number is {name.lstrip('-')}, which JSON does not hold")
+
+
+# Python's json reads NaN and Infinity, and makes infinity of a number too large: this one refuses them as it reads.
+DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_constant)
 
 
 def _validated(model: type[BaseModel], value: Any, what: str) -> None:
@@ -296,8 +332,8 @@ class Prepared:
 class _Reader:
     """One pass over an export, every part checked as it arrives; its events go to the spool."""
 
-    def __init__(self, registry: Registry, caller: Caller, spool: Spool) -> None:
-        self.registry = registry
+    def __init__(self, rulesets: Mapping[str, Ruleset], caller: Caller, spool: Spool) -> None:
+        self.rulesets = rulesets
         self.caller = caller
         self.spool = spool
         self.format: str | None = None
@@ -313,10 +349,12 @@ class _Reader:
         self.newest = 0  # the newest event that has an undo record or is an undo
         self.old_ids = array("q")  # format 1: each event's id, and its number in old_seqs
         self.old_seqs = array("q")
+        self.stream: JsonStream | None = None
 
     # -- the file, member by member
 
     def read(self, stream: JsonStream) -> None:
+        self.stream = stream
         for key, value in stream.members(frozenset({"characters", "events"})):
             if key in self.seen and key in ("format", "campaign", "characters", "events"):
                 raise damaged(f"it holds `{key}` twice")
@@ -339,7 +377,7 @@ class _Reader:
                 raise damaged(f"{_where((key,))} is needed")
         self._header()
         for body in self.spool.held():  # events that came before the campaign did
-            self._event(json.loads(body))
+            self._event(DECODER.decode(body), body)
         self.spool.done()
         self._models()
         self._undoes_cleanly()
@@ -359,15 +397,15 @@ class _Reader:
         _clean(self.raw_campaign, 1)
         campaign = _model(ExportedCampaign, self.raw_campaign, ("campaign",))
         self.raw_campaign = None
-        if campaign.ruleset not in self.registry:
-            known = ", ".join(self.registry.ids())
+        if campaign.ruleset not in self.rulesets:
+            known = ", ".join(sorted(self.rulesets))
             raise RuleError(f"That campaign plays {campaign.ruleset!r}, which this Magister does not run ({known}).")
         if not (self.caller.manages_guild or self.caller.user_id in campaign.gm_ids):
             raise RuleError(
                 "Importing a campaign needs one of its GMs (as the file names them), or a member who manages the "
                 "server."
             )
-        self.campaign, self.ruleset = campaign, self.registry.get(campaign.ruleset).ruleset
+        self.campaign, self.ruleset = campaign, self.rulesets[campaign.ruleset]
 
     def _models(self) -> None:
         """After the log (which names a relabelled campaign's ruleset, the clearer refusal): the ruleset's own
@@ -398,7 +436,7 @@ class _Reader:
         for index, raw in enumerate(items):
             if index >= MAX_CHARACTERS:
                 raise damaged(f"it holds more than {MAX_CHARACTERS:,} characters, which no campaign does")
-            _clean(raw, 2)
+            _clean(raw, 2, self.stream.last_text if self.stream is not None else None)
             character = _model(ExportedCharacter, raw, ("characters", index))
             key = character.name.casefold()
             if key in self.names:
@@ -416,11 +454,11 @@ class _Reader:
                 self.held += 1
                 self.spool.hold(self.held, json.dumps(raw))
             else:
-                self._event(raw)
+                self._event(raw, self.stream.last_text if self.stream is not None else None)
 
-    def _event(self, raw: Any) -> None:
+    def _event(self, raw: Any, text: str | None) -> None:
         seq = self.events + 1
-        _clean(raw, 2)
+        _clean(raw, 2, text)
         if self.format == FORMAT_1:
             raw = self._upgraded(raw, seq)
         event: ExportedEvent = _model(ExportedEvent, raw, ("events", seq - 1))
@@ -445,9 +483,9 @@ class _Reader:
                 snapshots.read(event.snapshot, seq)
             except snapshots.SnapshotError as exc:
                 raise damaged(str(exc)) from None
-            record = dumps(_here(event.snapshot, self.caller.user_id))
+            record = _ENCODER.encode(_here(event.snapshot, self.caller.user_id))
             self.newest = seq
-        result = dumps(_result_here(event))
+        result = _ENCODER.encode(_result_here(event))
         self.spool.add(
             (seq, event.at, event.actor_id, event.actor, event.command, event.summary, result, record, event.undoes)
         )
@@ -478,7 +516,7 @@ class _Reader:
         assert self.campaign is not None
         ruleset = self.campaign.ruleset
         first = event.command.split(" ", 1)[0]
-        if first != ruleset and first in self.registry:
+        if first != ruleset and first in self.rulesets:
             raise damaged(
                 f"event #{event.seq} is `/{event.command}`, a command of the {first} ruleset, but the file says "
                 f"the campaign plays {ruleset}"
@@ -537,11 +575,12 @@ class _Reader:
 
 
 def _record(text: str, seq: int) -> snapshots.UndoSnapshot:
-    """An undo record from the spool (as it will be written here), read by the service's own model."""
+    """An undo record from the spool, as it will be written here (checked as the file had it already), read by the
+    service's own model."""
     try:
-        return snapshots.read(json.loads(text), seq)
-    except snapshots.SnapshotError as exc:
-        raise damaged(str(exc)) from None
+        return snapshots.UndoSnapshot.model_validate_json(text)
+    except ValidationError as exc:
+        raise damaged(f"#{seq}'s undo record is damaged ({snapshots.problems(exc)})") from None
 
 
 def _restored(
@@ -588,49 +627,117 @@ def _opened(body: bytes | Path, limit: int) -> BinaryIO:
     return raw
 
 
-def read_export(registry: Registry, caller: Caller, body: bytes | Path, *, limit: int = DEFAULT_LIMIT) -> Prepared:
-    """The export, read and checked in full (call it from a worker thread); a clear RuleError for anything that is
-    not a Magister export it can import for ``caller``. Close what it returns."""
-    folder = tempfile.TemporaryDirectory(prefix="magister-import-")
-    spool = Spool(Path(folder.name))
-    reader = _Reader(registry, caller, spool)
+Checked = tuple[ExportedCampaign, list[ExportedCharacter], int]  # what a check finds, its events in the spool
+Rulesets = Mapping[str, Ruleset]  # by id: all the check needs of the registry (and a process can be sent it)
+
+
+def check_export(rulesets: Rulesets, caller: Caller, body: bytes | Path, limit: int, spool: Spool) -> Checked:
+    """Read and check the export in full, its events into ``spool`` (on a worker thread, or in a process of its
+    own); a clear RuleError for anything that is not a Magister export ``caller`` may import here."""
+    reader = _Reader(rulesets, caller, spool)
     try:
         source = _opened(body, limit)
         try:
-            reader.read(JsonStream(_Capped(source), max_item=MAX_PART))
+            reader.read(JsonStream(_Capped(source), max_item=MAX_PART, decoder=DECODER))
         finally:
             source.close()
     except NotAnObjectError:
-        spool.close()
-        folder.cleanup()
         raise RuleError(NO_FORMAT) from None
     except JsonStreamError as exc:
-        spool.close()
-        folder.cleanup()
         if exc.kind == "large":
             raise damaged(f"one part of it is over {MAX_PART // 1024 // 1024} MB, which no campaign's is") from None
         if exc.kind == "deep":
             raise damaged(f"it nests deeper than {MAX_DEPTH} levels, which no campaign does") from None
         raise RuleError(NOT_JSON) from None
     except (OSError, EOFError, zlib.error):
-        spool.close()
-        folder.cleanup()
         raise RuleError("That .gz file is damaged or cut short: export the campaign again.") from None
-    except BaseException:
-        spool.close()
-        folder.cleanup()
-        raise
     assert reader.campaign is not None
-    return Prepared(reader.campaign, reader.characters, reader.events, spool, folder)
+    return reader.campaign, reader.characters, reader.events
 
 
 async def prepare(
     service: TableService, place: Place, caller: Caller, body: bytes | Path, *, limit: int = DEFAULT_LIMIT
 ) -> Prepared:
-    """Everything that can refuse an import, before anything is written: read and checked on a worker thread, in
-    bounded memory, the event loop answering all the while. Close what it returns (``import_campaign`` does)."""
+    """Everything that can refuse an import, before anything is written, read and checked in bounded memory.
+    Close what it returns (``import_campaign`` does).
+
+    A small file is checked on a worker thread. A larger one (from ``APART_BYTES``) in a process of its own, so
+    that the minutes a million events take never hold the interpreter the event loop needs: a thread would share
+    it, and on a busy machine the thread holding it may wait its turn for a core while the loop waits for it."""
     await _channel_is_free(service, place)
-    return await asyncio.to_thread(read_export, service.registry, caller, body, limit=limit)
+    rulesets = {loaded.ruleset.id: loaded.ruleset for loaded in service.registry}
+    size = len(body) if isinstance(body, bytes) else (await asyncio.to_thread(body.stat)).st_size
+    if size < APART_BYTES:
+        return await asyncio.to_thread(_prepared_here, rulesets, caller, body, limit)
+    return await _prepared_apart(rulesets, caller, body, limit)
+
+
+def _prepared_here(rulesets: Rulesets, caller: Caller, body: bytes | Path, limit: int) -> Prepared:
+    folder = tempfile.TemporaryDirectory(prefix="magister-import-")
+    spool = Spool(Path(folder.name))
+    try:
+        return Prepared(*check_export(rulesets, caller, body, limit, spool), spool, folder)
+    except BaseException:
+        spool.close()
+        folder.cleanup()
+        raise
+
+
+async def _prepared_apart(rulesets: Rulesets, caller: Caller, body: bytes | Path, limit: int) -> Prepared:
+    """Check in a new Python process (``python -c``, told what to check on its stdin, answering on its stdout):
+    nothing of this one's threads or connections goes with it. Killed if the import is given up."""
+    folder = await asyncio.to_thread(tempfile.TemporaryDirectory, prefix="magister-import-")
+    try:
+        source = body if isinstance(body, Path) else Path(folder.name) / "upload"
+        if isinstance(body, bytes):
+            await asyncio.to_thread(source.write_bytes, body)
+        asked = pickle.dumps((rulesets, caller, str(source), limit, folder.name))
+        child = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-c",
+            "from bot.table.importer import check_apart; check_apart()",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            env={**os.environ, "PYTHONPATH": _import_path()},
+        )
+        try:
+            answer, errors = await child.communicate(asked)
+        except BaseException:
+            with contextlib.suppress(ProcessLookupError):
+                child.kill()
+            await child.wait()
+            raise
+        if child.returncode != 0 or not answer:
+            raise RuntimeError(f"the import's check ended with status {child.returncode}: {errors.decode()[-2000:]}")
+        ok, found = pickle.loads(answer)
+        if not ok:
+            raise RuleError(found)
+        spool = await asyncio.to_thread(Spool.reopen, Path(folder.name))
+        return Prepared(*found, spool, folder)
+    except BaseException:
+        await asyncio.to_thread(folder.cleanup)
+        raise
+
+
+def _import_path() -> str:
+    """This process's import path, for the checking one to import what this one does (a test's ruleset too)."""
+    return os.pathsep.join(os.path.abspath(entry or os.curdir) for entry in sys.path)
+
+
+def check_apart() -> None:
+    """The checking process: what to check, pickled on stdin; (True, what it found) or (False, the refusal's
+    words) pickled on stdout. The spool stays in the folder it was given, for the bot to read."""
+    rulesets, caller, source, limit, folder = pickle.loads(sys.stdin.buffer.read())
+    spool = Spool(Path(folder))
+    try:
+        answer: tuple[bool, Any] = (True, check_export(rulesets, caller, Path(source), limit, spool))
+    except RuleError as refusal:
+        answer = (False, str(refusal))
+    finally:
+        spool.close()
+    sys.stdout.buffer.write(pickle.dumps(answer))
+    sys.stdout.buffer.flush()
 
 
 async def _channel_is_free(service: TableService, place: Place) -> None:

@@ -40,19 +40,28 @@ class JsonStream:
     """The members of the JSON object ``source`` holds (UTF-8, a BOM allowed), read a chunk at a time.
 
     ``max_item`` bounds the characters of any one member's value or streamed item: a larger one raises
-    :class:`JsonStreamError` ("large") rather than fill memory. Errors of the source itself (a damaged gzip
-    stream) propagate as they are.
+    :class:`JsonStreamError` ("large") rather than fill memory. ``decoder`` decodes each value (its hooks may
+    refuse what they meet with any exception that is not a ValueError). Errors of the source itself (a damaged
+    gzip stream) propagate as they are.
     """
 
-    def __init__(self, source: BinaryIO, *, max_item: int, chunk: int = CHUNK) -> None:
+    def __init__(
+        self, source: BinaryIO, *, max_item: int, chunk: int = CHUNK, decoder: json.JSONDecoder | None = None
+    ) -> None:
         self._source = source
         self._decoder = codecs.getincrementaldecoder("utf-8-sig")()
-        self._json = json.JSONDecoder()
+        self._json = decoder or json.JSONDecoder()
         self._text = ""
         self._pos = 0
         self._eof = False
         self._max = max_item
         self._chunk = chunk
+        self._last = (0, 0)
+
+    @property
+    def last_text(self) -> str:
+        """The JSON text of the value handed out last (read it before asking for the next)."""
+        return self._text[self._last[0] : self._last[1]]
 
     # ------------------------------------------------------------------ reading
 
@@ -104,6 +113,7 @@ class JsonStream:
                 continue
             if end - self._pos > self._max:
                 raise JsonStreamError("large")
+            self._last = (self._pos, end)
             self._pos = end
             return value
 
