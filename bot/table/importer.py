@@ -23,15 +23,11 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-import contextlib
 import gzip
 import io
 import json
 import logging
 import math
-import os
-import pickle
-import sys
 import tempfile
 import zlib
 from array import array
@@ -44,6 +40,7 @@ from typing import Annotated, Any, BinaryIO
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
+from bot.storage.apart import run_apart
 from bot.storage.protocol import Store, WriteTx
 from bot.storage.rows import CampaignRow, ConstraintError, utcnow
 from bot.storage.spool import Spool
@@ -684,60 +681,27 @@ def _prepared_here(rulesets: Rulesets, caller: Caller, body: bytes | Path, limit
 
 
 async def _prepared_apart(rulesets: Rulesets, caller: Caller, body: bytes | Path, limit: int) -> Prepared:
-    """Check in a new Python process (``python -c``, told what to check on its stdin, answering on its stdout):
-    nothing of this one's threads or connections goes with it. Killed if the import is given up."""
+    """Check in a process of its own (:mod:`bot.storage.apart`); its spool stays in the folder, for this one."""
     folder = await asyncio.to_thread(tempfile.TemporaryDirectory, prefix="magister-import-")
     try:
         source = body if isinstance(body, Path) else Path(folder.name) / "upload"
         if isinstance(body, bytes):
             await asyncio.to_thread(source.write_bytes, body)
-        asked = pickle.dumps((rulesets, caller, str(source), limit, folder.name))
-        child = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-c",
-            "from bot.table.importer import check_apart; check_apart()",
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env={**os.environ, "PYTHONPATH": _import_path()},
-        )
-        try:
-            answer, errors = await child.communicate(asked)
-        except BaseException:
-            with contextlib.suppress(ProcessLookupError):
-                child.kill()
-            await child.wait()
-            raise
-        if child.returncode != 0 or not answer:
-            raise RuntimeError(f"the import's check ended with status {child.returncode}: {errors.decode()[-2000:]}")
-        ok, found = pickle.loads(answer)
-        if not ok:
-            raise RuleError(found)
+        checked = await run_apart(_checked_apart, rulesets, caller, source, limit, Path(folder.name))
         spool = await asyncio.to_thread(Spool.reopen, Path(folder.name))
-        return Prepared(*found, spool, folder)
+        return Prepared(*checked, spool, folder)
     except BaseException:
         await asyncio.to_thread(folder.cleanup)
         raise
 
 
-def _import_path() -> str:
-    """This process's import path, for the checking one to import what this one does (a test's ruleset too)."""
-    return os.pathsep.join(os.path.abspath(entry or os.curdir) for entry in sys.path)
-
-
-def check_apart() -> None:
-    """The checking process: what to check, pickled on stdin; (True, what it found) or (False, the refusal's
-    words) pickled on stdout. The spool stays in the folder it was given, for the bot to read."""
-    rulesets, caller, source, limit, folder = pickle.loads(sys.stdin.buffer.read())
-    spool = Spool(Path(folder))
+def _checked_apart(rulesets: Rulesets, caller: Caller, source: Path, limit: int, folder: Path) -> Checked:
+    """:func:`check_export` in the process of its own, its spool left in ``folder``."""
+    spool = Spool(folder)
     try:
-        answer: tuple[bool, Any] = (True, check_export(rulesets, caller, Path(source), limit, spool))
-    except RuleError as refusal:
-        answer = (False, str(refusal))
+        return check_export(rulesets, caller, source, limit, spool)
     finally:
         spool.close()
-    sys.stdout.buffer.write(pickle.dumps(answer))
-    sys.stdout.buffer.flush()
 
 
 async def _channel_is_free(service: TableService, place: Place) -> None:
