@@ -55,7 +55,7 @@ SEED = (
     "/roll expression:2d10+1",
 )
 GUILD, SOURCE, TARGET = 1001, 2002, 2003
-COLUMNS = "seq, at, actor_id, actor_name, command, summary, result, snapshot"
+COLUMNS = "e.seq, e.at, e.actor_id, e.actor_name, e.command, e.summary, e.result, e.snapshot"
 GROW = 1000  # rows per insert while growing the log (each its own transaction: PostgreSQL counts them by trigger)
 START = 1_767_225_600  # 2026-01-01, when the grown log begins
 AT_STEP = 37  # seconds between grown events
@@ -160,7 +160,7 @@ INSERT = (
 async def grow(target: str | Path, campaign_id: int, events: int, rng: random.Random) -> None:
     """Add events to the campaign's log, straight into the database, until it holds ``events``."""
     read = f"SELECT {COLUMNS}, (SELECT u.seq FROM events u WHERE u.id = e.undoes) FROM events e"
-    read += " WHERE campaign_id = {0} ORDER BY seq"
+    read += " WHERE e.campaign_id = {0} ORDER BY e.seq"
     if is_url(target):
         db = await asyncpg.connect(str(target))
         try:
@@ -205,7 +205,7 @@ async def digest(service: TableService, campaign_id: int, events: int) -> str:
             while after < events:
                 page = read(
                     f"SELECT {COLUMNS}, (SELECT u.seq FROM events u WHERE u.id = e.undoes) FROM events e"
-                    " WHERE campaign_id = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT 1000",
+                    " WHERE e.campaign_id = ? AND e.seq > ? AND e.seq <= ? ORDER BY e.seq LIMIT 1000",
                     (campaign_id, after, events),
                 )
                 if not page:

@@ -2,7 +2,7 @@
 
 An import writes its log a batch at a time, each batch one short transaction (SQLite's twin: ``WriteTx`` in
 ``bot/storage/writer.py``; the shared SQL and the program that removes an unfinished import:
-:mod:`bot.storage.imports`). A batch is one COPY, then one UPDATE that links its undos to the events they undid.
+:mod:`bot.storage.imports`). A batch is one COPY, then an UPDATE for each undo in it, linking it to the event it undid.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from bot.storage.members import Execute, Query, Step, drive_async
 from bot.storage.rows import ConstraintError, StaleCampaignError
 
 COPIED = ["campaign_id", "seq", "at", "actor_id", "actor_name", "command", "summary", "result", "snapshot"]
-LINK_UNDOS = """UPDATE events e SET undoes = u.id
-FROM unnest($2::bigint[], $3::bigint[]) AS link (seq, undone)
-JOIN events u ON u.campaign_id = $1 AND u.seq = link.undone
-WHERE e.campaign_id = $1 AND e.seq = link.seq"""
+# One undo at a time, each side found by the whole unique key (campaign_id, seq): a join of all a batch's undos
+# lets the planner, whose statistics lag a log growing this fast, scan the campaign's events for each batch.
+LINK_UNDO = """UPDATE events SET undoes = (SELECT u.id FROM events u WHERE u.campaign_id = $1 AND u.seq = $3)
+WHERE campaign_id = $1 AND seq = $2"""
 
 
 def _count(status: str) -> int:
@@ -47,10 +47,9 @@ class ImportStatements:
         await self._lock(campaign_id)
         records = [(campaign_id, *event[:8]) for event in events]
         await self._db.copy_records_to_table("events", records=records, columns=COPIED)
-        links = [(event[0], event[8]) for event in events if event[8] is not None]
+        links = [(campaign_id, event[0], event[8]) for event in events if event[8] is not None]
         if links:
-            seqs, undone = zip(*links, strict=True)
-            await self._db.execute(LINK_UNDOS, campaign_id, list(seqs), list(undone))
+            await self._db.executemany(LINK_UNDO, links)
 
     async def finish_import(self, campaign_id: int, guild_id: int, channel_id: int) -> None:
         await self._lock(campaign_id)
