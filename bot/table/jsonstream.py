@@ -66,19 +66,20 @@ class JsonStream:
     # ------------------------------------------------------------------ reading
 
     def _more(self, at_least: int = 0) -> bool:
-        """Append the next piece of text; False at the end of the input."""
-        if self._eof:
-            return False
-        raw = self._source.read(max(self._chunk, at_least))
-        try:
-            text = self._decoder.decode(raw, final=not raw)
-        except UnicodeDecodeError:
-            raise JsonStreamError("syntax") from None
-        if not raw:
-            self._eof = True
-        self._text = self._text[self._pos :] + text
-        self._pos = 0
-        return bool(raw) or bool(text)
+        """Append the next piece of text (what was read is dropped: positions start again from 0); False, with
+        nothing moved, at the end of the input."""
+        while not self._eof:
+            raw = self._source.read(max(self._chunk, at_least))
+            try:
+                text = self._decoder.decode(raw, final=not raw)
+            except UnicodeDecodeError:
+                raise JsonStreamError("syntax") from None
+            self._eof = not raw
+            if text:
+                self._text = self._text[self._pos :] + text
+                self._pos = 0
+                return True
+        return False
 
     def _char(self) -> str:
         """The next character that is not white space ("" at the end); the position moves to it."""
@@ -109,7 +110,8 @@ class JsonStream:
                 if not self._more(held):
                     raise JsonStreamError("syntax") from None
                 continue
-            if end == len(self._text) and self._more(held):  # a number at the very end may go on
+            # a number the chunk cut may go on: "12" of "125", "1.5" of "1.5e3" (the "e" left over), "1" of "1.5"
+            if len(self._text) - end <= 2 and self._more(held):
                 continue
             if end - self._pos > self._max:
                 raise JsonStreamError("large")
