@@ -1,8 +1,8 @@
 """``/campaign import``: a campaign from a Magister export (bot/storage/export.py), in a channel with none.
 
 The file (a plain ``.json`` or a ``.json.gz``, up to the attachment limit; its JSON up to ``MAX_JSON_BYTES``) is
-read a piece at a time on a worker thread (:mod:`bot.table.jsonstream`), in bounded memory however long its log,
-and trusted in nothing: every part is validated with the models live data has (ids within Discord's range, names
+read a piece at a time (:mod:`bot.table.jsonstream`), in bounded memory however long its log, on a worker thread
+or, from ``APART_BYTES``, in a process of its own (:mod:`bot.storage.apart`), and trusted in nothing: every part is validated with the models live data has (ids within Discord's range, names
 within the table's limits, the ruleset's own models for house rules, state and sheets, ``bot/table/snapshot.py``
 for every undo record), a campaign relabelled as another ruleset is refused by its log, and the undo records are
 applied in the order `/campaign undo` would apply them, each result checked by the ruleset's models, so no undo of
@@ -154,7 +154,7 @@ NO_FORMAT = "That JSON is not a Magister export (it has no `format`). Attach the
 def too_large(size: int, limit: int = DEFAULT_LIMIT) -> str:
     return (
         f"That file is {size / 1024 / 1024:.1f} MB; an import takes at most {limit / 1024 / 1024:.0f} MB, the "
-        "largest file this server lets Magister send (an export that large is sent gzipped). Nothing was imported."
+        "largest file this server lets Magister send. Nothing was imported."
     )
 
 
@@ -745,10 +745,21 @@ async def _write(service: TableService, place: Place, caller: Caller, prepared: 
             place.guild_id, hidden, source.ruleset, source.name, gm_ids, source.settings, source.state
         )
         row = CampaignRow(
-            campaign_id, place.guild_id, hidden, source.ruleset, source.name, gm_ids, None, source.settings,
-            source.state, 0, source.created_at, utcnow(), pbp,
-        )  # fmt: skip
-        tx.update_campaign(row)  # archived: hidden from every list until it is moved here
+            id=campaign_id,
+            guild_id=place.guild_id,
+            channel_id=hidden,
+            ruleset=source.ruleset,
+            name=source.name,
+            gm_ids=gm_ids,
+            gm_channel_id=None,
+            settings=source.settings,
+            state=source.state,
+            version=0,
+            created_at=source.created_at,
+            archived_at=utcnow(),  # archived: hidden from every list until it is moved here (and when, for sweep)
+            pbp=pbp,
+        )
+        tx.update_campaign(row)
         tx.set_created_at(campaign_id, source.created_at)
         return campaign_id
 
