@@ -67,9 +67,11 @@ def import_path() -> str:
 
 
 def child() -> None:
-    """The child's side: run what stdin asks, answer on stdout."""
-    with contextlib.suppress(OSError):
+    """The child's side: run what stdin asks, answer on stdout (anything else printed goes to stderr)."""
+    with contextlib.suppress(OSError, AttributeError):  # AttributeError: a system without nice
         os.nice(NICE)
+    answer_to = sys.stdout.buffer
+    sys.stdout = sys.stderr
     function, args = pickle.loads(sys.stdin.buffer.read())
     try:
         answer: tuple[str, Any] = ("done", function(*args))
@@ -77,5 +79,5 @@ def child() -> None:
         answer = ("refused", str(refusal))
     except Exception:
         answer = ("failed", traceback.format_exc())
-    sys.stdout.buffer.write(pickle.dumps(answer))
-    sys.stdout.buffer.flush()
+    answer_to.write(pickle.dumps(answer))
+    answer_to.flush()

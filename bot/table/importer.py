@@ -2,12 +2,12 @@
 
 The file (a plain ``.json`` or a ``.json.gz``, up to the attachment limit; its JSON up to ``MAX_JSON_BYTES``) is
 read a piece at a time (:mod:`bot.table.jsonstream`), in bounded memory however long its log, on a worker thread
-or, from ``APART_BYTES``, in a process of its own (:mod:`bot.storage.apart`), and trusted in nothing: every part is validated with the models live data has (ids within Discord's range, names
-within the table's limits, the ruleset's own models for house rules, state and sheets, ``bot/table/snapshot.py``
-for every undo record), a campaign relabelled as another ruleset is refused by its log, and the undo records are
-applied in the order `/campaign undo` would apply them, each result checked by the ruleset's models, so no undo of
-the imported campaign can fail or leave it without a GM. Checked events wait in a scratch file
-(:mod:`bot.storage.spool`).
+or, from ``APART_BYTES``, in a process of its own (:mod:`bot.storage.apart`), and trusted in nothing: every part
+is validated with the models live data has (ids within Discord's range, names within the table's limits, the
+ruleset's own models for house rules, state and sheets, ``bot/table/snapshot.py`` for every undo record), a
+campaign relabelled as another ruleset is refused by its log, and the undo records are applied in the order
+`/campaign undo` would apply them, each result checked by the ruleset's models, so no undo of the imported
+campaign can fail or leave it without a GM. Checked events wait in a scratch file (:mod:`bot.storage.spool`).
 
 Only then is anything written, in batches so that other channels' actions go on meanwhile: the campaign, hidden
 (archived, at no channel) while its characters and log arrive (numbers, times, actors, results and undo snapshots
