@@ -257,7 +257,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
             if not slow:
                 await interaction.response.defer(thinking=True)  # writing a long log takes more than 3 seconds
         except BaseException:
-            prepared.close()
+            await prepared.aclose()
             raise
         reply = await importer.import_campaign(service, place, caller, prepared)
         if slow:  # the deferred answer is the importer's alone: say so there, and post the card for everyone

@@ -325,6 +325,10 @@ class Prepared:
         self.spool.close()
         self.folder.cleanup()
 
+    async def aclose(self) -> None:
+        """:meth:`close` on a worker thread: deleting a million events' scratch file takes the disk a while."""
+        await asyncio.to_thread(self.close)
+
 
 class _Reader:
     """One pass over an export, every part checked as it arrives; its events go to the spool."""
@@ -729,7 +733,7 @@ async def import_campaign(service: TableService, place: Place, caller: Caller, p
     try:
         return await _write(service, place, caller, prepared)
     finally:
-        prepared.close()
+        await prepared.aclose()
 
 
 async def _write(service: TableService, place: Place, caller: Caller, prepared: Prepared) -> Reply:
