@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
 from pathlib import Path
 
@@ -22,9 +23,14 @@ from bot.table.service import Reply
 from cogs._common import gm_only, matching
 from rules.base import Card, RuleError
 
+QUICK = 2.0  # seconds an import may take to check before it defers: Discord waits 3 for the first answer
+
 
 def upload_limit(interaction: discord.Interaction) -> int:
-    """Bytes one message may attach here: the guild's (boosts raise it), or Discord's default in DMs."""
+    """Bytes a file may have here: what Discord says this interaction may attach (25 MiB for a bot by default;
+    a server's boosts raise it), else the guild's limit, else Discord's default."""
+    if interaction.filesize_limit:
+        return interaction.filesize_limit
     return interaction.guild.filesize_limit if interaction.guild else discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
 
 
@@ -228,16 +234,36 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
     @app_commands.command(name="import", description="Start a campaign here from a /campaign export file (its GM)")
     @app_commands.describe(file="The .json or .json.gz that /campaign export made")
     async def import_campaign(self, interaction: discord.Interaction, file: discord.Attachment):
-        if file.size > importer.MAX_IMPORT_BYTES:
-            raise RuleError(importer.too_large(file.size))
-        try:
-            body = await file.read()
-        except discord.HTTPException:
-            raise RuleError(f"Could not download {file.filename} from Discord; attach it again.") from None
+        limit = upload_limit(interaction)
+        if file.size > limit:
+            raise RuleError(importer.too_large(file.size, limit))
         service, place, caller = service_of(interaction), place_of(interaction), caller_of(interaction)
-        export = await importer.prepare(service, place, caller, body)  # every refusal comes before the deferral
-        await interaction.response.defer(thinking=True)  # writing a long log takes more than Discord's 3 seconds
-        await send_reply(interaction, await importer.import_campaign(service, place, caller, export))
+
+        async def checked() -> importer.Prepared:
+            try:
+                body = await file.read()
+            except discord.HTTPException:
+                raise RuleError(f"Could not download {file.filename} from Discord; attach it again.") from None
+            return await importer.prepare(service, place, caller, body, limit=limit)
+
+        # A refusal is the first answer, to the importer alone. A long log takes longer to check than Discord waits
+        # for that answer: then it defers, ephemerally, so a refusal still reaches no one else.
+        checking = asyncio.ensure_future(checked())
+        await asyncio.wait({checking}, timeout=QUICK)
+        slow = not checking.done()
+        if slow:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        prepared = await checking
+        try:
+            if not slow:
+                await interaction.response.defer(thinking=True)  # writing a long log takes more than 3 seconds
+        except BaseException:
+            await prepared.aclose()
+            raise
+        reply = await importer.import_campaign(service, place, caller, prepared)
+        if slow:  # the deferred answer is the importer's alone: say so there, and post the card for everyone
+            await interaction.edit_original_response(content="Imported: the card below tells the channel.")
+        await send_reply(interaction, reply)
 
     @app_commands.command(name="undo", description="Revert the latest change, or a chosen one nothing depends on (GM)")
     @app_commands.describe(event="The change to revert, by its # in the log (default: the latest)")

@@ -15,6 +15,8 @@ transaction per action) with bare aiosqlite and with synchronous sqlite3.
   (``--log``), built fast with one COPY or executemany straight into the database.
 - ruleset actions: each ruleset's heaviest action (``Ruleset.bench_case``), CPU
   time per action through the same service, beside a runic cast's in the same run.
+- export and import: a campaign of a million events exported, then imported into
+  another channel, with the event loop's longest stall during each (``bot/bench/port.py``).
 
 ``--db postgresql://…`` measures the same table on PostgreSQL: each measurement gets a new database on
 that server (the role needs CREATEDB), and the baselines are raw asyncpg doing the same transaction, on
@@ -744,6 +746,25 @@ async def measure_serpent(runs: int, db: str | None = None) -> dict:
     return {"2 magi": small, "8 magi": large, "ratio": round(large["cpu_ms"] / small["cpu_ms"], 2)}
 
 
+# ---------------------------------------------------------------------- export and import, a million events
+
+
+async def measure_port(events: int, db: str | None = None, *, idle_seconds: float = 5.0) -> dict:
+    """A campaign of ``events`` events exported and imported again (:mod:`bot.bench.port`), beside the loop's
+    longest stall over a few idle seconds on the same machine (what the machine itself costs a loop)."""
+    from bot.bench import port
+
+    async with port.LagProbe() as idle:
+        await asyncio.sleep(idle_seconds)
+    with tempfile.TemporaryDirectory() as tmp:
+        dbs = Databases(Path(tmp), db)
+        try:
+            figures = await port.measure_port(await dbs.fresh("port"), Path(tmp), events)
+        finally:
+            await dbs.drop_all()
+    return {**figures, "idle_stall_ms": round(idle.worst_ms, 1)}
+
+
 # ---------------------------------------------------------------------- the issue's targets
 
 
@@ -772,6 +793,18 @@ def targets(result: dict) -> list[tuple[str, str, bool]]:
         flat = values[-1] <= 2 * base + 1  # within 2x, or a millisecond, of it
         shown = " / ".join(f"{v} ms" for v in values)
         rows.append((f"{name} flat from {sizes[1 if len(sizes) > 2 else 0]} to {sizes[-1]} events", shown, flat))
+    if result.get("port"):
+        moved = result["port"]
+        rows.append(
+            (
+                f"export + import of {moved['events']:,} events: the same campaign",
+                "same" if moved["same_campaign"] else "differs",
+                moved["same_campaign"],
+            )
+        )
+        for phase in ("export", "import"):
+            stall = moved[f"{phase}_stall_ms"]
+            rows.append((f"longest event-loop stall during the {phase} <= 50 ms", f"{stall} ms", stall <= 50))
     if "startup" in result:
         startup = result["startup"]
         met = startup["first_reply_s"] < 1 or startup["ratio_to_import_discord"] <= 2
@@ -790,6 +823,7 @@ def main() -> None:
     parser.add_argument(
         "--log", type=int, nargs="+", default=[0, 10_000, 100_000, 1_000_000], help="log lengths for /campaign log"
     )
+    parser.add_argument("--port-events", type=int, default=1_000_000, help="export/import case (0: skip it)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--db",
@@ -805,6 +839,7 @@ def main() -> None:
     result["history"] = asyncio.run(measure_history(tuple(args.history), db=args.db))
     result["log"] = asyncio.run(measure_log(tuple(args.log), db=args.db))
     result["startup"] = measure_startup(db=args.db)
+    result["port"] = asyncio.run(measure_port(args.port_events, args.db)) if args.port_events else {}
     result["targets"] = [{"target": t, "figure": f, "met": met} for t, f, met in targets(result)]
     if args.json:
         print(json.dumps(result, indent=2))
@@ -844,6 +879,13 @@ def main() -> None:
     for name, figures in result["log"].items():
         bound = "   (grows with the page asked for)" if name in LOG_BOUNDED else ""
         print(f"  {name:<19}" + "".join(f"{size:>9}: {ms:>7.3f}" for size, ms in figures.items()) + bound)
+    if moved := result["port"]:
+        print(
+            f"export and import of {moved['events']:,} events (a runic table's log, grown; gzip {moved['file_mb']} MB):"
+        )
+        print(f"  export {moved['export_s']:>6} s   longest loop stall {moved['export_stall_ms']:>6} ms")
+        print(f"  import {moved['import_s']:>6} s   longest loop stall {moved['import_stall_ms']:>6} ms")
+        print(f"  round trip {moved['round_trip_s']} s; an idle loop's longest stall here {moved['idle_stall_ms']} ms")
     startup = result["startup"]
     print(f"start-up: first console reply {startup['first_reply_s']} s, import discord {startup['import_discord_s']} s")
     print("targets:")

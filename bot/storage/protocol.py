@@ -194,6 +194,19 @@ class WriteTx(Protocol):
     ) -> int:
         """Log one event, numbered next in its campaign (one seek of the (campaign_id, seq) index); its row id."""
 
+    def append_events(self, campaign_id: int, events: Sequence[Sequence[Any]]) -> None:
+        """Log imported events with the numbers they had: each (seq, at, actor_id, actor_name, command, summary,
+        result, snapshot, undoes), result and snapshot as JSON text, ``undoes`` an earlier event's number."""
+
+    def finish_import(self, campaign_id: int, guild_id: int, channel_id: int) -> None:
+        """Move an import written hidden into its channel, live (ConstraintError: the channel has a campaign)."""
+
+    def discard_import(self, campaign_id: int, limit: int) -> bool:
+        """Delete a batch of an unfinished (hidden) import; True once it is all gone."""
+
+    def unfinished_imports(self, before: str) -> list[int]:
+        """Hidden campaigns whose import began before ``before``: what a crash left behind."""
+
     def save_macro(self, owner_id: int, campaign_id: int | None, name: str, expression: str) -> bool:
         """Save or replace a macro; True when it replaced one of the same name in the same scope."""
 

@@ -6,7 +6,6 @@ rather than in any ruleset. Each returns a :class:`Reply` for a cog to show.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import functools
 import hashlib
@@ -18,7 +17,7 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from bot.storage.export import write_export
+from bot.storage.export import export_files
 from bot.storage.protocol import Transaction
 from bot.storage.rows import RECAP_COUNT_CAP, SHORT_TEXT_WINDOW, EventRow, LogQuery
 from bot.table.pbp import (
@@ -596,8 +595,8 @@ async def export(
 ) -> tuple[Reply, list[list[Path]]]:
     """The whole campaign as JSON, and its log as Markdown a person can read, written to ``folder``.
 
-    Streams in a worker thread (a long log never sits in memory, the event loop keeps answering)
-    and fits Discord's upload ``limit``: returns the files in batches, one message's worth each.
+    Streams on a worker thread, or a long log in a process of its own (it never sits in memory, the event loop
+    keeps answering), and fits Discord's upload ``limit``: returns the files in batches, one message's worth each.
     """
     if archived is None:
         campaign = await service.require_campaign(place)
@@ -608,7 +607,7 @@ async def export(
         row = await ended_campaign(service, place, caller, archived, "Exporting")
     slug = "".join(ch if ch.isalnum() else "-" for ch in row.name.lower()).strip("-") or "campaign"
     gm_line = functools.partial(event_line, reveal=True)  # the export is the GM's: secret sides included
-    written = await asyncio.to_thread(write_export, service.store, row.id, folder, slug, limit, gm_line)
+    written = await export_files(service.store, row.id, folder, slug, limit, gm_line)
     names = [path.name for batch in written.batches for path in batch]
     description = f"{written.events} events, {written.characters} characters."
     if written.compressed:

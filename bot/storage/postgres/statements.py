@@ -11,6 +11,7 @@ from typing import Any, Protocol
 import asyncpg
 
 from bot.storage.members import Erased, Execute, Query, Step, drive_async, erase
+from bot.storage.postgres.imports import ImportStatements
 from bot.storage.rows import (
     SHORT_TEXT_WINDOW,
     CampaignRow,
@@ -107,7 +108,7 @@ class OpenTransaction(Protocol):
     clock: Callable[[], str]  # the time rows are stamped with
 
 
-class Statements:
+class Statements(ImportStatements):
     """The writes themselves, as coroutines on the open transaction's connection. Jobs reach them through
     :class:`~bot.storage.postgres.writer.PgWriteTx` (sync), ``async with store.transaction()`` through
     :class:`~bot.storage.postgres.writer.PgTransaction`."""
