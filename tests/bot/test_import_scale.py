@@ -228,8 +228,12 @@ def test_exports_switch_to_gzip_as_they_grow_and_read_back_the_same(tmp_path: Pa
             return [e for e in events if e[0] > parameters[1]][: parameters[2]]
         return [header] if "FROM campaigns" in sql else [("Pip", 1, "{}")]
 
-    plain = exporting._export(snapshot, 1, tmp_path / "plain", "crows", 10**9, lambda row: row.summary)
-    packed = exporting._export(snapshot, 1, tmp_path / "packed", "crows", 100_000, lambda row: row.summary)
+    plain = exporting._export(
+        snapshot, 1, tmp_path / "plain", "crows", 10**9, lambda row: row.summary, "2026-01-01T00:00:00+00:00"
+    )
+    packed = exporting._export(
+        snapshot, 1, tmp_path / "packed", "crows", 100_000, lambda row: row.summary, "2026-01-01T00:00:00+00:00"
+    )
     assert (plain.compressed, packed.compressed, plain.events, packed.events) == (False, True, 3_000, 3_000)
     assert sorted(p.name for p in (tmp_path / "packed").iterdir()) == ["crows-log.md.gz", "crows.json.gz"]
 
