@@ -214,6 +214,11 @@ def erase(user_id: int, campaign_id: int | None = None) -> Program:
         report = yield from _campaign(user_id, each, pattern)
         if report is not None and report.changed:
             erased.campaigns.append(report)
+    # their web access goes (docs/web.md): their links no longer open, and the name they asked with is not kept
+    if campaign_id is None:
+        yield Execute("DELETE FROM web_access WHERE user_id = ?", (user_id,))
+    else:
+        yield Execute("DELETE FROM web_access WHERE campaign_id = ? AND user_id = ?", (campaign_id, user_id))
     if campaign_id is None:
         erased.macros = yield Execute("DELETE FROM macros WHERE owner_id = ? AND campaign_id IS NULL", (user_id,))
         erased.timezone = (yield Execute("DELETE FROM members WHERE user_id = ?", (user_id,))) > 0

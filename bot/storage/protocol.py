@@ -109,6 +109,15 @@ class Store(Protocol):
     async def board(self, campaign_id: int) -> tuple[int, int] | None:
         """The campaign's board message: (channel id, message id)."""
 
+    async def web_access(self, campaign_id: int, user_id: int) -> tuple[int, int | None]:
+        """The campaign's link generation, and the member's (None: no web access to this campaign)."""
+
+    async def web_readers(self, campaign_id: int) -> dict[int, str]:
+        """Every member with web access to the campaign, with the name they had when they asked for a link."""
+
+    async def web_secret(self) -> str | None:
+        """The links' signing key kept in the database (hex), if one was made."""
+
     async def member_timezone(self, user_id: int) -> str | None: ...
 
     async def member_data(self, user_id: int) -> MemberData:
@@ -219,6 +228,15 @@ class WriteTx(Protocol):
     def set_board(self, campaign_id: int, channel_id: int, message_id: int) -> None: ...
 
     def set_member_timezone(self, user_id: int, timezone: str | None) -> None: ...
+
+    def grant_web(self, campaign_id: int, user_id: int, name: str) -> tuple[int, int]:
+        """The member may open the campaign's pages; the campaign's and the member's link generations."""
+
+    def revoke_web(self, campaign_id: int, user_id: int) -> bool:
+        """Every link so far of the campaign (``user_id`` 0) or of one member stops opening; False: no such member."""
+
+    def keep_web_secret(self, secret: str) -> str:
+        """Keep this signing key unless one is kept already; the one kept."""
 
     def forget_member(self, user_id: int, campaign_id: int | None = None) -> Erased:
         """Erase a member in one campaign, or everywhere (:mod:`bot.storage.members`); what it changed."""

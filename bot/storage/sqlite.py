@@ -186,6 +186,23 @@ MIGRATIONS: tuple[str, ...] = (
         result = json_set(result, '$.undone', (SELECT u.seq FROM events u WHERE u.id = events.undoes))
         WHERE undoes IS NOT NULL AND summary LIKE 'undid #% (%';
     """,
+    # 8: the campaign on the web (docs/web.md). Who may open a campaign's pages, and which of their links still
+    # open: a row per member who asked for a link (user_id 0: the whole campaign), its generation bumped by
+    # `/campaign web revoke`; a link carries the generations it was made with. The links' signing key, when
+    # MAGISTER_WEB_SECRET does not give one: made once, here.
+    """
+    CREATE TABLE web_access (
+        campaign_id INTEGER NOT NULL REFERENCES campaigns (id),
+        user_id     INTEGER NOT NULL,
+        generation  INTEGER NOT NULL DEFAULT 0,
+        name        TEXT    NOT NULL DEFAULT '',
+        PRIMARY KEY (campaign_id, user_id)
+    );
+    CREATE TABLE web_secret (
+        id     INTEGER PRIMARY KEY CHECK (id = 1),
+        secret TEXT    NOT NULL
+    );
+    """,
 )
 
 
@@ -548,6 +565,28 @@ class SqliteStore:
         """The campaign's board message: (channel id, message id)."""
         row = await self._one("SELECT channel_id, message_id FROM boards WHERE campaign_id = ?", (campaign_id,))
         return (int(row[0]), int(row[1])) if row else None
+
+    async def web_access(self, campaign_id: int, user_id: int) -> tuple[int, int | None]:
+        """The campaign's link generation, and the member's (None: the member has no web access here)."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT user_id, generation FROM web_access WHERE campaign_id = ? AND user_id IN (0, ?)",
+            (campaign_id, user_id),
+        )
+        found = {int(row[0]): int(row[1]) for row in rows}
+        return found.get(0, 0), found.get(user_id) if user_id else None
+
+    async def web_readers(self, campaign_id: int) -> dict[int, str]:
+        """Every member with web access to the campaign, and the name they had when they asked for a link."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT user_id, name FROM web_access WHERE campaign_id = ? AND user_id != 0 ORDER BY user_id",
+            (campaign_id,),
+        )
+        return {int(row[0]): row[1] for row in rows}
+
+    async def web_secret(self) -> str | None:
+        """The links' signing key kept in the database (hex), if one was made."""
+        row = await self._one("SELECT secret FROM web_secret WHERE id = 1")
+        return row[0] if row else None
 
     async def member_timezone(self, user_id: int) -> str | None:
         row = await self._one("SELECT timezone FROM members WHERE user_id = ?", (user_id,))

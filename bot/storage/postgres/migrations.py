@@ -143,6 +143,20 @@ PG_MIGRATIONS: dict[int, str] = {
         )::text
         WHERE undoes IS NOT NULL AND summary LIKE 'undid #% (%';
     """,
+    # 8: the campaign on the web: who may open its pages, link generations, the links' signing key.
+    8: """
+    CREATE TABLE web_access (
+        campaign_id BIGINT  NOT NULL REFERENCES campaigns (id),
+        user_id     BIGINT  NOT NULL,
+        generation  BIGINT  NOT NULL DEFAULT 0,
+        name        TEXT    NOT NULL DEFAULT '',
+        PRIMARY KEY (campaign_id, user_id)
+    );
+    CREATE TABLE web_secret (
+        id     INTEGER PRIMARY KEY CHECK (id = 1),
+        secret TEXT    NOT NULL
+    );
+    """,
 }
 
 BOOKKEEPING = """
