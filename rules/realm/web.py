@@ -1,5 +1,5 @@
 """Magic Realm's lists for the campaign's web page (``Ruleset.page_lists``): the spells cast and in effect (their
-secret direction and targets stay the caster's and the GMs'), and the campaign's spell list."""
+secret direction and targets: the caster's player's and the GMs' to read), and the campaign's spell list."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def page_lists(self: Any, table: Table) -> list[PageList]:
     cast = []
     for casting in state.castings:
         own = table.actor.is_gm or owners.get(casting.caster.casefold()) == table.actor.user_id
-        targets = ", ".join(casting.targets) if own and casting.targets else "—"
+        secret = [*casting.targets, *([f"direction {casting.direction}"] if casting.direction else [])]
         cast.append(
             (
                 casting.spell,
@@ -23,7 +23,7 @@ def page_lists(self: Any, table: Table) -> list[PageList]:
                 casting.duration,
                 casting.status,
                 casting.clearing or "—",
-                targets,
+                (", ".join(secret) or "—") if own else "(the caster's)",
             )
         )
     spells = tuple(
@@ -33,10 +33,10 @@ def page_lists(self: Any, table: Table) -> list[PageList]:
     return [
         PageList(
             f"Spells, day {state.day}",
-            ("Spell", "Caster", "Magic", "Duration", "Status", "Clearing", "Targets"),
+            ("Spell", "Caster", "Magic", "Duration", "Status", "Clearing", "Targets and direction"),
             tuple(cast),
             "No spell cast or in effect.",
-            "Targets: only the caster's player and the GMs read them.",
+            "Targets and an attack's direction: only the caster's player and the GMs read them.",
         ),
         PageList("The campaign's spell list", ("Spell", "Type", "Color", "Duration"), spells, "No spells listed."),
     ]

@@ -1,5 +1,6 @@
 """Runic magic's lists for the campaign's web page (``Ruleset.page_lists``): the spells on, charged and in place,
-and the campaign's grimoire. A hidden maximum MP stays hidden as on the board; the page's secrecy does the rest."""
+the campaign's grimoire, and (for the GMs) today's Information answers. A Calamity's hidden MP loss is the page's
+secrecy's to hide (``private_fields``), as everywhere."""
 
 from __future__ import annotations
 
@@ -27,10 +28,20 @@ def page_lists(self: Any, table: Table) -> list[PageList]:
         (spell.name, "-".join(spell.words), spell.type, spell.effect or "—")
         for spell in sorted(table.state.spells.values(), key=lambda s: s.name.casefold())
     ]
-    return [
+    lists = [
         PageList("Spells in effect", ("Mage", "Spell", "Words", "Upkeep"), tuple(on), "No spell is on."),
         PageList(
             "Wards, sigils and inscriptions", ("Mage", "Magic", "Form", "Trigger"), tuple(lasting), "None in place."
         ),
         PageList("The campaign's grimoire", ("Spell", "Words", "Type", "Effect"), tuple(grimoire), "No shared spells."),
     ]
+    if table.actor.is_gm:  # the GM's answers to Information spells are the GM's alone (docs/runic.md)
+        answers = tuple(
+            (answer.mage, answer.spell, answer.question, answer.answer or "not answered yet")
+            for answer in table.state.answers.values()
+        )
+        note = "The GM's view: players never read these here."
+        lists.append(
+            PageList("Information answers today", ("Mage", "Spell", "Question", "Answer"), answers, "None.", note)
+        )
+    return lists
