@@ -13,6 +13,8 @@ transaction per action) with bare aiosqlite and with synchronous sqlite3.
   measured from each action's scheduled time, so queueing counts.
 - ruleset actions: each ruleset's heaviest action (``Ruleset.bench_case``), CPU
   time per action through the same service, beside a runic cast's in the same run.
+- web pages: a log page and a sheet page of a 1,000,000-event campaign, served by the real web server to 16
+  readers at once; p50 and p99 (docs/web.md).
 
 ``--db postgresql://…`` measures the same table on PostgreSQL: each measurement gets a new database on
 that server (the role needs CREATEDB), and the baselines are raw asyncpg doing the same transaction, on
@@ -504,6 +506,72 @@ async def measure_history(
     return figures
 
 
+# ---------------------------------------------------------------------- the campaign on the web
+
+
+async def measure_web(events: int = 1_000_000, seconds: float = 5.0, clients: int = 16, db: str | None = None) -> dict:
+    """A log page and a sheet page of a campaign with ``events`` events, served by the real web server on
+    127.0.0.1 to ``clients`` readers asking as fast as they can (closed loop, each request a new link check):
+    p50 and p99 in ms, and pages per second. Log pages: the newest, and one at random from the whole log."""
+    import aiohttp
+
+    from bot.cli.health import bound_port
+    from bot.table import weblinks
+    from bot.web.app import Limiter, start_web, web_app
+
+    with tempfile.TemporaryDirectory() as tmp:
+        dbs = Databases(Path(tmp), db)
+        target = await dbs.fresh("web")
+        service = TableService(await open_store(target, synchronous="NORMAL"), Registry.discover(), random.Random(0))
+        runner = None
+        try:
+            place = Place(1, 0)
+            await service.start_campaign(place, CALLER, "runic", "web")
+            await service.run(place, PLAYER, "runic", "mage create", {"name": "Merlin", "magery": 3, "iq": 15})
+            campaign = await service.require_campaign(place)
+            filled = time.perf_counter()
+            await _bulk_history(target, campaign.row.id, events)
+            filled = time.perf_counter() - filled
+            links = await weblinks.web_links(service, "http://127.0.0.1", "bench-" * 6)
+            url = (await weblinks.issue(service, links, place, PLAYER)).outcome.data["url"]
+            runner = await start_web(web_app(service, links, Limiter(rate=1e9, burst=10**9)), "127.0.0.1", 0)
+            url = url.replace("http://127.0.0.1/", f"http://127.0.0.1:{bound_port(runner)}/")
+            pages = max(1, (events + 2) // 10)
+            times: dict[str, list[float]] = {"log page": [], "sheet page": []}
+            rng = random.Random(1)
+            deadline = time.perf_counter() + seconds
+
+            async def reader(session: aiohttp.ClientSession, number: int) -> None:
+                turn = number
+                while time.perf_counter() < deadline:
+                    turn += 1
+                    kind = "sheet page" if turn % 2 else "log page"
+                    path = "sheet/Merlin" if turn % 2 else f"log?page={1 if turn % 4 == 0 else rng.randint(1, pages)}"
+                    started = time.perf_counter()
+                    async with session.get(url + path) as response:
+                        await response.read()
+                        assert response.status == 200, (path, response.status)
+                    times[kind].append((time.perf_counter() - started) * 1000)
+
+            async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=clients)) as session:
+                started = time.perf_counter()
+                await asyncio.gather(*(reader(session, n) for n in range(clients)))
+                elapsed = time.perf_counter() - started
+        finally:
+            if runner is not None:
+                await runner.cleanup()
+            await service.store.close()
+            await dbs.drop_all()
+    figures: dict = {"events": events, "clients": clients, "fill_s": round(filled, 1)}
+    for kind, values in times.items():
+        figures[kind] = {
+            "p50_ms": round(percentile(values, 0.5), 2),
+            "p99_ms": round(percentile(values, 0.99), 2),
+            "per_s": round(len(values) / elapsed),
+        }
+    return figures
+
+
 # ---------------------------------------------------------------------- start-up to the first console reply
 
 
@@ -622,6 +690,12 @@ def targets(result: dict) -> list[tuple[str, str, bool]]:
         flat = values[-1] <= 2 * values[0] + 0.5  # within 2x, or half a millisecond, of an empty log
         shown = " / ".join(f"{v} ms" for v in values)
         rows.append((f"{name} flat at {' / '.join(figures)} events", shown, flat))
+    if "web" in result:
+        web = result["web"]
+        for kind in ("log page", "sheet page"):
+            p99 = web[kind]["p99_ms"]
+            what = f"web {kind} p99 <= 100 ms, {web['clients']} readers, {web['events']:,} events"
+            rows.append((what, f"{p99} ms", p99 <= 100))
     if "startup" in result:
         startup = result["startup"]
         met = startup["first_reply_s"] < 1 or startup["ratio_to_import_discord"] <= 2
@@ -637,6 +711,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each measurement")
     parser.add_argument("--runs", type=int, default=200, help="runs of each ruleset's heaviest action")
     parser.add_argument("--history", type=int, nargs="+", default=[0, 10_000, 100_000], help="log lengths")
+    parser.add_argument("--web-events", type=int, default=1_000_000, help="log length of the web pages' campaign")
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--db",
@@ -650,6 +725,7 @@ def main() -> None:
     result["rulesets"] = asyncio.run(measure_rulesets(args.runs, args.db))
     result["serpent"] = asyncio.run(measure_serpent(max(5, args.runs // 4), args.db))
     result["history"] = asyncio.run(measure_history(tuple(args.history), db=args.db))
+    result["web"] = asyncio.run(measure_web(args.web_events, args.seconds, db=args.db))
     result["startup"] = measure_startup(db=args.db)
     result["targets"] = [{"target": t, "figure": f, "met": met} for t, f, met in targets(result)]
     if args.json:
@@ -683,6 +759,13 @@ def main() -> None:
     print("history, median ms at each log length (events):")
     for name, figures in result["history"].items():
         print(f"  {name:<14}" + "".join(f"{size:>8}: {ms:>7.3f}" for size, ms in figures.items()))
+    web = result["web"]
+    print(f"web pages, {web['clients']} readers at once, a campaign of {web['events']:,} events:")
+    for kind in ("log page", "sheet page"):
+        figure = web[kind]
+        print(
+            f"  {kind:<11} p50 {figure['p50_ms']:>6} ms   p99 {figure['p99_ms']:>6} ms   {figure['per_s']:>5} pages/s"
+        )
     startup = result["startup"]
     print(f"start-up: first console reply {startup['first_reply_s']} s, import discord {startup['import_discord_s']} s")
     print("targets:")

@@ -238,3 +238,32 @@ async def test_the_commands_through_discord(site: Site) -> None:
     closed = await ok(table, GM, "campaign web revoke", member=PAT)
     assert closed.ephemeral and closed.data["revoked"]
     assert (await site.get(reply.data["url"]))[0] == 403
+
+
+async def test_one_port_serves_the_health_checks_and_the_pages_and_a_taken_port_is_one_line(tmp_path: Path) -> None:
+    import socket
+
+    from bot.__main__ import _servers, build_bot
+    from bot.cli.config import Settings
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    settings = Settings(
+        _env_file=None, magister_db=tmp_path / "both.sqlite3", magister_health_port=port, magister_web_port=port
+    )
+    bot = await build_bot(settings)
+    try:
+        health, pages = await _servers(settings, bot, lambda: bot)
+        assert health is not None and pages is None  # one server for both
+        assert bot.web_links is not None and bot.web_links.base_url == f"http://127.0.0.1:{port}"
+        site = Site(Console.__new__(Console), port)
+        assert (await site.get(f"http://127.0.0.1:{port}/livez"))[0] == 200
+        status, body, headers = await site.get(f"http://127.0.0.1:{port}/w/nonsense/")
+        assert status == 403 and "not a working link" in body and headers["Content-Security-Policy"] == CSP
+        with pytest.raises(SystemExit) as stopped:  # the port is taken now: one line, exit 2
+            await _servers(settings, bot, lambda: bot)
+        assert stopped.value.code == 2
+        await health.cleanup()
+    finally:
+        await bot.service.store.close()
