@@ -23,7 +23,7 @@ from bot.table.pbp import is_paused
 from bot.table.secrecy import guard_view
 from bot.table.service import Campaign, TableService
 from bot.table.weblinks import Access
-from rules.base import BattlePicture, Card, Outcome, PageList, Pronouns, RuleError, Ruleset, Table
+from rules.base import BattlePicture, Card, Outcome, PageList, Pronouns, RuleError, Table
 
 NOBODY = "no one"  # a forgotten member's characters belong to no one
 SOMEONE = "a member"  # a member the pages know no name for (they never asked for a link)
@@ -96,7 +96,6 @@ class CampaignPage:
     characters: list[CharacterLine]
     waits: list[WaitLine]
     events: int
-    has_board: bool
 
 
 async def campaign_page(service: TableService, access: Access) -> CampaignPage:
@@ -133,7 +132,6 @@ async def campaign_page(service: TableService, access: Access) -> CampaignPage:
         )
         for w in sorted(campaign.waits.values(), key=lambda w: (w.since, w.key))
     ]
-    has_board = type(ruleset).board is not Ruleset.board or bool(ruleset.board_action)
     return CampaignPage(
         name=row.name,
         ruleset_id=ruleset.id,
@@ -146,7 +144,6 @@ async def campaign_page(service: TableService, access: Access) -> CampaignPage:
         characters=characters,
         waits=waits,
         events=await service.store.count_events(row.id),
-        has_board=has_board,
     )
 
 

@@ -29,7 +29,7 @@ from bot.table import pages
 from bot.table.service import TableService
 from bot.table.weblinks import Access, LinkRefusedError, WebLinks, open_link
 from bot.web.render import STATIC, render
-from rules.base import Contributions, RuleError
+from rules.base import Contributions, RuleError, Ruleset
 
 log = logging.getLogger(__name__)
 
@@ -178,6 +178,7 @@ def page(handler: Page) -> Callable[[web.Request], Awaitable[web.StreamResponse]
             "expires": access.expires,
             "names": access.names,
             "has_lists": type(ruleset).page_lists is not Contributions.page_lists,
+            "has_board": type(ruleset).board is not Ruleset.board or bool(ruleset.board_action),
             "sheet": lambda name: sheet_path(base, name),
         }
         try:
