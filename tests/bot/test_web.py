@@ -188,6 +188,40 @@ async def test_an_ended_campaign_has_its_own_link_and_old_links_still_read_it(si
     await site.console.fails("/campaign web link archived:424242")
 
 
+async def test_reading_every_page_changes_nothing(site: Site) -> None:
+    url = await site.link(GM)
+    await site.console.ok(f"@as {GM}")
+    before = await site.console.ok("/campaign status")
+    store = site.table.bot.service.store
+    row = await store.campaign_by_id(1)
+    for page in ("", "log", "log?order=oldest", "sheet/Pip", "board", "lists", "archive", "log?secrets=1"):
+        assert (await site.get(url + page))[0] == 200
+    after = await site.console.ok("/campaign status")
+    assert after["data"] == before["data"]
+    again = await store.campaign_by_id(1)
+    assert row is not None and again is not None and (again.state, again.version) == (row.state, row.version)
+
+
+async def test_the_log_pages_read_either_way_with_discords_numbers(site: Site) -> None:
+    await site.console.ok(f"@as {PAT}")
+    for number in range(21):
+        await site.console.ok(f'/roll expression:1d6 label:"roll {number}"')
+    url = await site.link(PAT)
+    total = (await site.console.ok("/campaign status"))["data"]["events"]
+    assert total == 24  # the start, Pip, the GM's secret roll, and these rolls
+
+    def numbers(body: str) -> list[int]:
+        return [int(n) for n in re.findall(r'<span class="num">#(\d+)</span>', body)]
+
+    assert numbers((await site.get(url + "log"))[1]) == list(range(24, 14, -1))
+    assert numbers((await site.get(url + "log?page=3"))[1]) == list(range(4, 0, -1))
+    assert numbers((await site.get(url + "log?order=oldest"))[1]) == list(range(1, 11))
+    assert numbers((await site.get(url + "log?order=oldest&page=3"))[1]) == list(range(21, 25))
+    assert numbers((await site.get(url + "log?order=oldest&page=99"))[1]) == list(range(21, 25))  # the last page
+    filtered = (await site.get(url + f"log?order=oldest&player={site.table.user_id(PAT)}"))[1]
+    assert numbers(filtered)[0] == 2 and "Page 1 of 3" in filtered  # Pat's own: created Pip, then 21 rolls
+
+
 async def test_a_link_asks_at_most_its_burst_then_waits(site: Site) -> None:
     url = await site.link(PAT)
     codes = [(await site.get(url))[0] for _ in range(14)]
