@@ -233,7 +233,6 @@ async def issue(
             f"not post it. It opens until {iso_at(expires)[:10]}; `/campaign web link` makes a new one, and "
             "`/campaign web revoke member:` (yourself) closes every one you were given."
         ),
-        footer="Only you can see this.",
     )
     data = {"url": url, "campaign": row.name, "view": "gm" if gm else "player", "expires": iso_at(expires)}
     return Reply(Outcome(card=card, summary="asked for a web link", data=data, ephemeral=True), row)

@@ -294,7 +294,7 @@ def add_pages(app: web.Application, service: TableService, links: WebLinks, limi
     routes = [
         ("/w/{token}/", campaign_page),
         ("/w/{token}/log", log_page),
-        ("/w/{token}/sheet/{name}", sheet_page),
+        ("/w/{token}/sheet/{name:.+}", sheet_page),
         ("/w/{token}/board", board_page),
         ("/w/{token}/lists", lists_page),
         ("/w/{token}/archive", archive_page),
