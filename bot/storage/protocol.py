@@ -69,6 +69,9 @@ class Store(Protocol):
     async def events(self, campaign_id: int, *, limit: int, offset: int = 0) -> list[EventRow]:
         """A page of the log, newest first; the last page costs what the first does."""
 
+    async def events_numbered(self, campaign_id: int, first: int, last: int) -> list[EventRow]:
+        """The events numbered ``first`` to ``last``, newest first: one seek, however deep in the log."""
+
     async def events_matching(
         self, campaign_id: int, where: LogQuery, *, limit: int, offset: int = 0
     ) -> list[EventRow]:

@@ -35,26 +35,28 @@ def name_of(access: Access, user_id: int | None) -> str:
     return access.names.get(user_id) or SOMEONE
 
 
-NAMES_KEPT = 600.0  # seconds a name read from the log is kept for the pages
-_names: dict[tuple[int, int], tuple[float, str | None]] = {}
+NAMES_KEPT = 600.0  # seconds the names read from a campaign's newest events are kept for its pages
+NAMES_LOOKED_AT = 200  # the newest events whose actors' names the pages learn (a bounded read, however long the log)
+_names: dict[int, tuple[float, dict[int, str]]] = {}
 
 
 async def learn_names(service: TableService, access: Access) -> None:
-    """The GMs' and the players' names, for the pages to show: the name each asked for a link with, else the
-    name of their newest log entry (one backward seek each, remembered for a while)."""
+    """Names for the GMs and players the pages show: the name each asked for a link with, else the one of their
+    newest entry among the log's newest events (read once in a while, never the whole log); else "a member"."""
     row = access.campaign.row
-    wanted = {*row.gm_ids, *(c.owner_id for c in access.campaign.characters.values())} - set(access.names) - {0}
     now = time.monotonic()
-    for user_id in sorted(wanted)[:50]:
-        kept = _names.get((row.id, user_id))
-        if kept is None or now - kept[0] > NAMES_KEPT:
-            found = await service.store.events_matching(row.id, LogQuery(actor_id=user_id), limit=1)
-            kept = (now, found[0].actor_name if found and not found[0].actor_name.endswith("(timer)") else None)
-            _names[(row.id, user_id)] = kept
-            if len(_names) > 10_000:
-                _names.clear()
-        if kept[1]:
-            access.names.setdefault(user_id, kept[1])
+    kept = _names.get(row.id)
+    if kept is None or now - kept[0] > NAMES_KEPT:
+        _names[row.id] = kept = (now, kept[1] if kept else {})  # one reader reads them; the others use what is kept
+        if len(_names) > 10_000:
+            _names.clear()
+        found: dict[int, str] = {}
+        for event in await service.store.events(row.id, limit=NAMES_LOOKED_AT):
+            if event.actor_id and not event.actor_name.endswith("(timer)"):
+                found.setdefault(event.actor_id, event.actor_name)
+        _names[row.id] = kept = (now, {**kept[1], **found})
+    for user_id, name in kept[1].items():
+        access.names.setdefault(user_id, name)
 
 
 @dataclass(frozen=True)
@@ -197,8 +199,10 @@ async def log_page(
         events = []
     elif filters:
         events = await store.events_matching(row.id, query, limit=limit, offset=offset)
-    else:
-        events = await store.events(row.id, limit=limit, offset=offset)
+    else:  # events are numbered 1..total in their campaign: a page is a range of numbers, one seek deep or not
+        events = await store.events_numbered(row.id, total - offset - limit + 1, total - offset)
+        if len(events) != limit:  # numbers with a gap (never made by Magister): read by position instead
+            events = await store.events(row.id, limit=limit, offset=offset)
     if oldest_first:
         events.reverse()
     await learn_names(service, access)

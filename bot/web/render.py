@@ -90,6 +90,7 @@ def environment() -> Environment:
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
+        auto_reload=False,  # the templates ship with the code: no look at their files on every page
     )
     env.filters["discord"] = discord_html
     env.filters["when"] = when
