@@ -52,6 +52,7 @@ class MemberData:
     reminders: list[TimerRow]  # reminders they set, fired or not
     timezone: str | None
     gm_of: list[CampaignRow]  # campaigns (live or ended) they are a GM of
+    web: list[tuple[int, str]] = field(default_factory=list)  # (campaign id, name asked with): their web access
 
 
 # ---------------------------------------------------------------------- what an erasure did
@@ -405,4 +406,5 @@ MEMBER_MACROS = (
 )
 MEMBER_REMINDERS = "SELECT * FROM timers WHERE created_by = ? AND kind = 'remind' ORDER BY id"
 MEMBER_GM_OF = "SELECT * FROM campaigns WHERE gm_ids LIKE ? ORDER BY id"
+MEMBER_WEB = "SELECT campaign_id, name FROM web_access WHERE user_id = ? ORDER BY campaign_id"
 MEMBER_EVENTS = "SELECT * FROM events WHERE actor_id = ? AND id > ? ORDER BY id LIMIT ?"

@@ -26,6 +26,7 @@ from bot.storage.members import (
     MEMBER_GM_OF,
     MEMBER_MACROS,
     MEMBER_REMINDERS,
+    MEMBER_WEB,
     MemberData,
 )
 from bot.storage.rows import (
@@ -614,6 +615,7 @@ class SqliteStore:
             [timer_row(row) for row in reminders],
             await self.member_timezone(user_id),
             [row for row in map(campaign_row, gm_of) if user_id in row.gm_ids],
+            [(int(row[0]), str(row[1])) for row in await self._reader.execute_fetchall(MEMBER_WEB, (user_id,))],
         )
 
     async def member_events(self, user_id: int, *, after: int = 0, limit: int = 500) -> list[EventRow]:

@@ -317,3 +317,15 @@ async def test_a_log_whose_numbers_have_a_gap_is_still_read_by_position(site: Si
     body = (await site.get(url + "log"))[1]  # the newest ten numbers span the gap: read by position instead
     shown = [int(n) for n in re.findall(r'<span class="num">#(\d+)</span>', body)]
     assert 10 not in shown and len(shown) == 10 and shown == sorted(shown, reverse=True)
+
+
+async def test_a_members_web_access_is_in_their_data_export_and_goes_when_they_are_forgotten(site: Site) -> None:
+    from tests.bot.test_privacy import exported
+
+    await site.link(PAT)
+    await site.console.ok(f"@as {PAT}")
+    document = exported(await site.console.ok("/privacy export"))
+    assert [(entry["campaign"].split(" ")[0], entry["name"]) for entry in document["web_access"]] == [("Crows", PAT)]
+    await site.console.ok("/privacy forget")
+    await site.console.ok("@press Confirm")
+    assert exported(await site.console.ok("/privacy export"))["web_access"] == []

@@ -20,6 +20,7 @@ from bot.storage.members import (
     MEMBER_GM_OF,
     MEMBER_MACROS,
     MEMBER_REMINDERS,
+    MEMBER_WEB,
     MemberData,
 )
 from bot.storage.postgres.errors import UNREACHABLE, PgStoreOpenError, again_if_dropped, unavailable
@@ -413,6 +414,7 @@ class PgStore:
             [timer_row(row) for row in reminders],
             await self.member_timezone(user_id),
             [row for row in map(campaign_row, gm_of) if user_id in row.gm_ids],
+            [(int(row[0]), str(row[1])) for row in await self._fetch(placeholders(MEMBER_WEB), user_id)],
         )
 
     async def member_events(self, user_id: int, *, after: int = 0, limit: int = 500) -> list[EventRow]:
