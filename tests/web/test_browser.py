@@ -243,7 +243,9 @@ def test_expired_revoked_and_tampered_links_are_refused(served: Served, page: Pa
     assert "This link was closed" in opened(page, everyone, 403)
 
 
-def test_a_phone_reads_every_page_with_scripts_off_in_both_themes(served: Served, browser: Browser) -> None:
+def test_a_phone_reads_every_page_with_scripts_off_in_both_themes(
+    served: Served, browser: Browser, shots: Path
+) -> None:
     url = served.link(GM, FIRST + [r.id for r in RULESETS].index("serpent"))
     backgrounds = set()
     for scheme in ("light", "dark"):
@@ -258,6 +260,7 @@ def test_a_phone_reads_every_page_with_scripts_off_in_both_themes(served: Served
             phone.select_option("#order", "oldest")
             phone.click("button[type=submit]")
             assert "order=oldest" in phone.url and "oldest first" in phone.content()
+            phone.screenshot(path=str(shots / f"phone-log-{scheme}.png"), full_page=True)
             backgrounds.add(phone.evaluate("getComputedStyle(document.body).backgroundColor"))
         finally:
             context.close()
