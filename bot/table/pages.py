@@ -54,7 +54,7 @@ async def learn_names(service: TableService, access: Access) -> None:
         for event in await service.store.events(row.id, limit=NAMES_LOOKED_AT):
             if event.actor_id and not event.actor_name.endswith("(timer)"):
                 found.setdefault(event.actor_id, event.actor_name)
-        _names[row.id] = kept = (now, {**kept[1], **found})
+        _names[row.id] = kept = (now, found)
     for user_id, name in kept[1].items():
         access.names.setdefault(user_id, name)
 
@@ -205,10 +205,10 @@ async def log_page(
             events = await store.events(row.id, limit=limit, offset=offset)
     if oldest_first:
         events.reverse()
+    readers = set(access.names)  # members with web access now (a forgotten one's row is gone)
     await learn_names(service, access)
-    members = {gm: name_of(access, gm) for gm in row.gm_ids}
-    members |= {c.owner_id: name_of(access, c.owner_id) for c in access.campaign.characters.values() if c.owner_id}
-    members |= dict(access.names)
+    wanted = {*row.gm_ids, *readers, *(c.owner_id for c in access.campaign.characters.values())} - {0}
+    members = {user_id: name_of(access, user_id) for user_id in wanted}
     for event in events:
         if event.actor_id:
             members.setdefault(event.actor_id, event.actor_name)
