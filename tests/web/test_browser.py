@@ -258,7 +258,8 @@ def test_a_phone_reads_every_page_with_scripts_off_in_both_themes(
                 assert width[0] <= width[1], (scheme, path, width)
             phone.goto(url + "log")  # the filters are a plain form: it works without a script
             phone.select_option("#order", "oldest")
-            phone.click("button[type=submit]")
+            with phone.expect_navigation():
+                phone.click("button[type=submit]")
             assert "order=oldest" in phone.url and "oldest first" in phone.content()
             phone.screenshot(path=str(shots / f"phone-log-{scheme}.png"), full_page=True)
             backgrounds.add(phone.evaluate("getComputedStyle(document.body).backgroundColor"))
