@@ -112,11 +112,9 @@ class Store(Protocol):
     async def board(self, campaign_id: int) -> tuple[int, int] | None:
         """The campaign's board message: (channel id, message id)."""
 
-    async def web_access(self, campaign_id: int, user_id: int) -> tuple[int, int | None]:
-        """The campaign's link generation, and the member's (None: no web access to this campaign)."""
-
-    async def web_readers(self, campaign_id: int) -> dict[int, str]:
-        """Every member with web access to the campaign, with the name they had when they asked for a link."""
+    async def web_access(self, campaign_id: int) -> dict[int, tuple[int, str]]:
+        """Who may read the campaign's web pages: member id -> (link generation, name they asked with); user 0 is
+        the whole campaign's generation."""
 
     async def web_secret(self) -> str | None:
         """The links' signing key kept in the database (hex), if one was made."""

@@ -576,22 +576,13 @@ class SqliteStore:
         row = await self._one("SELECT channel_id, message_id FROM boards WHERE campaign_id = ?", (campaign_id,))
         return (int(row[0]), int(row[1])) if row else None
 
-    async def web_access(self, campaign_id: int, user_id: int) -> tuple[int, int | None]:
-        """The campaign's link generation, and the member's (None: the member has no web access here)."""
+    async def web_access(self, campaign_id: int) -> dict[int, tuple[int, str]]:
+        """Who may read the campaign's web pages: each member's link generation and the name they asked with
+        (user 0: the whole campaign's generation), in one read."""
         rows = await self._reader.execute_fetchall(
-            "SELECT user_id, generation FROM web_access WHERE campaign_id = ? AND user_id IN (0, ?)",
-            (campaign_id, user_id),
+            "SELECT user_id, generation, name FROM web_access WHERE campaign_id = ?", (campaign_id,)
         )
-        found = {int(row[0]): int(row[1]) for row in rows}
-        return found.get(0, 0), found.get(user_id) if user_id else None
-
-    async def web_readers(self, campaign_id: int) -> dict[int, str]:
-        """Every member with web access to the campaign, and the name they had when they asked for a link."""
-        rows = await self._reader.execute_fetchall(
-            "SELECT user_id, name FROM web_access WHERE campaign_id = ? AND user_id != 0 ORDER BY user_id",
-            (campaign_id,),
-        )
-        return {int(row[0]): row[1] for row in rows}
+        return {int(row[0]): (int(row[1]), str(row[2])) for row in rows}
 
     async def web_secret(self) -> str | None:
         """The links' signing key kept in the database (hex), if one was made."""

@@ -166,6 +166,20 @@ class LogPage:
     refused: str = ""
 
 
+_commands: dict[int, tuple[int, list[str]]] = {}  # campaign id -> (its event count then, the commands its log holds)
+
+
+async def commands_seen(service: TableService, campaign: Campaign, events: int) -> list[str]:
+    """The commands the log's filter offers: read again only when the log has grown since (pages are read far
+    more often than a table writes)."""
+    kept = _commands.get(campaign.row.id)
+    if kept is None or kept[0] != events:
+        if len(_commands) > 10_000:
+            _commands.clear()
+        kept = _commands[campaign.row.id] = (events, await campaigns.commands_seen(service, campaign))
+    return kept[1]
+
+
 def log_filter(access: Access, player: str, command: str, text: str, secrets: bool) -> LogFilter:
     """The log's filters from a page's query, checked as `/campaign log` checks its options; RuleError says why."""
     player_id = int(player) if player.isdigit() and len(player) < 21 else None
@@ -187,7 +201,8 @@ async def log_page(
     reveal = access.is_gm
     query = LogQuery(filters.player_id, filters.command, filters.secrets, filters.text, reveal)
     store = service.store
-    total = await (store.count_matching(row.id, query) if filters else store.count_events(row.id))
+    logged = await store.count_events(row.id)
+    total = await store.count_matching(row.id, query) if filters else logged
     pages = max(1, math.ceil(total / LOG_PAGE_SIZE))
     page = min(max(1, page), pages)
     if oldest_first:  # page 1 holds #1..#10: the same rows read from the other end
@@ -219,7 +234,7 @@ async def log_page(
         oldest_first=oldest_first,
         events=[event_data(e, reveal=reveal, reader=access.user_id) for e in events],
         filters=filters,
-        commands=await campaigns.commands_seen(service, access.campaign),
+        commands=await commands_seen(service, access.campaign, logged),
         members=sorted(members.items(), key=lambda item: item[1].casefold()),
         reveal=reveal,
     )

@@ -112,14 +112,26 @@ def read(key: bytes, token: str) -> Link:
 # ---------------------------------------------------------------------- who may read a campaign
 
 
+_places: dict[int, Place] = {}  # a live campaign's channel, by id: its pages read it from the service's cache
+
+
 async def campaign_by_id(service: TableService, campaign_id: int) -> Campaign | None:
     """A campaign, live (from the service's cache) or ended, with its characters and waits."""
+    place = _places.get(campaign_id)
+    if place is not None:
+        live = await service.campaign(place)
+        if live is not None and live.row.id == campaign_id:
+            return live
+        del _places[campaign_id]  # ended, or another campaign runs there now: read it afresh
     row = await service.store.campaign_by_id(campaign_id)
     if row is None:
         return None
     if not row.archived_at:
         live = await service.campaign(Place(row.guild_id, row.channel_id))
         if live is not None and live.row.id == row.id:
+            if len(_places) > 10_000:
+                _places.clear()
+            _places[campaign_id] = Place(row.guild_id, row.channel_id)
             return live
     characters = {c.name.casefold(): c for c in await service.store.characters(row.id)}
     waits = {} if row.archived_at else {w.key: w for w in await service.store.waits(row.id)}
@@ -167,15 +179,17 @@ async def open_link(service: TableService, links: WebLinks, token: str) -> Acces
     link = read(links.key, token)
     if link.expires <= epoch(service.clock()):
         raise LinkRefusedError("expired")
-    campaign_generation, member_generation = await service.store.web_access(link.campaign_id, link.user_id)
-    if member_generation is None:
+    access = await service.store.web_access(link.campaign_id)
+    if link.user_id not in access or link.user_id == 0:
         raise LinkRefusedError("removed")
-    if (campaign_generation, member_generation) != (link.campaign_generation, link.member_generation):
+    generations = (access.get(0, (0, ""))[0], access[link.user_id][0])
+    if generations != (link.campaign_generation, link.member_generation):
         raise LinkRefusedError("revoked")
     campaign = await campaign_by_id(service, link.campaign_id)
     if campaign is None:
         raise LinkRefusedError("gone")
-    return Access(campaign, link.user_id, await service.store.web_readers(link.campaign_id), link.expires)
+    names = {user_id: name for user_id, (_, name) in access.items() if user_id}
+    return Access(campaign, link.user_id, names, link.expires)
 
 
 # ---------------------------------------------------------------------- /campaign web link and revoke

@@ -106,6 +106,10 @@ async def test_a_player_reads_no_secret_and_the_gm_reads_them(site: Site) -> Non
     assert status == 200 and "Only a GM can list the secret events" in body and "XqGmOnly" not in body
     _, listed, _ = await site.get(gm + "log?secrets=1")
     assert "XqGmOnly" in listed
+    assert '<option value="check"' not in theirs
+    await site.console.ok(f"@as {PAT}")
+    await site.console.ok("/check skill:12")
+    assert '<option value="check"' in (await site.get(player + "log"))[1]  # the filter offers the new command
 
 
 async def test_a_gm_removed_from_the_campaign_reads_as_a_player(site: Site) -> None:

@@ -380,21 +380,9 @@ class PgStore:
         row = await self._fetchrow("SELECT channel_id, message_id FROM boards WHERE campaign_id = $1", campaign_id)
         return (int(row[0]), int(row[1])) if row else None
 
-    async def web_access(self, campaign_id: int, user_id: int) -> tuple[int, int | None]:
-        rows = await self._fetch(
-            "SELECT user_id, generation FROM web_access WHERE campaign_id = $1 AND user_id IN (0, $2)",
-            campaign_id,
-            user_id,
-        )
-        found = {int(row[0]): int(row[1]) for row in rows}
-        return found.get(0, 0), found.get(user_id) if user_id else None
-
-    async def web_readers(self, campaign_id: int) -> dict[int, str]:
-        rows = await self._fetch(
-            "SELECT user_id, name FROM web_access WHERE campaign_id = $1 AND user_id != 0 ORDER BY user_id",
-            campaign_id,
-        )
-        return {int(row[0]): row[1] for row in rows}
+    async def web_access(self, campaign_id: int) -> dict[int, tuple[int, str]]:
+        rows = await self._fetch("SELECT user_id, generation, name FROM web_access WHERE campaign_id = $1", campaign_id)
+        return {int(row[0]): (int(row[1]), str(row[2])) for row in rows}
 
     async def web_secret(self) -> str | None:
         return await self._fetchval("SELECT secret FROM web_secret WHERE id = 1")
