@@ -182,7 +182,7 @@ async def commands_seen(service: TableService, campaign: Campaign, events: int) 
 
 def log_filter(access: Access, player: str, command: str, text: str, secrets: bool) -> LogFilter:
     """The log's filters from a page's query, checked as `/campaign log` checks its options; RuleError says why."""
-    player_id = int(player) if player.isdigit() and len(player) < 21 else None
+    player_id = int(player) if player.isascii() and player.isdigit() and len(player) < 21 else None
     name = name_of(access, player_id) if player_id else None
     if text and len(text.strip()) > LOG_TEXT_MAX:
         raise RuleError(f"A log search takes at most {LOG_TEXT_MAX} characters; try a shorter word from the summary.")

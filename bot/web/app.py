@@ -198,7 +198,8 @@ async def campaign_page(site: Site, request: web.Request, access: Access, base: 
 
 async def log_page(site: Site, request: web.Request, access: Access, base: str) -> tuple[str, dict[str, Any]]:
     query = request.query
-    number = int(query["page"]) if query.get("page", "").isdigit() and len(query["page"]) < 10 else 1
+    asked = query.get("page", "")
+    number = int(asked) if asked.isascii() and asked.isdigit() and len(asked) < 10 else 1
     oldest = query.get("order") == "oldest"
     refused = ""
     try:

@@ -82,15 +82,17 @@ async def test_the_console_prints_a_link_for_the_asker_alone_and_its_pages_open(
     result = await site.console.ok("/campaign web link days:7")
     assert result["data"]["url"] in result["text"] and result["ephemeral"]
     assert result["data"]["view"] == "player"
-    for page in ("", "log", "sheet/Pip", "board", "lists", "archive", "log?order=oldest", "log?page=99"):
+    odd = ("log?page=%C2%B2", "log?player=%C2%B2&text=" + "x" * 40, "log?page=-1&order=sideways")  # typed by hand
+    for page in ("", "log", "sheet/Pip", "board", "lists", "archive", "log?order=oldest", "log?page=99", *odd):
         status, body, headers = await site.get(url + page)
         assert status == 200, (page, body)
         assert headers["Content-Security-Policy"] == CSP and "script-src" not in CSP
         assert headers["Referrer-Policy"] == "no-referrer" and headers["Cache-Control"] == "no-store"
         assert "<script" not in body  # the campaign's name is escaped, and no page has a script of its own
         assert "Crows &lt;script&gt;alert(1)&lt;/script&gt;" in body
-    status, body, _ = await site.get(url + "sheet/Nobody")
-    assert status == 404 and "There is no character named" in body
+    for missing in ("sheet/Nobody", "sheet/P%2Fip"):
+        status, body, _ = await site.get(url + missing)
+        assert status == 404 and "There is no character named" in body, missing
 
 
 async def test_a_player_reads_no_secret_and_the_gm_reads_them(site: Site) -> None:
