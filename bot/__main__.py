@@ -277,12 +277,12 @@ async def serve(settings: Settings, plan: ShardPlan = ShardPlan()) -> int:
         closing.append(loop.create_task(bot.close()))  # start() returns once the client is closed
 
     health = None
+    pages = None
     wait = RETRY_FIRST
     try:
         with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows: Ctrl-C still works
             loop.add_signal_handler(signal.SIGTERM, stop)
-        if settings.magister_health_port is not None:
-            health = await _health(settings, lambda: bot)  # reads `bot` when asked, so a retry's new client is seen
+        health, pages = await _servers(settings, bot, lambda: bot)  # `bot` read when asked: a retry's is seen
         while not stopping.is_set():
             try:
                 async with bot:
@@ -295,28 +295,59 @@ async def serve(settings: Settings, plan: ShardPlan = ShardPlan()) -> int:
                 with contextlib.suppress(TimeoutError):  # the backoff, cut short by SIGTERM
                     await asyncio.wait_for(stopping.wait(), wait)
                 wait = min(wait * 2, RETRY_MOST)
+                links = bot.web_links
                 bot = _client(bot.service, settings, plan)  # a closed client cannot log in again
+                bot.web_links = links
         return 0
     finally:
         with contextlib.suppress(NotImplementedError):
             loop.remove_signal_handler(signal.SIGTERM)
-        if health is not None:
-            await health.cleanup()
+        for runner in (health, pages):
+            if runner is not None:
+                await runner.cleanup()
         await bot.service.store.close()
 
 
-async def _health(settings: Settings, current: Callable[[], MagisterBot]) -> web.AppRunner:
-    """The health checks' server, or exit 2 with one line if their address cannot be used."""
-    from bot.cli.health import Health, start_health
+async def _servers(
+    settings: Settings, bot: MagisterBot, current: Callable[[], MagisterBot]
+) -> tuple[web.AppRunner | None, web.AppRunner | None]:
+    """The health checks' server and the campaigns' web pages (docs/web.md), each when its port is set: one
+    server when both name the same port. Exit 2 with one line if an address cannot be used."""
+    from bot.cli.health import Health
+    from bot.table.weblinks import web_links
+    from bot.web.app import add_pages, start_web, web_app
 
-    host, port = settings.magister_health_host, settings.magister_health_port or 0
-    try:
-        return await start_health(Health(current, max_lag=settings.magister_health_max_lag), host, port)
-    except OSError as exc:
-        fail(
-            f"cannot serve health checks on {host}:{port} ({_reason(exc)}): set MAGISTER_HEALTH_PORT to a free "
-            "port, MAGISTER_HEALTH_HOST to an address of this machine, or leave the port empty to turn it off"
-        )
+    health_app = None
+    if settings.magister_health_port is not None:
+        health_app = Health(current, max_lag=settings.magister_health_max_lag).app()
+    pages_app = None
+    if settings.magister_web_port is not None and settings.web_url is not None:
+        secret = settings.magister_web_secret.get_secret_value() if settings.magister_web_secret else None
+        bot.web_links = await web_links(bot.service, settings.web_url, secret, settings.magister_web_link_days)
+        if health_app is not None and settings.magister_web_port == settings.magister_health_port:
+            add_pages(health_app, bot.service, bot.web_links)
+        else:
+            pages_app = web_app(bot.service, bot.web_links)
+    runners: list[web.AppRunner | None] = []
+    for app, host, port, what, variables in (
+        (health_app, settings.magister_health_host, settings.magister_health_port, "health checks", "HEALTH"),
+        (pages_app, settings.magister_web_host, settings.magister_web_port, "web pages", "WEB"),
+    ):
+        if app is None:
+            runners.append(None)
+            continue
+        try:
+            runners.append(await start_web(app, host, port or 0))
+        except OSError as exc:
+            for runner in runners:
+                if runner is not None:
+                    await runner.cleanup()
+            fail(
+                f"cannot serve {what} on {host}:{port} ({_reason(exc)}): set MAGISTER_{variables}_PORT to a free "
+                f"port, MAGISTER_{variables}_HOST to an address of this machine, or leave the port empty to turn "
+                "it off"
+            )
+    return runners[0], runners[1]
 
 
 def _reason(exc: BaseException) -> str:

@@ -18,7 +18,7 @@ from bot.adapter.pickers import gm_card, gm_pickers
 from bot.adapter.posting import post_board
 from bot.adapter.privacy import forget_player_view
 from bot.adapter.views import confirm, pager, seek_renderer
-from bot.table import campaigns, importer, privacy
+from bot.table import campaigns, importer, privacy, weblinks
 from bot.table.service import Reply
 from cogs._common import gm_only, matching
 from rules.base import Card, RuleError
@@ -41,6 +41,45 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
     gm = app_commands.Group(name="gm", description="Add or remove the campaign's GMs")
     player = app_commands.Group(name="player", description="The campaign's players")
     archive = app_commands.Group(name="archive", description="Campaigns that ended in this channel: nothing is lost")
+    web = app_commands.Group(name="web", description="The campaign's pages in a browser, read-only (docs/web.md)")
+
+    @web.command(name="link", description="A private link to this campaign's pages, for you alone (only you see it)")
+    @app_commands.describe(
+        days="How many days the link opens for (default 30)",
+        archived="An ended campaign of this channel instead, by its # in /campaign archive list",
+    )
+    async def web_link(
+        self,
+        interaction: discord.Interaction,
+        days: app_commands.Range[int, 1, weblinks.MAX_DAYS] | None = None,
+        archived: app_commands.Range[int, 1, 2**53] | None = None,
+    ):
+        reply = await weblinks.issue(
+            service_of(interaction),
+            self.bot.web_links,
+            place_of(interaction),
+            caller_of(interaction),
+            archived=archived,
+            days=days,
+        )
+        await send_reply(interaction, reply)
+
+    @web.command(name="revoke", description="Close every web link of the campaign (GM), or of one member")
+    @app_commands.describe(
+        member="Only this member's links (a GM, or the member themself)",
+        archived="An ended campaign of this channel instead, by its # in /campaign archive list",
+    )
+    async def web_revoke(
+        self,
+        interaction: discord.Interaction,
+        member: discord.User | None = None,
+        archived: app_commands.Range[int, 1, 2**53] | None = None,
+    ):
+        chosen = (member.id, member.display_name) if member is not None else None
+        reply = await weblinks.revoke(
+            service_of(interaction), place_of(interaction), caller_of(interaction), chosen, archived=archived
+        )
+        await send_reply(interaction, reply)
 
     @archive.command(name="list", description="This channel's ended campaigns, to export or reopen")
     async def archive_list(self, interaction: discord.Interaction):

@@ -847,6 +847,19 @@ class BattlePicture:
     manifesting: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class PageList:
+    """One of a ruleset's own lists on the campaign's web page (:meth:`Contributions.page_lists`): the spells in
+    effect, a Codex, the cards, the rotes. Plain data: a title, the columns' headings and the rows (each row a
+    cell per column, as text a person reads). ``empty`` is what the page says when there are no rows."""
+
+    title: str
+    columns: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...] = ()
+    empty: str = "None yet."
+    note: str = ""
+
+
 class Contributions:
     """What a ruleset declares besides its models and actions; :class:`Ruleset` inherits it. Read-only elsewhere."""
 
@@ -868,6 +881,13 @@ class Contributions:
 
         The adapter makes each a lasting component; it drops :class:`OptionSelect` when nobody asked
         (``replied.user_id == 0``) and :class:`PictureButton` from timer posts. The default: none.
+        """
+        return []
+
+    def page_lists(self, table: Table) -> list[PageList]:
+        """The ruleset's own lists for the campaign's web page (docs/web.md), read from the table as ``table.actor``
+        (the page's reader: a player, or a GM with ``is_gm``) may see it. Pure. The page passes them through the
+        same secrecy as every view (``private_fields``), so a list may name what the sheets hold. Default: none.
         """
         return []
 

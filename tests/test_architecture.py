@@ -18,7 +18,8 @@ FORBIDDEN_IN_RULES = {"discord", "aiosqlite", "sqlite3", "bot", "cogs", "os", "p
 
 # layer -> the layers it may import (itself included); a module's layer is the first prefix that matches it
 LAYERS = {
-    "entry": {"entry", "adapter", "cogs", "table", "storage", "rules"},
+    "entry": {"entry", "adapter", "web", "cogs", "table", "storage", "rules"},
+    "web": {"web", "table", "rules"},
     "cogs": {"cogs", "adapter", "table", "storage", "rules"},
     "adapter": {"adapter", "table", "storage", "rules"},
     "table": {"table", "storage", "rules"},
@@ -30,6 +31,7 @@ LAYER_OF = (
     ("bot.cli", "entry"),
     ("bot.bench", "entry"),
     ("bot.adapter", "adapter"),
+    ("bot.web", "web"),
     ("bot.table", "table"),
     ("bot.storage", "storage"),
     ("cogs", "cogs"),
@@ -154,13 +156,29 @@ def test_only_storage_knows_a_database_driver() -> None:
 
 
 def test_the_adapter_reaches_storage_only_through_the_table_service() -> None:
-    """Discord's side asks the table layer (``campaigns.commands_seen``, ``board.board_message``), never the store."""
+    """Discord's side asks the table layer (``campaigns.commands_seen``, ``board.board_message``), never the store;
+    so do the web pages (``bot.table.pages``, ``bot.table.weblinks``)."""
     offenders = [
         module
         for module, path in all_modules().items()
-        if layer(module) in ("adapter", "cogs") and ".store." in path.read_text(encoding="utf-8")
+        if layer(module) in ("adapter", "cogs", "web") and ".store." in path.read_text(encoding="utf-8")
     ]
     assert offenders == []
+
+
+def test_the_web_pages_know_no_discord_and_the_table_never_imports_them() -> None:
+    edges = graph()
+    assert any(layer(module) == "web" for module in edges), "bot.web is registered as a layer"
+    assert {
+        module: sorted(imports(path) & {"discord"})
+        for module, path in all_modules().items()
+        if layer(module) == "web" and "discord" in imports(path)
+    } == {}
+    assert [
+        m
+        for m, targets in edges.items()
+        if layer(m) in ("table", "storage", "rules", "adapter", "cogs") and any(layer(t) == "web" for t in targets)
+    ] == []
 
 
 def test_bot_holds_only_its_layer_packages_and_entry_point() -> None:

@@ -23,6 +23,7 @@ from bot.adapter.posting import BoardKeeper, DiscordCourier, DiscordPoster
 from bot.adapter.privacy import PRIVACY_ITEMS
 from bot.adapter.views import LASTING_ITEMS
 from bot.table.service import TableService
+from bot.table.weblinks import WebLinks
 
 log = logging.getLogger("magister")
 
@@ -69,6 +70,7 @@ class MagisterBot(commands.AutoShardedBot):
         self.poster: Poster = poster or DiscordPoster()
         self.boards = BoardKeeper(self)
         self.dev_guild = dev_guild
+        self.web_links: WebLinks | None = None  # the campaigns' web pages (docs/web.md), when they are on
 
     async def setup_hook(self) -> None:
         await self.load_cogs()

@@ -17,6 +17,8 @@ transaction per action) with bare aiosqlite and with synchronous sqlite3.
   time per action through the same service, beside a runic cast's in the same run.
 - export and import: a campaign of a million events exported, then imported into
   another channel, with the event loop's longest stall during each (``bot/bench/port.py``).
+- web pages: a log page and a sheet page of a 1,000,000-event campaign, served by the real web server to 16
+  readers at once; p50 and p99 (docs/web.md).
 
 ``--db postgresql://…`` measures the same table on PostgreSQL: each measurement gets a new database on
 that server (the role needs CREATEDB), and the baselines are raw asyncpg doing the same transaction, on
@@ -638,6 +640,71 @@ async def measure_log(
                     await service.store.close()
         finally:
             await dbs.drop_all()
+
+
+# ---------------------------------------------------------------------- the campaign on the web
+
+
+async def measure_web(events: int = 1_000_000, seconds: float = 5.0, clients: int = 16, db: str | None = None) -> dict:
+    """A log page and a sheet page of a campaign with ``events`` events, served by the real web server on
+    127.0.0.1 to ``clients`` readers asking as fast as they can (closed loop, each request a new link check):
+    p50 and p99 in ms, and pages per second. Log pages: the newest, and one at random from the whole log."""
+    import aiohttp
+
+    from bot.cli.health import bound_port
+    from bot.table import weblinks
+    from bot.web.app import Limiter, start_web, web_app
+
+    with tempfile.TemporaryDirectory() as tmp:
+        dbs = Databases(Path(tmp), db)
+        target = await dbs.fresh("web")
+        service = TableService(await open_store(target, synchronous="NORMAL"), Registry.discover(), random.Random(0))
+        runner = None
+        try:
+            place = Place(1, 0)
+            await service.start_campaign(place, CALLER, "runic", "web")
+            await service.run(place, PLAYER, "runic", "mage create", {"name": "Merlin", "magery": 3, "iq": 15})
+            campaign = await service.require_campaign(place)
+            filled = time.perf_counter()
+            await _bulk_history(target, campaign.row.id, events)
+            filled = time.perf_counter() - filled
+            links = await weblinks.web_links(service, "http://127.0.0.1", "bench-" * 6)
+            url = (await weblinks.issue(service, links, place, PLAYER)).outcome.data["url"]
+            runner = await start_web(web_app(service, links, Limiter(rate=1e9, burst=10**9)), "127.0.0.1", 0)
+            url = url.replace("http://127.0.0.1/", f"http://127.0.0.1:{bound_port(runner)}/")
+            pages = max(1, (events + 2) // 10)
+            times: dict[str, list[float]] = {"log page": [], "sheet page": []}
+            rng = random.Random(1)
+            deadline = time.perf_counter() + seconds
+
+            async def reader(session: aiohttp.ClientSession, number: int) -> None:
+                turn = number
+                while time.perf_counter() < deadline:
+                    turn += 1
+                    kind = "sheet page" if turn % 2 else "log page"
+                    path = "sheet/Merlin" if turn % 2 else f"log?page={1 if turn % 4 == 0 else rng.randint(1, pages)}"
+                    started = time.perf_counter()
+                    async with session.get(url + path) as response:
+                        await response.read()
+                        assert response.status == 200, (path, response.status)
+                    times[kind].append((time.perf_counter() - started) * 1000)
+
+            async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=clients)) as session:
+                started = time.perf_counter()
+                await asyncio.gather(*(reader(session, n) for n in range(clients)))
+                elapsed = time.perf_counter() - started
+        finally:
+            if runner is not None:
+                await runner.cleanup()
+            await service.store.close()
+            await dbs.drop_all()
+    figures: dict = {"events": events, "clients": clients, "fill_s": round(filled, 1)}
+    for kind, values in times.items():
+        figures[kind] = {
+            "p50_ms": round(percentile(values, 0.5), 2),
+            "p99_ms": round(percentile(values, 0.99), 2),
+            "per_s": round(len(values) / elapsed),
+        }
     return figures
 
 
@@ -805,6 +872,12 @@ def targets(result: dict) -> list[tuple[str, str, bool]]:
         for phase in ("export", "import"):
             stall = moved[f"{phase}_stall_ms"]
             rows.append((f"longest event-loop stall during the {phase} <= 50 ms", f"{stall} ms", stall <= 50))
+    if "web" in result:
+        web = result["web"]
+        for kind in ("log page", "sheet page"):
+            p99 = web[kind]["p99_ms"]
+            what = f"web {kind} p99 <= 100 ms, {web['clients']} readers, {web['events']:,} events"
+            rows.append((what, f"{p99} ms", p99 <= 100))
     if "startup" in result:
         startup = result["startup"]
         met = startup["first_reply_s"] < 1 or startup["ratio_to_import_discord"] <= 2
@@ -824,6 +897,7 @@ def main() -> None:
         "--log", type=int, nargs="+", default=[0, 10_000, 100_000, 1_000_000], help="log lengths for /campaign log"
     )
     parser.add_argument("--port-events", type=int, default=1_000_000, help="export/import case (0: skip it)")
+    parser.add_argument("--web-events", type=int, default=1_000_000, help="log length of the web pages' campaign")
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--db",
@@ -838,6 +912,7 @@ def main() -> None:
     result["serpent"] = asyncio.run(measure_serpent(max(5, args.runs // 4), args.db))
     result["history"] = asyncio.run(measure_history(tuple(args.history), db=args.db))
     result["log"] = asyncio.run(measure_log(tuple(args.log), db=args.db))
+    result["web"] = asyncio.run(measure_web(args.web_events, args.seconds, db=args.db))
     result["startup"] = measure_startup(db=args.db)
     result["port"] = asyncio.run(measure_port(args.port_events, args.db)) if args.port_events else {}
     result["targets"] = [{"target": t, "figure": f, "met": met} for t, f, met in targets(result)]
@@ -886,6 +961,13 @@ def main() -> None:
         print(f"  export {moved['export_s']:>6} s   longest loop stall {moved['export_stall_ms']:>6} ms")
         print(f"  import {moved['import_s']:>6} s   longest loop stall {moved['import_stall_ms']:>6} ms")
         print(f"  round trip {moved['round_trip_s']} s; an idle loop's longest stall here {moved['idle_stall_ms']} ms")
+    web = result["web"]
+    print(f"web pages, {web['clients']} readers at once, a campaign of {web['events']:,} events:")
+    for kind in ("log page", "sheet page"):
+        figure = web[kind]
+        print(
+            f"  {kind:<11} p50 {figure['p50_ms']:>6} ms   p99 {figure['p99_ms']:>6} ms   {figure['per_s']:>5} pages/s"
+        )
     startup = result["startup"]
     print(f"start-up: first console reply {startup['first_reply_s']} s, import discord {startup['import_discord_s']} s")
     print("targets:")

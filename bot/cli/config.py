@@ -10,6 +10,7 @@ import logging
 import sys
 from pathlib import Path
 from typing import Literal, NoReturn
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -40,7 +41,24 @@ class Settings(BaseSettings):
         default=120, ge=1, description="Seconds the oldest due timer may wait before /readyz says not ready"
     )
 
-    @field_validator("discord_token", mode="before")
+    magister_web_port: int | None = Field(
+        default=None, ge=1, le=65535, description="Serve the campaigns' pages on this port (docs/web.md); unset: off"
+    )
+    magister_web_host: str = Field(default="127.0.0.1", description="Address the web pages listen on")
+    magister_web_url: str | None = Field(
+        default=None,
+        description="The pages' public address behind a proxy (https://magister.example.org); "
+        "unset: http://MAGISTER_WEB_HOST:MAGISTER_WEB_PORT",
+    )
+    magister_web_secret: SecretStr | None = Field(
+        default=None,
+        min_length=32,
+        description="The key that signs web links (32 characters or more); unset: one made once and kept in the "
+        "database",
+    )
+    magister_web_link_days: int = Field(default=30, ge=1, le=365, description="Days a new web link opens for")
+
+    @field_validator("discord_token", "magister_web_secret", "magister_web_url", mode="before")
     @classmethod
     def _blank_token_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -50,7 +68,7 @@ class Settings(BaseSettings):
     def _path_as_text(cls, value: object) -> object:
         return str(value) if isinstance(value, Path) else value
 
-    @field_validator("magister_dev_guild", "magister_health_port", mode="before")
+    @field_validator("magister_dev_guild", "magister_health_port", "magister_web_port", mode="before")
     @classmethod
     def _blank_guild_is_none(cls, value: object) -> object:
         return None if isinstance(value, str) and not value.strip() else value
@@ -67,6 +85,27 @@ class Settings(BaseSettings):
         if level not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
             raise ValueError("must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL")
         return level
+
+    @field_validator("magister_web_url")
+    @classmethod
+    def _web_address(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        value = value.strip().rstrip("/")
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment:
+            raise ValueError("must be an address such as https://magister.example.org (http:// or https://)")
+        return value
+
+    @property
+    def web_url(self) -> str | None:
+        """Where links point: MAGISTER_WEB_URL, else this process's own address; None while the pages are off."""
+        if self.magister_web_port is None:
+            return None
+        if self.magister_web_url:
+            return self.magister_web_url
+        host = self.magister_web_host if self.magister_web_host not in ("0.0.0.0", "::", "") else "127.0.0.1"
+        return f"http://{host}:{self.magister_web_port}"
 
     @property
     def token(self) -> str | None:

@@ -28,7 +28,7 @@ from bot.adapter.errors import UNREACHABLE
 from bot.adapter.posting import RecordingCourier, RecordingPoster, post_fired
 from bot.adapter.render import to_text
 from bot.cli import shell
-from bot.cli.config import configure_logging, load_settings
+from bot.cli.config import configure_logging, fail, load_settings
 from bot.cli.virtual import (
     Sent,
     VirtualDiscord,
@@ -46,6 +46,7 @@ from bot.table.pbp import epoch, iso_at, parse_duration, ping_content, pinged_us
 from bot.table.registry import Registry
 from bot.table.schedule import Fired, fire_due
 from bot.table.service import Place, TableService
+from bot.table.weblinks import web_links
 from rules.base import RuleError
 
 DEFAULT_GUILD = 1001
@@ -122,13 +123,18 @@ class ConsoleTable:
         registry: Registry | None = None,
         synchronous: str = "FULL",
         clock: str | None = None,
+        web_url: str | None = None,
+        web_secret: str | None = None,
     ) -> ConsoleTable:
+        """``web_url``: `/campaign web link` makes links to the pages there (docs/web.md); None: the pages are off."""
         store = await database.open_store(db, synchronous=synchronous)
         try:
             service = TableService(store, registry or Registry.discover(), random.Random(seed))
             courier = RecordingCourier()
             poster = RecordingPoster()
             bot = MagisterBot(service, courier=courier, poster=poster)
+            if web_url is not None:
+                bot.web_links = await web_links(service, web_url, web_secret)
             await bot.load_cogs()
             virtual = VirtualDiscord(bot, guild_id=guild, channel_id=channel)
             await virtual.start()
@@ -708,7 +714,22 @@ async def run(argv: list[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.s
         files_dir=args.files,
         synchronous=settings.magister_synchronous,
         clock=args.clock,
+        web_url=settings.web_url,
+        web_secret=settings.magister_web_secret.get_secret_value() if settings.magister_web_secret else None,
     )
+    pages = None
+    if table.bot.web_links is not None and settings.magister_web_port is not None:  # the pages, served from here
+        from bot.web.app import start_web, web_app
+
+        app = web_app(table.bot.service, table.bot.web_links)
+        try:
+            pages = await start_web(app, settings.magister_web_host, settings.magister_web_port)
+        except OSError as error:
+            await table.close()
+            fail(
+                f"cannot serve the web pages on {settings.magister_web_host}:{settings.magister_web_port} "
+                f"({str(error).splitlines()[0][:120]}): set MAGISTER_WEB_PORT to a free port, or leave it empty"
+            )
     interactive = stdin.isatty() and not args.json
     reader = shell.LineReader(lambda: shell.completions(table.virtual.tree)) if interactive else None
     if interactive:
@@ -757,5 +778,7 @@ async def run(argv: list[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.s
     finally:
         if reader is not None:
             reader.close()
+        if pages is not None:
+            await pages.cleanup()
         await table.close()
     return 0

@@ -54,6 +54,7 @@ class MemberData:
     reminders: list[TimerRow]  # reminders they set, fired or not
     timezone: str | None
     gm_of: list[CampaignRow]  # campaigns (live or ended) they are a GM of
+    web: list[tuple[int, str]] = field(default_factory=list)  # (campaign id, name asked with): their web access
 
 
 # ---------------------------------------------------------------------- what an erasure did
@@ -216,6 +217,11 @@ def erase(user_id: int, campaign_id: int | None = None) -> Program:
         report = yield from _campaign(user_id, each, pattern)
         if report is not None and report.changed:
             erased.campaigns.append(report)
+    # their web access goes (docs/web.md): their links no longer open, and the name they asked with is not kept
+    if campaign_id is None:
+        yield Execute("DELETE FROM web_access WHERE user_id = ?", (user_id,))
+    else:
+        yield Execute("DELETE FROM web_access WHERE campaign_id = ? AND user_id = ?", (campaign_id, user_id))
     if campaign_id is None:
         erased.macros = yield Execute("DELETE FROM macros WHERE owner_id = ? AND campaign_id IS NULL", (user_id,))
         erased.timezone = (yield Execute("DELETE FROM members WHERE user_id = ?", (user_id,))) > 0
@@ -402,4 +408,5 @@ MEMBER_MACROS = (
 )
 MEMBER_REMINDERS = "SELECT * FROM timers WHERE created_by = ? AND kind = 'remind' ORDER BY id"
 MEMBER_GM_OF = "SELECT * FROM campaigns WHERE gm_ids LIKE ? ORDER BY id"
+MEMBER_WEB = "SELECT campaign_id, name FROM web_access WHERE user_id = ? ORDER BY campaign_id"
 MEMBER_EVENTS = "SELECT * FROM events WHERE actor_id = ? AND id > ? ORDER BY id LIMIT ?"

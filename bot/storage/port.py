@@ -36,6 +36,8 @@ TABLES: tuple[tuple[str, str], ...] = (
     ("timers", "id"),
     ("members", "user_id"),
     ("boards", "campaign_id"),
+    ("web_access", "campaign_id, user_id"),
+    ("web_secret", "id"),
 )
 # Kept by a trigger as events arrive, on both backends: verified against the source, never written. (None since
 # migration 9 dropped the event count, which was the only one.)

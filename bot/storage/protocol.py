@@ -77,6 +77,9 @@ class Store(Protocol):
     async def events(self, campaign_id: int, *, limit: int, offset: int = 0) -> list[EventRow]:
         """A page of the log, newest first, from ``offset`` below the newest: a seek by event number."""
 
+    async def events_numbered(self, campaign_id: int, first: int, last: int) -> list[EventRow]:
+        """The events numbered ``first`` to ``last``, newest first: one seek, however deep in the log."""
+
     async def events_matching(
         self,
         campaign_id: int,
@@ -124,6 +127,13 @@ class Store(Protocol):
 
     async def board(self, campaign_id: int) -> tuple[int, int] | None:
         """The campaign's board message: (channel id, message id)."""
+
+    async def web_access(self, campaign_id: int) -> dict[int, tuple[int, str]]:
+        """Who may read the campaign's web pages: member id -> (link generation, name they asked with); user 0 is
+        the whole campaign's generation."""
+
+    async def web_secret(self) -> str | None:
+        """The links' signing key kept in the database (hex), if one was made."""
 
     async def member_timezone(self, user_id: int) -> str | None: ...
 
@@ -251,6 +261,15 @@ class WriteTx(Protocol):
     def set_board(self, campaign_id: int, channel_id: int, message_id: int) -> None: ...
 
     def set_member_timezone(self, user_id: int, timezone: str | None) -> None: ...
+
+    def grant_web(self, campaign_id: int, user_id: int, name: str) -> tuple[int, int]:
+        """The member may open the campaign's pages; the campaign's and the member's link generations."""
+
+    def revoke_web(self, campaign_id: int, user_id: int) -> bool:
+        """Every link so far of the campaign (``user_id`` 0) or of one member stops opening; False: no such member."""
+
+    def keep_web_secret(self, secret: str) -> str:
+        """Keep this signing key unless one is kept already; the one kept."""
 
     def forget_member(self, user_id: int, campaign_id: int | None = None) -> Erased:
         """Erase a member in one campaign, or everywhere (:mod:`bot.storage.members`); what it changed."""

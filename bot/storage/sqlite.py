@@ -26,6 +26,7 @@ from bot.storage.members import (
     MEMBER_GM_OF,
     MEMBER_MACROS,
     MEMBER_REMINDERS,
+    MEMBER_WEB,
     MemberData,
 )
 from bot.storage.rows import (
@@ -229,6 +230,23 @@ MIGRATIONS: tuple[str, ...] = (
     """
     DROP TRIGGER events_counted;
     DROP TABLE event_counts;
+    """,
+    # 10: the campaign on the web (docs/web.md). Who may open a campaign's pages, and which of their links still
+    # open: a row per member who asked for a link (user_id 0: the whole campaign), its generation bumped by
+    # `/campaign web revoke`; a link carries the generations it was made with. The links' signing key, when
+    # MAGISTER_WEB_SECRET does not give one: made once, here.
+    """
+    CREATE TABLE web_access (
+        campaign_id INTEGER NOT NULL REFERENCES campaigns (id),
+        user_id     INTEGER NOT NULL,
+        generation  INTEGER NOT NULL DEFAULT 0,
+        name        TEXT    NOT NULL DEFAULT '',
+        PRIMARY KEY (campaign_id, user_id)
+    );
+    CREATE TABLE web_secret (
+        id     INTEGER PRIMARY KEY CHECK (id = 1),
+        secret TEXT    NOT NULL
+    );
     """,
 )
 
@@ -529,6 +547,15 @@ class SqliteStore:
         )
         return [event_row(row) for row in rows]
 
+    async def events_numbered(self, campaign_id: int, first: int, last: int) -> list[EventRow]:
+        """The events numbered ``first`` to ``last`` (``seq``), newest first: one seek of the unique index, however
+        deep in the log (a page of the web's log)."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT * FROM events WHERE campaign_id = ? AND seq BETWEEN ? AND ? ORDER BY seq DESC",
+            (campaign_id, first, last),
+        )
+        return [event_row(row) for row in rows]
+
     async def events_matching(
         self,
         campaign_id: int,
@@ -694,6 +721,19 @@ class SqliteStore:
         row = await self._one("SELECT channel_id, message_id FROM boards WHERE campaign_id = ?", (campaign_id,))
         return (int(row[0]), int(row[1])) if row else None
 
+    async def web_access(self, campaign_id: int) -> dict[int, tuple[int, str]]:
+        """Who may read the campaign's web pages: each member's link generation and the name they asked with
+        (user 0: the whole campaign's generation), in one read."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT user_id, generation, name FROM web_access WHERE campaign_id = ?", (campaign_id,)
+        )
+        return {int(row[0]): (int(row[1]), str(row[2])) for row in rows}
+
+    async def web_secret(self) -> str | None:
+        """The links' signing key kept in the database (hex), if one was made."""
+        row = await self._one("SELECT secret FROM web_secret WHERE id = 1")
+        return row[0] if row else None
+
     async def member_timezone(self, user_id: int) -> str | None:
         row = await self._one("SELECT timezone FROM members WHERE user_id = ?", (user_id,))
         return row[0] if row else None
@@ -711,6 +751,7 @@ class SqliteStore:
             [timer_row(row) for row in reminders],
             await self.member_timezone(user_id),
             [row for row in map(campaign_row, gm_of) if user_id in row.gm_ids],
+            [(int(row[0]), str(row[1])) for row in await self._reader.execute_fetchall(MEMBER_WEB, (user_id,))],
         )
 
     async def member_events(self, user_id: int, *, after: int = 0, limit: int = 500) -> list[EventRow]:

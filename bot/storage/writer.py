@@ -518,6 +518,42 @@ class WriteTx:
             (user_id, timezone, timezone),
         )
 
+    def grant_web(self, campaign_id: int, user_id: int, name: str) -> tuple[int, int]:
+        """The member may open the campaign's pages (their name kept for the pages); the campaign's and the
+        member's link generations, for a new link to carry."""
+        self._db.execute(
+            "INSERT INTO web_access (campaign_id, user_id, name) VALUES (?, ?, ?)"
+            " ON CONFLICT (campaign_id, user_id) DO UPDATE SET name = excluded.name",
+            (campaign_id, user_id, name),
+        )
+        rows = self._db.execute(
+            "SELECT user_id, generation FROM web_access WHERE campaign_id = ? AND user_id IN (0, ?)",
+            (campaign_id, user_id),
+        ).fetchall()
+        found = {int(row[0]): int(row[1]) for row in rows}
+        return found.get(0, 0), found[user_id]
+
+    def revoke_web(self, campaign_id: int, user_id: int) -> bool:
+        """Every link made so far stops opening: the campaign's (``user_id`` 0) or one member's. False when the
+        member never had web access here (nothing to revoke; no access is granted by asking)."""
+        if user_id == 0:
+            self._db.execute(
+                "INSERT INTO web_access (campaign_id, user_id, generation) VALUES (?, 0, 1)"
+                " ON CONFLICT (campaign_id, user_id) DO UPDATE SET generation = generation + 1",
+                (campaign_id,),
+            )
+            return True
+        cursor = self._db.execute(
+            "UPDATE web_access SET generation = generation + 1 WHERE campaign_id = ? AND user_id = ?",
+            (campaign_id, user_id),
+        )
+        return cursor.rowcount > 0
+
+    def keep_web_secret(self, secret: str) -> str:
+        """Keep this signing key unless one is kept already (two processes may start at once); the one kept."""
+        self._db.execute("INSERT INTO web_secret (id, secret) VALUES (1, ?) ON CONFLICT (id) DO NOTHING", (secret,))
+        return str(self._db.execute("SELECT secret FROM web_secret WHERE id = 1").fetchone()[0])
+
     def forget_member(self, user_id: int, campaign_id: int | None = None) -> Erased:
         """Erase a member in one campaign, or everywhere (:mod:`bot.storage.members`); what it changed."""
         return drive(erase(user_id, campaign_id), partial(_step, self._db))

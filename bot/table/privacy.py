@@ -301,6 +301,11 @@ async def export(service: TableService, caller: Caller, *, limit: int) -> tuple[
         "events": events,
         "macros": macros,
         "reminders": reminders,
+        "web_access": [  # campaigns whose web pages they may read (docs/web.md), with the name they asked with
+            {**_where(row), "name": name}
+            for campaign_id, name in data.web
+            if (row := await campaign_of(campaign_id)) is not None
+        ],
     }
     name, body = await asyncio.to_thread(_encoded, document, limit)
     counts = {key: len(document[key]) for key in ("characters", "events", "macros", "reminders", "gm_of")}

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from rules.awakened import calendar, casting, contests, insight, life, mages, odds, shaping, upkeep
+from rules.awakened import calendar, casting, contests, insight, life, mages, odds, shaping, upkeep, web
 from rules.awakened.book import AwakenedBook
 from rules.awakened.common import spell_label
 from rules.awakened.guide import FIRST_SESSION, GETTING_STARTED, HELP_EXAMPLES
@@ -58,6 +58,7 @@ def _discarding(options: casting.ContingencyOptions) -> bool:
 
 class AwakenedRuleset(Ruleset):
     id = "awakened"
+    page_lists = web.page_lists  # the campaign's web page: rules/awakened/web.py
     name = "Awakened mages (Aether)"
     sheet_model = AwakenedSheet
     state_model = AwakenedState

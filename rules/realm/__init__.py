@@ -47,6 +47,7 @@ from rules.realm import (
     phases,
     replies,
     rounds,
+    web,
 )
 from rules.realm.book import RealmBook
 from rules.realm.core import sheet_of
@@ -62,6 +63,7 @@ def _actions(*items: Action) -> dict[str, Action]:
 
 class RealmRuleset(Ruleset):
     id = "realm"
+    page_lists = web.page_lists  # the campaign's web page: rules/realm/web.py
     name = "Magic Realm (the Magic Primer)"
     sheet_model = RealmSheet
     state_model = RealmState

@@ -45,6 +45,7 @@ from rules.runic import (
     replies,
     spellbook,
     upkeep,
+    web,
 )
 from rules.runic.book import RunicBook
 from rules.runic.cards import sheet_card
@@ -68,6 +69,7 @@ def _actions(*items: Action) -> dict[str, Action]:
 
 class RunicRuleset(Ruleset):
     id = "runic"
+    page_lists = web.page_lists  # the campaign's web page: rules/runic/web.py
     name = "Runic magic (GURPS Words of Power)"
     sheet_model = MageSheet
     state_model = RunicState

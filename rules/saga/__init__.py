@@ -32,7 +32,7 @@ from rules.base import (
     Table,
     Wait,
 )
-from rules.saga import lookup, replies
+from rules.saga import lookup, replies, web
 from rules.saga.actions import ACTIONS
 from rules.saga.area import Ctx
 from rules.saga.book import SagaBook
@@ -45,6 +45,7 @@ from rules.saga.waits import saga_waits
 
 class SagaRuleset(Ruleset):
     id: ClassVar[str] = "saga"
+    page_lists = web.page_lists  # the campaign's web page: rules/saga/web.py
     name: ClassVar[str] = "Spell Saga (solo card game)"
     sheet_model: ClassVar[type[BaseModel]] = SagaSheet
     state_model: ClassVar[type[BaseModel]] = SagaState

@@ -32,6 +32,7 @@ from rules.base import (
     Table,
     Wait,
 )
+from rules.serpent import web
 from rules.serpent.actions import ACTIONS
 from rules.serpent.book import SerpentBook, lookup_entries
 from rules.serpent.guide import FIRST_SESSION, GETTING_STARTED, HELP_EXAMPLES
@@ -44,6 +45,7 @@ from rules.serpent.waits import table_waits
 
 class SerpentRuleset(Ruleset):
     id: ClassVar[str] = "serpent"
+    page_lists = web.page_lists  # the campaign's web page: rules/serpent/web.py
     name: ClassVar[str] = "Serpent's Tongue"
     sheet_model: ClassVar[type[BaseModel]] = MagiSheet
     state_model: ClassVar[type[BaseModel]] = SerpentState

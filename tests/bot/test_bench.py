@@ -13,6 +13,7 @@ from bot.bench import (
     measure_rulesets,
     measure_serpent,
     measure_startup,
+    measure_web,
     targets,
 )
 from bot.table.registry import discover_rulesets
@@ -55,12 +56,24 @@ async def test_bench_measures_history_serpent_scaling_and_prints_every_target() 
     result["serpent"] = await measure_serpent(runs=1, db=DB)
     assert result["serpent"]["8 magi"]["spells"] > result["serpent"]["2 magi"]["spells"]
     assert result["serpent"]["ratio"] > 0
+    result["web"] = await measure_web(events=500, seconds=0.3, clients=2, db=DB)
+    assert result["web"]["log page"]["per_s"] > 0 and result["web"]["sheet page"]["p99_ms"] > 0
     result["startup"] = measure_startup(tries=1, db=DB)
     assert result["startup"]["first_reply_s"] > 0
     assert result["startup"]["import_discord_s"] > 0
     rows = targets(result)
     names = " ".join(name for name, _, _ in rows)
-    for target in ("saturation", "p99", "serpent", "undo", "status", "last log page", "log text (GM) flat", "start-up"):
+    for target in (
+        "saturation",
+        "p99",
+        "serpent",
+        "undo",
+        "status",
+        "last log page",
+        "log text (GM) flat",
+        "web log page",
+        "start-up",
+    ):
         assert target in names
     assert all(isinstance(met, bool) and figure for _, figure, met in rows)
     assert not [name for name, _, _ in rows if any(bounded in name for bounded in LOG_BOUNDED)]

@@ -211,12 +211,12 @@ async def test_the_real_process_answers_while_discord_is_unreachable(tmp_path: P
         await process.wait()
 
 
-def test_every_setting_is_in_the_env_example_and_the_health_ones_in_the_deploy_docs() -> None:
+def test_every_setting_is_in_the_env_example_and_the_health_and_web_ones_in_the_deploy_docs() -> None:
     example = (ROOT / ".env.example").read_text()
     deploy = (ROOT / "docs" / "deploy.md").read_text()
     for name in Settings.model_fields:
         assert f"\n{name.upper()}=" in example, name
-        if name.startswith("magister_health"):
+        if name.startswith(("magister_health", "magister_web")):
             assert f"`{name.upper()}`" in deploy, name
 
 

@@ -19,7 +19,7 @@ from tests.conftest import Console
 from tests.support.db import target
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLES = ("campaigns", "characters", "events", "macros", "waits", "timers", "members", "boards")
+TABLES = ("campaigns", "characters", "events", "macros", "waits", "timers", "members", "boards", "web_access")
 
 
 async def everything(store: Store) -> str:

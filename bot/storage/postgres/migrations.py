@@ -165,6 +165,20 @@ PG_MIGRATIONS: dict[int, str] = {
     DROP FUNCTION magister_count_event();
     DROP TABLE event_counts;
     """,
+    # 10: the campaign on the web: who may open its pages, link generations, the links' signing key.
+    10: """
+    CREATE TABLE web_access (
+        campaign_id BIGINT  NOT NULL REFERENCES campaigns (id),
+        user_id     BIGINT  NOT NULL,
+        generation  BIGINT  NOT NULL DEFAULT 0,
+        name        TEXT    NOT NULL DEFAULT '',
+        PRIMARY KEY (campaign_id, user_id)
+    );
+    CREATE TABLE web_secret (
+        id     INTEGER PRIMARY KEY CHECK (id = 1),
+        secret TEXT    NOT NULL
+    );
+    """,
 }
 
 BOOKKEEPING = """

@@ -439,6 +439,41 @@ class Statements(ImportStatements):
             timezone,
         )
 
+    async def grant_web(self, campaign_id: int, user_id: int, name: str) -> tuple[int, int]:
+        await self._execute(
+            "INSERT INTO web_access (campaign_id, user_id, name) VALUES ($1, $2, $3)"
+            " ON CONFLICT (campaign_id, user_id) DO UPDATE SET name = EXCLUDED.name",
+            campaign_id,
+            user_id,
+            name,
+        )
+        rows = await self._db.fetch(
+            "SELECT user_id, generation FROM web_access WHERE campaign_id = $1 AND user_id IN (0, $2)",
+            campaign_id,
+            user_id,
+        )
+        found = {int(row[0]): int(row[1]) for row in rows}
+        return found.get(0, 0), found[user_id]
+
+    async def revoke_web(self, campaign_id: int, user_id: int) -> bool:
+        if user_id == 0:
+            await self._execute(
+                "INSERT INTO web_access (campaign_id, user_id, generation) VALUES ($1, 0, 1)"
+                " ON CONFLICT (campaign_id, user_id) DO UPDATE SET generation = web_access.generation + 1",
+                campaign_id,
+            )
+            return True
+        status = await self._execute(
+            "UPDATE web_access SET generation = generation + 1 WHERE campaign_id = $1 AND user_id = $2",
+            campaign_id,
+            user_id,
+        )
+        return _count(status) > 0
+
+    async def keep_web_secret(self, secret: str) -> str:
+        await self._execute("INSERT INTO web_secret (id, secret) VALUES (1, $1) ON CONFLICT (id) DO NOTHING", secret)
+        return str(await self._fetchval("SELECT secret FROM web_secret WHERE id = 1"))
+
     async def forget_member(self, user_id: int, campaign_id: int | None = None) -> Erased:
         """SQLite's program (:mod:`bot.storage.members`), statement by statement in this transaction; each campaign
         it touches is advisory-locked first, in id order."""

@@ -20,6 +20,7 @@ from bot.storage.members import (
     MEMBER_GM_OF,
     MEMBER_MACROS,
     MEMBER_REMINDERS,
+    MEMBER_WEB,
     MemberData,
 )
 from bot.storage.postgres.errors import UNREACHABLE, PgStoreOpenError, again_if_dropped, unavailable
@@ -233,6 +234,15 @@ class PgStore:
         )
         return [event_row(row) for row in rows]
 
+    async def events_numbered(self, campaign_id: int, first: int, last: int) -> list[EventRow]:
+        rows = await self._fetch(
+            "SELECT * FROM events WHERE campaign_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq DESC",
+            campaign_id,
+            first,
+            last,
+        )
+        return [event_row(row) for row in rows]
+
     async def events_matching(
         self,
         campaign_id: int,
@@ -414,6 +424,13 @@ class PgStore:
         row = await self._fetchrow("SELECT channel_id, message_id FROM boards WHERE campaign_id = $1", campaign_id)
         return (int(row[0]), int(row[1])) if row else None
 
+    async def web_access(self, campaign_id: int) -> dict[int, tuple[int, str]]:
+        rows = await self._fetch("SELECT user_id, generation, name FROM web_access WHERE campaign_id = $1", campaign_id)
+        return {int(row[0]): (int(row[1]), str(row[2])) for row in rows}
+
+    async def web_secret(self) -> str | None:
+        return await self._fetchval("SELECT secret FROM web_secret WHERE id = 1")
+
     async def member_timezone(self, user_id: int) -> str | None:
         return await self._fetchval("SELECT timezone FROM members WHERE user_id = $1", user_id)
 
@@ -429,6 +446,7 @@ class PgStore:
             [timer_row(row) for row in reminders],
             await self.member_timezone(user_id),
             [row for row in map(campaign_row, gm_of) if user_id in row.gm_ids],
+            [(int(row[0]), str(row[1])) for row in await self._fetch(placeholders(MEMBER_WEB), user_id)],
         )
 
     async def member_events(self, user_id: int, *, after: int = 0, limit: int = 500) -> list[EventRow]:
