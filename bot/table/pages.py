@@ -192,6 +192,9 @@ def log_filter(access: Access, player: str, command: str, text: str, secrets: bo
     return filters
 
 
+WEB_COUNT_CAP = 5_000  # matches a filtered web log counts (500 pages): a walk of the filter's index, never a scan
+
+
 async def log_page(
     service: TableService, access: Access, page: int, filters: LogFilter, *, oldest_first: bool = False
 ) -> LogPage:
@@ -202,7 +205,9 @@ async def log_page(
     query = LogQuery(filters.player_id, filters.command, filters.secrets, filters.text, reveal)
     store = service.store
     logged = await store.count_events(row.id)
-    total = await store.count_matching(row.id, query) if filters else logged
+    # a filtered count is a walk of the filter's index: it stops at WEB_COUNT_CAP matches (the pages past them,
+    # newest first, are the oldest of those matches; docs/web.md)
+    total = await store.count_matching(row.id, query, limit=WEB_COUNT_CAP) if filters else logged
     pages = max(1, math.ceil(total / LOG_PAGE_SIZE))
     page = min(max(1, page), pages)
     if oldest_first:  # page 1 holds #1..#10: the same rows read from the other end
@@ -213,7 +218,7 @@ async def log_page(
     if limit <= 0:
         events = []
     elif filters:
-        events = await store.events_matching(row.id, query, limit=limit, offset=offset)
+        events = await store.events_matching(row.id, query, limit=limit, skip=offset)
     else:  # events are numbered 1..total in their campaign: a page is a range of numbers, one seek deep or not
         events = await store.events_numbered(row.id, total - offset - limit + 1, total - offset)
         if len(events) != limit:  # numbers with a gap (never made by Magister): read by position instead
