@@ -640,6 +640,7 @@ async def measure_log(
                     await service.store.close()
         finally:
             await dbs.drop_all()
+    return figures
 
 
 # ---------------------------------------------------------------------- the campaign on the web
