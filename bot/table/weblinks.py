@@ -22,6 +22,7 @@ import hashlib
 import hmac
 import secrets
 import struct
+import weakref
 from dataclasses import dataclass, field
 
 from bot.storage.rows import CampaignRow, CharacterRow, LogQuery
@@ -112,17 +113,20 @@ def read(key: bytes, token: str) -> Link:
 # ---------------------------------------------------------------------- who may read a campaign
 
 
-_places: dict[int, Place] = {}  # a live campaign's channel, by id: its pages read it from the service's cache
+# a live campaign's channel, by id, for each service (each is its own database): its pages read it from the
+# service's cache
+_known_places: weakref.WeakKeyDictionary[TableService, dict[int, Place]] = weakref.WeakKeyDictionary()
 
 
 async def campaign_by_id(service: TableService, campaign_id: int) -> Campaign | None:
     """A campaign, live (from the service's cache) or ended, with its characters and waits."""
+    _places = _known_places.setdefault(service, {})
     place = _places.get(campaign_id)
     if place is not None:
         live = await service.campaign(place)
         if live is not None and live.row.id == campaign_id:
             return live
-        del _places[campaign_id]  # ended, or another campaign runs there now: read it afresh
+        _places.pop(campaign_id, None)  # ended, or another campaign runs there now (pages read at once): afresh
     row = await service.store.campaign_by_id(campaign_id)
     if row is None:
         return None
