@@ -192,6 +192,23 @@ def dumps(value: Any) -> str:
     return _ENCODER.encode(value)
 
 
+def dumps_text(value: Any) -> str:
+    """:func:`dumps` for PostgreSQL, whose text cannot hold NUL and whose JSON functions refuse ``\\u0000``
+    (the log's text index reads results as JSON): a NUL someone typed is stored as U+FFFD, as in its text columns."""
+    encoded = _ENCODER.encode(value)
+    return _ENCODER.encode(_without_nul(value)) if "\\u0000" in encoded else encoded
+
+
+def _without_nul(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.replace("\x00", "\ufffd")
+    if isinstance(value, dict):
+        return {_without_nul(key): _without_nul(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_without_nul(item) for item in value]
+    return value
+
+
 # ---------------------------------------------------------------- from a database row (by column name)
 
 

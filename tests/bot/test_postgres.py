@@ -198,14 +198,18 @@ async def test_undo_status_and_log_pages_seek_indexes_however_long_the_log(tally
 
 @on_postgres
 async def test_a_nul_someone_typed_is_kept_as_a_replacement_character(store: PgStore) -> None:
-    """PostgreSQL text cannot hold NUL: the write succeeds, as on SQLite, with U+FFFD in its place."""
+    """PostgreSQL text cannot hold NUL, and its JSON functions (the log's text index reads results as JSON) refuse
+    ``\\u0000``: the write succeeds, as on SQLite, with U+FFFD in its place, in text and in JSON alike."""
     async with store.transaction() as tx:
         campaign_id = await tx.insert_campaign(1, 2, "tally", "C\x00", [9], {}, {"note": "a\x00b"})
-        await tx.append_event(campaign_id, 9, "Gwen\x00", "x", "did\x00x", {})
+        await tx.append_event(
+            campaign_id, 9, "Gwen\x00", "x", "did\x00x", {"label": "\x00", "secret": {"summary": "s\x00"}}
+        )
     row = await store.campaign(1, 2)
-    assert row is not None and row.name == "C\ufffd" and row.state == {"note": "a\x00b"}  # JSON escapes it
+    assert row is not None and row.name == "C\ufffd" and row.state == {"note": "a\ufffdb"}
     (event,) = await store.events(campaign_id, limit=5)
     assert (event.actor_name, event.summary) == ("Gwen\ufffd", "did\ufffdx")
+    assert event.result == {"label": "\ufffd", "secret": {"summary": "s\ufffd"}}
 
 
 @on_postgres

@@ -29,7 +29,8 @@ from typing import Any
 import asyncpg
 
 from bot.storage.action import ActionDone, ActionWrite
-from bot.storage.rows import ConstraintError, StaleCampaignError, dumps, utcnow
+from bot.storage.rows import ConstraintError, StaleCampaignError, utcnow
+from bot.storage.rows import dumps_text as dumps
 
 LOCK = "SELECT count(pg_advisory_xact_lock(id)) FROM unnest($1::bigint[]) AS id"
 

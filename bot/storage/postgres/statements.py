@@ -19,7 +19,9 @@ from bot.storage.rows import (
     LogQuery,
     StaleCampaignError,
     TimerClaimedError,
-    dumps,
+)
+from bot.storage.rows import (
+    dumps_text as dumps,
 )
 from bot.storage.sqlite import like_pattern
 
