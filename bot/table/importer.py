@@ -675,7 +675,8 @@ async def prepare(
 
 def json_size(body: bytes | Path) -> int:
     """About how much JSON the file holds: its size, or a gzip's own record of what it unzips to (its last four
-    bytes; only the choice of thread or process rests on it)."""
+    bytes: a cut file's are anything, so never more than deflate's 1,032 to 1; only the choice of thread or
+    process rests on it)."""
     if isinstance(body, bytes):
         head, tail, size = body[:2], body[-4:], len(body)
     else:
@@ -683,7 +684,9 @@ def json_size(body: bytes | Path) -> int:
             head, size = file.read(2), file.seek(0, io.SEEK_END)
             file.seek(max(size - 4, 0))
             tail = file.read(4)
-    return int.from_bytes(tail, "little") if head == GZIP_MAGIC and size >= 18 else size
+    if head != GZIP_MAGIC or size < 18:
+        return size
+    return min(int.from_bytes(tail, "little"), size * 1032)
 
 
 def _prepared_here(rulesets: Rulesets, caller: Caller, body: bytes | Path, limit: int) -> Prepared:
