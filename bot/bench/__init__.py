@@ -719,9 +719,8 @@ def main() -> None:
     for name, figures in result["history"].items():
         print(f"  {name:<14}" + "".join(f"{size:>8}: {ms:>7.3f}" for size, ms in figures.items()))
     if moved := result["port"]:
-        print(
-            f"export and import of {moved['events']:,} events (a runic table's log, grown; gzip {moved['file_mb']} MB):"
-        )
+        packed = f"{'gzip' if moved['compressed'] else 'plain JSON'} {moved['file_mb']} MB"
+        print(f"export and import of {moved['events']:,} events (a runic table's log, grown; {packed}):")
         print(f"  export {moved['export_s']:>6} s   longest loop stall {moved['export_stall_ms']:>6} ms")
         print(f"  import {moved['import_s']:>6} s   longest loop stall {moved['import_stall_ms']:>6} ms")
         print(f"  round trip {moved['round_trip_s']} s; an idle loop's longest stall here {moved['idle_stall_ms']} ms")
