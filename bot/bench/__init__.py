@@ -956,9 +956,8 @@ def main() -> None:
         bound = "   (grows with the page asked for)" if name in LOG_BOUNDED else ""
         print(f"  {name:<19}" + "".join(f"{size:>9}: {ms:>7.3f}" for size, ms in figures.items()) + bound)
     if moved := result["port"]:
-        print(
-            f"export and import of {moved['events']:,} events (a runic table's log, grown; gzip {moved['file_mb']} MB):"
-        )
+        packed = f"{'gzip' if moved['compressed'] else 'plain JSON'} {moved['file_mb']} MB"
+        print(f"export and import of {moved['events']:,} events (a runic table's log, grown; {packed}):")
         print(f"  export {moved['export_s']:>6} s   longest loop stall {moved['export_stall_ms']:>6} ms")
         print(f"  import {moved['import_s']:>6} s   longest loop stall {moved['import_stall_ms']:>6} ms")
         print(f"  round trip {moved['round_trip_s']} s; an idle loop's longest stall here {moved['idle_stall_ms']} ms")

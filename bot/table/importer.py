@@ -63,7 +63,8 @@ ACTOR_MAX = 100  # characters of an actor's name (Discord's are at most 32)
 COMMAND = r"^[a-z0-9][a-z0-9 _.-]{0,99}$"  # a slash command's path, as the log keeps it
 BATCH = 1000  # events per write: each a short transaction, so other channels' actions go on between them
 STALE = timedelta(days=1)  # a hidden campaign this old is what a crashed import left behind
-APART_BYTES = 256 * 1024  # an upload this large is checked in a process of its own (see prepare)
+APART_BYTES = 8 * 1024 * 1024  # JSON this large (once unzipped) is checked in a process of its own (see prepare)
+GZIP_MAGIC = b"\x1f\x8b"
 UNDO, UNDONE = 1, 2  # flags of each event number, held in a bytearray (a byte per event)
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # rows.dumps's output, one encoder
 
@@ -623,7 +624,7 @@ def _opened(body: bytes | Path, limit: int) -> BinaryIO:
         raise RuleError(too_large(size, limit))
     magic = raw.read(2)
     raw.seek(0)
-    if magic == b"\x1f\x8b":  # a gzipped export (large ones are sent that way)
+    if magic == GZIP_MAGIC:  # a gzipped export (large ones are sent that way)
         return gzip.GzipFile(fileobj=raw, mode="rb")
     return raw
 
@@ -662,15 +663,30 @@ async def prepare(
     """Everything that can refuse an import, before anything is written, read and checked in bounded memory.
     Close what it returns (``import_campaign`` does).
 
-    A small file is checked on a worker thread. A larger one (from ``APART_BYTES``) in a process of its own, so
-    that the minutes a million events take never hold the interpreter the event loop needs: a thread would share
-    it, and on a busy machine the thread holding it may wait its turn for a core while the loop waits for it."""
+    A small file is checked on a worker thread, in a moment. A larger one (from ``APART_BYTES`` of JSON, about
+    12,000 events) in a process of its own (:mod:`bot.storage.apart`), so that the minutes a million events take
+    never hold the interpreter the event loop needs."""
     await _channel_is_free(service, place)
     rulesets = {loaded.ruleset.id: loaded.ruleset for loaded in service.registry}
-    size = len(body) if isinstance(body, bytes) else (await asyncio.to_thread(body.stat)).st_size
-    if size < APART_BYTES:
+    if await asyncio.to_thread(json_size, body) < APART_BYTES:
         return await asyncio.to_thread(_prepared_here, rulesets, caller, body, limit)
     return await _prepared_apart(rulesets, caller, body, limit)
+
+
+def json_size(body: bytes | Path) -> int:
+    """About how much JSON the file holds: its size, or a gzip's own record of what it unzips to (its last four
+    bytes: a cut file's are anything, so never more than deflate's 1,032 to 1; only the choice of thread or
+    process rests on it)."""
+    if isinstance(body, bytes):
+        head, tail, size = body[:2], body[-4:], len(body)
+    else:
+        with body.open("rb") as file:
+            head, size = file.read(2), file.seek(0, io.SEEK_END)
+            file.seek(max(size - 4, 0))
+            tail = file.read(4)
+    if head != GZIP_MAGIC or size < 18:
+        return size
+    return min(int.from_bytes(tail, "little"), size * 1032)
 
 
 def _prepared_here(rulesets: Rulesets, caller: Caller, body: bytes | Path, limit: int) -> Prepared:
