@@ -34,7 +34,7 @@ from bot.storage.writer import GroupCommit, Transaction, WriteTx
 T = TypeVar("T")
 Job = Callable[[Any], Any]
 WRITES_SEEN = "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM magister_writes"
-LANES = 4  # writer connections per process
+LANES = 2  # writer connections per process (measured: README "Performance")
 CLOSE_TIMEOUT = 10.0
 
 log = logging.getLogger(__name__)
