@@ -8,6 +8,7 @@ import contextlib
 import os
 import signal
 import sqlite3
+import stat
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -29,6 +30,10 @@ BANNER = (
     "Magister console table. No DISCORD_TOKEN is set, so this is a local table: type /roll expression:3d6, "
     "or put DISCORD_TOKEN in .env and run `python -m bot` to connect to Discord."
 )
+PIPED_BANNER = (
+    "magister: no DISCORD_TOKEN is set, so this is the console table, reading commands from standard input "
+    "(put DISCORD_TOKEN in .env to connect to Discord)"
+)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -45,7 +50,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 USAGE = """commands:
-  (none)              connect to Discord with DISCORD_TOKEN, or open the console table when none is set
+  (none)              connect to Discord with DISCORD_TOKEN; with none set, the console table (typed, or piped in)
       --shards 0-3 --shard-count 8
                       run only these shards (ranges and numbers, comma-separated) of the whole bot's 8,
                       so several processes split a large bot; --shard-count alone runs all its shards here
@@ -169,14 +174,28 @@ def _main(argv: list[str] | None) -> int:
         return forget.run(args.rest)
 
     settings = load_settings()
-    if settings.token is None:
-        if sys.stdin.isatty():
-            print(BANNER)
-            from bot.cli import console
+    if settings.token is None and _nothing_to_read():
+        # a detached container or a service with no token: a console nobody can type at would end at once with
+        # status 0, and a deployment would never learn why it is not in Discord
+        fail("no DISCORD_TOKEN is set (put it in .env or the environment), and nothing can be typed here")
+    if settings.token is None:  # the console table, typed at or piped into (`printf '/roll expression:3d6\n' | ...`)
+        from bot.cli import console
 
-            return asyncio.run(console.run([]))
-        fail("DISCORD_TOKEN is not set: put it in .env to connect to Discord, or run `python -m bot console`")
+        # piped, the banner goes to stderr: stdout carries only the replies, and a deployment's log still says why
+        print(BANNER if sys.stdin.isatty() else PIPED_BANNER, file=sys.stdout if sys.stdin.isatty() else sys.stderr)
+        return asyncio.run(console.run([]))
     return asyncio.run(serve(settings, plan))
+
+
+def _nothing_to_read() -> bool:
+    """Standard input is /dev/null (``docker run -d``, a service manager) or an empty file: no one will ever type."""
+    try:
+        status = os.fstat(sys.stdin.fileno())
+    except (OSError, ValueError, AttributeError):  # closed, or replaced by something with no descriptor
+        return True
+    if stat.S_ISCHR(status.st_mode):
+        return not sys.stdin.isatty()
+    return stat.S_ISREG(status.st_mode) and status.st_size == 0
 
 
 def backup(source: str | Path, target: str | Path) -> int:

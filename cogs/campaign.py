@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import tempfile
 from pathlib import Path
 
@@ -16,15 +17,20 @@ from bot.adapter.gm_channel import check_gm_channel, with_warning
 from bot.adapter.pickers import gm_card, gm_pickers
 from bot.adapter.posting import post_board
 from bot.adapter.privacy import forget_player_view
-from bot.adapter.views import confirm, page_renderer, pager
+from bot.adapter.views import confirm, pager, seek_renderer
 from bot.table import campaigns, importer, privacy
 from bot.table.service import Reply
 from cogs._common import gm_only, matching
-from rules.base import RuleError
+from rules.base import Card, RuleError
+
+QUICK = 2.0  # seconds an import may take to check before it defers: Discord waits 3 for the first answer
 
 
 def upload_limit(interaction: discord.Interaction) -> int:
-    """Bytes one message may attach here: the guild's (boosts raise it), or Discord's default in DMs."""
+    """Bytes a file may have here: what Discord says this interaction may attach (25 MiB for a bot by default;
+    a server's boosts raise it), else the guild's limit, else Discord's default."""
+    if interaction.filesize_limit:
+        return interaction.filesize_limit
     return interaction.guild.filesize_limit if interaction.guild else discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
 
 
@@ -138,7 +144,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
 
     @app_commands.command(name="log", description="Events in this campaign, newest first, maybe filtered")
     @app_commands.describe(
-        page="Page number, 1 is the newest",
+        page="Page number, 1 is the newest (any page the log has)",
         player="Only this member's events",
         command="Only this command's events",
         secrets="Only the secret events (GM)",
@@ -147,7 +153,7 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
     async def log(
         self,
         interaction: discord.Interaction,
-        page: app_commands.Range[int, 1, 100000] = 1,
+        page: app_commands.Range[int, 1, 2**53] = 1,
         player: discord.User | None = None,
         command: str | None = None,
         secrets: bool = False,
@@ -158,7 +164,8 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
             player.id if player else None, player.display_name if player else None, command, secrets, text
         )
         reply, pages = await campaigns.log_page(service, place, page, caller, filters)
-        view = pager("log", interaction.user.id, reply.outcome.data["page"], pages, filters.arg() if filters else "")
+        arg, ends = filters.arg() if filters else "", campaigns.page_ends(reply)
+        view = pager("log", interaction.user.id, reply.outcome.data["page"], pages, arg, ends)
         await send_reply(interaction, reply, view=view)
 
     @log.autocomplete("command")
@@ -227,16 +234,36 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
     @app_commands.command(name="import", description="Start a campaign here from a /campaign export file (its GM)")
     @app_commands.describe(file="The .json or .json.gz that /campaign export made")
     async def import_campaign(self, interaction: discord.Interaction, file: discord.Attachment):
-        if file.size > importer.MAX_IMPORT_BYTES:
-            raise RuleError(importer.too_large(file.size))
-        try:
-            body = await file.read()
-        except discord.HTTPException:
-            raise RuleError(f"Could not download {file.filename} from Discord; attach it again.") from None
+        limit = upload_limit(interaction)
+        if file.size > limit:
+            raise RuleError(importer.too_large(file.size, limit))
         service, place, caller = service_of(interaction), place_of(interaction), caller_of(interaction)
-        export = await importer.prepare(service, place, caller, body)  # every refusal comes before the deferral
-        await interaction.response.defer(thinking=True)  # writing a long log takes more than Discord's 3 seconds
-        await send_reply(interaction, await importer.import_campaign(service, place, caller, export))
+
+        async def checked() -> importer.Prepared:
+            try:
+                body = await file.read()
+            except discord.HTTPException:
+                raise RuleError(f"Could not download {file.filename} from Discord; attach it again.") from None
+            return await importer.prepare(service, place, caller, body, limit=limit)
+
+        # A refusal is the first answer, to the importer alone. A long log takes longer to check than Discord waits
+        # for that answer: then it defers, ephemerally, so a refusal still reaches no one else.
+        checking = asyncio.ensure_future(checked())
+        await asyncio.wait({checking}, timeout=QUICK)
+        slow = not checking.done()
+        if slow:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        prepared = await checking
+        try:
+            if not slow:
+                await interaction.response.defer(thinking=True)  # writing a long log takes more than 3 seconds
+        except BaseException:
+            await prepared.aclose()
+            raise
+        reply = await importer.import_campaign(service, place, caller, prepared)
+        if slow:  # the deferred answer is the importer's alone: say so there, and post the card for everyone
+            await interaction.edit_original_response(content="Imported: the card below tells the channel.")
+        await send_reply(interaction, reply)
 
     @app_commands.command(name="undo", description="Revert the latest change, or a chosen one nothing depends on (GM)")
     @app_commands.describe(event="The change to revert, by its # in the log (default: the latest)")
@@ -265,13 +292,18 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
         await send_reply(interaction, Reply(reply, campaign.row), view=view)
 
 
-@page_renderer("log")
-async def _log_page(interaction: discord.Interaction, arg: str, page: int):
-    """A page of the log as its reader (the button's owner) may see it, with the filters it was asked with."""
+@seek_renderer("log")
+async def _log_page(
+    interaction: discord.Interaction, arg: str, page: int, older_than: int | None, newer_than: int | None
+) -> tuple[Card, int, int, tuple[int, int] | None]:
+    """A page of the log as its reader (the button's owner) may see it, with the filters it was asked with; a
+    filtered page seeks from the event its button names."""
     service, place = service_of(interaction), place_of(interaction)
     filters = await campaigns.filter_from_arg(service, place, arg)
-    reply, pages = await campaigns.log_page(service, place, page, caller_of(interaction), filters)
-    return reply.outcome.card, pages
+    reply, pages = await campaigns.log_page(
+        service, place, page, caller_of(interaction), filters, older_than=older_than, newer_than=newer_than
+    )
+    return reply.outcome.card, reply.outcome.data["page"], pages, campaigns.page_ends(reply)
 
 
 async def setup(bot: MagisterBot) -> None:

@@ -9,7 +9,7 @@ from discord.ext import commands
 from bot.adapter.client import MagisterBot
 from bot.adapter.context import place_of, send_reply, service_of
 from bot.adapter.views import page_renderer, pager
-from bot.table.lookup import LookupIndex, entry_page, suggestions
+from bot.table.lookup import LookupIndex, entry_page, found_note, not_found
 from bot.table.service import Reply
 
 
@@ -23,17 +23,12 @@ class LookupCog(commands.Cog):
         index = service_of(interaction).registry.lookup
         campaign = await service_of(interaction).campaign(place_of(interaction))
         ruleset = campaign.row.ruleset if campaign else None
-        entry = index.exact(term, ruleset)
-        guessed = entry is None and (entry := index.clear_best(term, ruleset)) is not None
-        if entry is None:
-            entry = suggestions(index, term, ruleset)
-        outcome, pages = entry_page(entry, page)
-        if guessed:  # say what was shown, so a near-miss never passes for an exact answer
-            outcome.card.description = f"*Showing `{index.label(entry)}` for {term!r}.*\n{outcome.card.description}"[
-                :4096
-            ]
-            outcome.data["showing_for"] = term
-        view = pager("lookup", interaction.user.id, outcome.data["page"], pages, index.ref(entry))
+        found = index.find(term, ruleset)
+        if found is None:
+            raise not_found(index, term, ruleset)
+        outcome, pages = entry_page(found.entry, page)
+        found_note(index, found, term, outcome)
+        view = pager("lookup", interaction.user.id, outcome.data["page"], pages, index.ref(found.entry))
         await send_reply(interaction, Reply(outcome), view=view)
 
     @lookup.autocomplete("term")

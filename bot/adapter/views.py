@@ -37,6 +37,13 @@ ITEM_NOT_YOURS = "This belongs to whoever ran the command. Run it yourself to ge
 # What a page button shows: (interaction, argument, page) -> (card, page count)
 PageRenderer = Callable[[discord.Interaction, str, int], Awaitable[tuple[Card, int]]]
 PAGE_RENDERERS: dict[str, PageRenderer] = {}
+# Pages that seek (the filtered log): (interaction, argument, page, older than, newer than) -> (card, page, page
+# count, the page's ends: the keys its Previous and Next seek from, or None to go by page number)
+SeekRenderer = Callable[
+    [discord.Interaction, str, int, int | None, int | None], Awaitable[tuple[Card, int, int, tuple[int, int] | None]]
+]
+SEEK_RENDERERS: dict[str, SeekRenderer] = {}
+CUSTOM_ID_MAX = 100  # Discord's limit on a component's custom_id
 
 
 def page_renderer(kind: str) -> Callable[[PageRenderer], PageRenderer]:
@@ -44,6 +51,16 @@ def page_renderer(kind: str) -> Callable[[PageRenderer], PageRenderer]:
 
     def register(render: PageRenderer) -> PageRenderer:
         PAGE_RENDERERS[kind] = render
+        return render
+
+    return register
+
+
+def seek_renderer(kind: str) -> Callable[[SeekRenderer], SeekRenderer]:
+    """Register pages of ``kind`` whose buttons carry where to seek from (:func:`pager`'s ``ends``)."""
+
+    def register(render: SeekRenderer) -> SeekRenderer:
+        SEEK_RENDERERS[kind] = render
         return render
 
     return register
@@ -75,46 +92,79 @@ class LastingButton(discord.ui.DynamicItem[discord.ui.Button], template=r"m:neve
 
 class PageButton(
     LastingButton,
-    template=r"m:pg:(?P<kind>[a-z]+):(?P<owner>\d+):(?P<page>\d+):(?P<side>[pn]):(?P<arg>[^\n]{0,62})",
+    template=r"m:pg:(?P<kind>[a-z]+):(?P<owner>\d+):(?P<page>\d+)(?:\.(?P<at>[0-9a-z]{1,13}))?:(?P<side>[pn]):"
+    r"(?P<arg>[^\n]{0,62})",
 ):
-    """Previous or Next: re-renders page ``page`` of ``kind`` in place."""
+    """Previous or Next: re-renders page ``page`` of ``kind`` in place. ``at`` (base 36, optional): the key the
+    page seeks from, the number of the event the pressed page began (Previous) or ended (Next) at."""
 
-    def __init__(self, kind: str, owner_id: int, page: int, side: str, arg: str, *, disabled: bool = False) -> None:
+    def __init__(
+        self, kind: str, owner_id: int, page: int, side: str, arg: str, *, at: int | None = None, disabled: bool = False
+    ) -> None:
         label = "Previous" if side == "p" else "Next"
+        seek = f".{base36(at)}" if at is not None else ""
         super().__init__(
             discord.ui.Button(
                 label=label,
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"m:pg:{kind}:{owner_id}:{page}:{side}:{arg}",
+                custom_id=f"m:pg:{kind}:{owner_id}:{page}{seek}:{side}:{arg}",
                 disabled=disabled,
             )
         )
-        self.kind, self.owner_id, self.page, self.arg = kind, owner_id, page, arg
+        self.kind, self.owner_id, self.page, self.side, self.arg, self.at = kind, owner_id, page, side, arg, at
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
     ) -> PageButton:
-        return cls(match["kind"], int(match["owner"]), int(match["page"]), match["side"], match["arg"])
+        at = int(match["at"], 36) if match["at"] else None
+        return cls(match["kind"], int(match["owner"]), int(match["page"]), match["side"], match["arg"], at=at)
 
     async def press(self, interaction: discord.Interaction) -> None:
-        render = PAGE_RENDERERS.get(self.kind)
-        if render is None:
-            raise RuleError("These pages can no longer be turned. Run the command again.")
-        card, pages = await render(interaction, self.arg, self.page)
-        page = max(1, min(self.page, pages))
-        view = pager(self.kind, self.owner_id, page, pages, self.arg)
+        seek = SEEK_RENDERERS.get(self.kind)
+        ends = None
+        if seek is not None:
+            older = self.at if self.side == "n" else None
+            newer = self.at if self.side == "p" else None
+            card, page, pages, ends = await seek(interaction, self.arg, self.page, older, newer)
+        else:
+            render = PAGE_RENDERERS.get(self.kind)
+            if render is None:
+                raise RuleError("These pages can no longer be turned. Run the command again.")
+            card, pages = await render(interaction, self.arg, self.page)
+            page = max(1, min(self.page, pages))
+        view = pager(self.kind, self.owner_id, page, pages, self.arg, ends)
         await interaction.response.edit_message(embed=to_embed(card), view=view)
         release(view)
 
 
-def pager(kind: str, owner_id: int, page: int, pages: int, arg: str = "") -> discord.ui.View | None:
-    """Previous/Next for a paged card; None when there is one page."""
+def base36(number: int) -> str:
+    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
+    out = ""
+    while True:
+        number, rest = divmod(number, 36)
+        out = digits[rest] + out
+        if not number:
+            return out
+
+
+def pager(
+    kind: str, owner_id: int, page: int, pages: int, arg: str = "", ends: tuple[int, int] | None = None
+) -> discord.ui.View | None:
+    """Previous/Next for a paged card; None when there is one page. ``ends``: the keys of the page's first and
+    last entries, for Previous and Next to seek from; a button whose custom_id would be too long without them
+    goes by page number alone (slower on a deep page, never wrong)."""
     if pages <= 1:
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(PageButton(kind, owner_id, max(page - 1, 1), "p", arg, disabled=page <= 1))
-    view.add_item(PageButton(kind, owner_id, min(page + 1, pages), "n", arg, disabled=page >= pages))
+    for side, to, at, disabled in (
+        ("p", max(page - 1, 1), ends[0] if ends else None, page <= 1),
+        ("n", min(page + 1, pages), ends[1] if ends else None, page >= pages),
+    ):
+        button = PageButton(kind, owner_id, to, side, arg, at=at, disabled=disabled)
+        if len(button.item.custom_id or "") > CUSTOM_ID_MAX:
+            button = PageButton(kind, owner_id, to, side, arg, disabled=disabled)
+        view.add_item(button)
     return view
 
 

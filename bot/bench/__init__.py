@@ -11,8 +11,12 @@ transaction per action) with bare aiosqlite and with synchronous sqlite3.
 - offered load: 200 channels sending 1,000 actions per second in all on an
   open-loop schedule (arrivals do not wait for replies); p50 and p99 latency,
   measured from each action's scheduled time, so queueing counts.
+- the log: ``/campaign log`` with each filter, and the whole log's middle page, at 0 to 1,000,000 events
+  (``--log``), built fast with one COPY or executemany straight into the database.
 - ruleset actions: each ruleset's heaviest action (``Ruleset.bench_case``), CPU
   time per action through the same service, beside a runic cast's in the same run.
+- export and import: a campaign of a million events exported, then imported into
+  another channel, with the event loop's longest stall during each (``bot/bench/port.py``).
 
 ``--db postgresql://…`` measures the same table on PostgreSQL: each measurement gets a new database on
 that server (the role needs CREATEDB), and the baselines are raw asyncpg doing the same transaction, on
@@ -537,6 +541,106 @@ async def measure_history(
     return figures
 
 
+# ---------------------------------------------------------------------- the log: filtered reads and a middle page
+
+LOG_ACTORS = ((2, "player"), (3, "Bo"), (4, "Cy"), (5, "Di"))  # PLAYER acts in one event of four
+LOG_COMMANDS = ("roll", "runic cast", "tally add", "roll", "serpent cast")
+LOG_SPELLS = ("ice lance", "healing word", "shield", "lightning", "stone skin", "mage hand", "far sight", "warding")
+LOG_COLUMNS = ("campaign_id", "at", "actor_id", "actor_name", "command", "summary", "result", "seq")
+LOG_BOUNDED = ("log player middle",)  # a filter's deep page: it skips 10 index entries a page to get there
+SECRET_RESULT = '{"secret":{"summary":"the guard saw %d"}}'
+PRIVATE_RESULT = '{"private":{"summary":"a note for %d","readers":[%d]}}'
+
+
+def _log_rows(campaign_id: int, events: int, first: int):
+    """A table's log: four players, a few commands; one event in 10 names "fire bolt" (a common search), one in
+    1,000 "lantern" (a rare one); one in 20 is secret, one in 50 private."""
+    for i in range(events):
+        actor_id, actor = LOG_ACTORS[i % len(LOG_ACTORS)]
+        spell = "fire bolt" if i % 10 == 0 else "lantern" if i % 1000 == 7 else LOG_SPELLS[i % len(LOG_SPELLS)]
+        result = SECRET_RESULT % (i % 20) if i % 20 == 3 else PRIVATE_RESULT % (i, actor_id) if i % 50 == 11 else "{}"
+        command = LOG_COMMANDS[i % len(LOG_COMMANDS)]
+        yield (
+            campaign_id,
+            "2026-01-01T00:00:00+00:00",
+            actor_id,
+            actor,
+            command,
+            f"{actor} rolled 1d20 for {spell}: {i % 20 + 1}",
+            result,
+            first + i,
+        )
+
+
+async def _bulk_log(target: str | Path, campaign_id: int, events: int) -> None:
+    """``events`` log rows straight into the database (COPY, or one executemany), under the store's feet."""
+    if is_url(target):
+        db = await asyncpg.connect(str(target))
+        try:
+            first = await db.fetchval(NEXT_SEQ.format("$1"), campaign_id)
+            await db.copy_records_to_table("events", records=_log_rows(campaign_id, events, first), columns=LOG_COLUMNS)
+            await db.execute("VACUUM (ANALYZE) events")  # as autovacuum leaves a table: statistics, visibility map
+        finally:
+            await db.close()
+        return
+    db = sqlite3.connect(target)
+    with db:
+        (first,) = db.execute(NEXT_SEQ.format("?"), (campaign_id,)).fetchone()
+        insert = f"INSERT INTO events ({', '.join(LOG_COLUMNS)}) VALUES ({', '.join('?' * len(LOG_COLUMNS))})"
+        db.executemany(insert, _log_rows(campaign_id, events, first))
+    db.close()
+
+
+async def measure_log(
+    sizes: tuple[int, ...] = (0, 10_000, 100_000, 1_000_000), repeats: int = 10, db: str | None = None
+) -> dict:
+    """``/campaign log`` at each log length, median ms through the table service: each filter's first page (a
+    common and a rare text, a 2-character text, one player's events, the secret ones) and the whole log's
+    middle page; and, to show what a deep jump costs, the middle page of one player's events."""
+    from bot.table import campaigns
+
+    views = {
+        "log text (GM)": (CALLER, campaigns.LogFilter(text="fire bolt")),
+        "log rare text": (PLAYER, campaigns.LogFilter(text="lantern")),
+        "log 2-char text": (CALLER, campaigns.LogFilter(text="zq")),
+        "log player": (CALLER, campaigns.LogFilter(player_id=PLAYER.user_id)),
+        "log secrets": (CALLER, campaigns.LogFilter(secrets=True)),
+    }
+    mine, place = campaigns.LogFilter(player_id=PLAYER.user_id), Place(1, 0)
+    figures: dict[str, dict[str, float]] = {name: {} for name in (*views, "log middle page", "log player middle")}
+    with tempfile.TemporaryDirectory() as tmp:
+        dbs = Databases(Path(tmp), db)
+        try:
+            for size in sizes:
+                target = await dbs.fresh("log")
+                service = TableService(
+                    await open_store(target, synchronous="NORMAL"),
+                    Registry([LoadedRuleset(CounterRuleset(), None)]),
+                    random.Random(0),
+                )
+                try:
+                    await service.start_campaign(place, CALLER, "counter", "log")
+                    campaign = await service.require_campaign(place)
+                    await _bulk_log(target, campaign.row.id, size)
+                    for name, (caller, filters) in views.items():
+                        figures[name][str(size)] = await _median_ms(
+                            lambda s=service, c=caller, f=filters: campaigns.log_page(s, place, 1, c, f), repeats
+                        )
+                    _, pages = await campaigns.log_page(service, place, 1, CALLER)
+                    figures["log middle page"][str(size)] = await _median_ms(
+                        lambda s=service, n=max(1, pages // 2): campaigns.log_page(s, place, n, CALLER), repeats
+                    )
+                    middle = max(1, size // 4 // campaigns.LOG_PAGE_SIZE // 2)  # PLAYER's events: one in four
+                    figures["log player middle"][str(size)] = await _median_ms(
+                        lambda s=service, n=middle: campaigns.log_page(s, place, n, CALLER, mine), repeats
+                    )
+                finally:
+                    await service.store.close()
+        finally:
+            await dbs.drop_all()
+    return figures
+
+
 # ---------------------------------------------------------------------- start-up to the first console reply
 
 
@@ -642,6 +746,25 @@ async def measure_serpent(runs: int, db: str | None = None) -> dict:
     return {"2 magi": small, "8 magi": large, "ratio": round(large["cpu_ms"] / small["cpu_ms"], 2)}
 
 
+# ---------------------------------------------------------------------- export and import, a million events
+
+
+async def measure_port(events: int, db: str | None = None, *, idle_seconds: float = 5.0) -> dict:
+    """A campaign of ``events`` events exported and imported again (:mod:`bot.bench.port`), beside the loop's
+    longest stall over a few idle seconds on the same machine (what the machine itself costs a loop)."""
+    from bot.bench import port
+
+    async with port.LagProbe() as idle:
+        await asyncio.sleep(idle_seconds)
+    with tempfile.TemporaryDirectory() as tmp:
+        dbs = Databases(Path(tmp), db)
+        try:
+            figures = await port.measure_port(await dbs.fresh("port"), Path(tmp), events)
+        finally:
+            await dbs.drop_all()
+    return {**figures, "idle_stall_ms": round(idle.worst_ms, 1)}
+
+
 # ---------------------------------------------------------------------- the issue's targets
 
 
@@ -663,6 +786,26 @@ def targets(result: dict) -> list[tuple[str, str, bool]]:
         flat = values[-1] <= 2 * values[0] + 0.5  # within 2x, or half a millisecond, of an empty log
         shown = " / ".join(f"{v} ms" for v in values)
         rows.append((f"{name} flat at {' / '.join(figures)} events", shown, flat))
+    for name, figures in result.get("log", {}).items():
+        if name in LOG_BOUNDED:
+            continue  # shown, not a target: it grows with the page asked for, not with the log
+        sizes, values = list(figures), list(figures.values())
+        base = values[1] if len(values) > 2 else values[0]  # the smallest log a filter finds anything in
+        flat = values[-1] <= 2 * base + 1  # within 2x, or a millisecond, of it
+        shown = " / ".join(f"{v} ms" for v in values)
+        rows.append((f"{name} flat from {sizes[1 if len(sizes) > 2 else 0]} to {sizes[-1]} events", shown, flat))
+    if result.get("port"):
+        moved = result["port"]
+        rows.append(
+            (
+                f"export + import of {moved['events']:,} events: the same campaign",
+                "same" if moved["same_campaign"] else "differs",
+                moved["same_campaign"],
+            )
+        )
+        for phase in ("export", "import"):
+            stall = moved[f"{phase}_stall_ms"]
+            rows.append((f"longest event-loop stall during the {phase} <= 50 ms", f"{stall} ms", stall <= 50))
     if "startup" in result:
         startup = result["startup"]
         met = startup["first_reply_s"] < 1 or startup["ratio_to_import_discord"] <= 2
@@ -678,6 +821,10 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="length of each measurement")
     parser.add_argument("--runs", type=int, default=200, help="runs of each ruleset's heaviest action")
     parser.add_argument("--history", type=int, nargs="+", default=[0, 10_000, 100_000], help="log lengths")
+    parser.add_argument(
+        "--log", type=int, nargs="+", default=[0, 10_000, 100_000, 1_000_000], help="log lengths for /campaign log"
+    )
+    parser.add_argument("--port-events", type=int, default=1_000_000, help="export/import case (0: skip it)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument(
         "--db",
@@ -691,7 +838,9 @@ def main() -> None:
     result["rulesets"] = asyncio.run(measure_rulesets(args.runs, args.db))
     result["serpent"] = asyncio.run(measure_serpent(max(5, args.runs // 4), args.db))
     result["history"] = asyncio.run(measure_history(tuple(args.history), db=args.db))
+    result["log"] = asyncio.run(measure_log(tuple(args.log), db=args.db))
     result["startup"] = measure_startup(db=args.db)
+    result["port"] = asyncio.run(measure_port(args.port_events, args.db)) if args.port_events else {}
     result["targets"] = [{"target": t, "figure": f, "met": met} for t, f, met in targets(result)]
     if args.json:
         print(json.dumps(result, indent=2))
@@ -727,6 +876,17 @@ def main() -> None:
     print("history, median ms at each log length (events):")
     for name, figures in result["history"].items():
         print(f"  {name:<14}" + "".join(f"{size:>8}: {ms:>7.3f}" for size, ms in figures.items()))
+    print("/campaign log, median ms at each log length (events):")
+    for name, figures in result["log"].items():
+        bound = "   (grows with the page asked for)" if name in LOG_BOUNDED else ""
+        print(f"  {name:<19}" + "".join(f"{size:>9}: {ms:>7.3f}" for size, ms in figures.items()) + bound)
+    if moved := result["port"]:
+        print(
+            f"export and import of {moved['events']:,} events (a runic table's log, grown; gzip {moved['file_mb']} MB):"
+        )
+        print(f"  export {moved['export_s']:>6} s   longest loop stall {moved['export_stall_ms']:>6} ms")
+        print(f"  import {moved['import_s']:>6} s   longest loop stall {moved['import_stall_ms']:>6} ms")
+        print(f"  round trip {moved['round_trip_s']} s; an idle loop's longest stall here {moved['idle_stall_ms']} ms")
     startup = result["startup"]
     print(f"start-up: first console reply {startup['first_reply_s']} s, import discord {startup['import_discord_s']} s")
     print("targets:")

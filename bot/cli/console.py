@@ -137,6 +137,11 @@ class ConsoleTable:
             raise
         table = cls(bot, virtual, courier, files_dir, poster, clock)
         table.switch_user(user)
+        try:
+            await table.learn_names()  # a restarted console names whoever acted before
+        except BaseException:
+            await table.close()
+            raise
         return table
 
     async def close(self) -> None:
@@ -153,9 +158,11 @@ class ConsoleTable:
     def ping_names(self, allowed: list[dict | None]) -> list[str]:
         """The names of the users these messages ping, in order, each once."""
         ids = dict.fromkeys(user for entry in allowed for user in _mentioned(entry))
-        return [
-            self.known_users[user].name if user in self.known_users else self.names.get(user, str(user)) for user in ids
-        ]
+        return [shell.with_names(f"<@{user}>", self.known_names())[1:] for user in ids]
+
+    def known_names(self) -> dict[int, str]:
+        """Whom the console can name: who acted in this run, then who acted in the log."""
+        return self.names | {user_id: user.name for user_id, user in self.known_users.items()}
 
     async def learn_names(self) -> None:
         """Names of everyone who ever acted here, from the log: a fresh console (a restart) names whom it pings."""
@@ -170,11 +177,23 @@ class ConsoleTable:
     # ------------------------------------------------------------------ lines
 
     async def execute(self, line: str) -> Result | None:
-        """Run one line; ``None`` for blank lines and comments. Then any board it changed is edited."""
+        """Run one line; ``None`` for blank lines and comments. Then any board it changed is edited, and a board
+        it posted (``/campaign board``) comes with its result, as the channel would show it."""
+        seen = len(self.poster.board_log)
         try:
-            return await self._execute(line)
+            result = await self._execute(line)
         finally:
             await self.bot.boards.flush()
+        posted = [at for kind, at in self.poster.board_log[seen:] if kind == "post" and at in self.poster.boards]
+        if result is not None and posted:
+            result.extra["board"] = {"message_id": posted[-1], "text": self.board_text(posted[-1])}
+        return result
+
+    def board_text(self, message_id: int) -> str:
+        """A live board message as the channel shows it now, with its buttons."""
+        buttons = [label for label in self.poster.board_buttons.get(message_id, []) if label.strip()]
+        shown = "\n[buttons: " + " | ".join(buttons) + "]" if buttons else ""
+        return to_text(self.poster.boards[message_id]) + shown
 
     async def _execute(self, line: str) -> Result | None:
         line = line.strip()
@@ -699,8 +718,10 @@ async def run(argv: list[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.s
         if args.json:
             stdout.write(json.dumps(result.as_json(), ensure_ascii=False) + "\n")
         else:
-            names = {user_id: user.name for user_id, user in table.known_users.items()}
-            stdout.write(shell.with_names(result.text, names) + "\n")
+            stdout.write(shell.with_names(result.text, table.known_names()) + "\n")
+            if "board" in result.extra:
+                board = shell.with_names(result.extra["board"]["text"], table.known_names())
+                stdout.write(f"\nPosted in this channel, for everyone:\n{board}\n")
             if "secret" in result.extra:
                 stdout.write(f"[to {result.extra['secret']['to']}]\n{result.extra['secret']['text']}\n")
             stdout.write("\n")

@@ -16,6 +16,8 @@ from pathlib import Path
 
 from discord import app_commands
 
+from bot.cli.virtual import name_for
+
 HISTORY = Path(os.environ.get("MAGISTER_HISTORY", Path.home() / ".magister_history"))
 HISTORY_LINES = 1000
 DIRECTIVES = (
@@ -73,9 +75,20 @@ def _command_part(head: str) -> str:
 
 
 def with_names(text: str, names: dict[int, str]) -> str:
-    """Mentions (<@id>) as the names a console user knows them by, and Discord's timestamps (<t:N:f>) as UTC times."""
-    text = re.sub(r"<@!?(\d+)>", lambda m: f"@{names.get(int(m.group(1)), m.group(1))}", text)
+    """Mentions of members (<@id>), channels (<#id>) and roles (<@&id>) as the names a console user typed, and
+    Discord's timestamps (<t:N:f>) as UTC times. ``names`` first (who acted here), then any name a line of this
+    run turned into an id; a member no line named reads as Discord shows one it cannot resolve."""
+    text = re.sub(r"<@!?(\d+)>", lambda m: "@" + _member(int(m.group(1)), names), text)
+    text = re.sub(r"<#(\d+)>", lambda m: "#" + (name_for(int(m.group(1))) or m.group(1)).lstrip("#"), text)
+    text = re.sub(r"<@&(\d+)>", lambda m: "@" + (name_for(int(m.group(1))) or "unknown-role").lstrip("@"), text)
     return re.sub(r"<t:(\d+)(?::[a-zA-Z])?>", lambda m: _utc(int(m.group(1))), text)
+
+
+def _member(user_id: int, names: dict[int, str]) -> str:
+    return names.get(user_id) or name_for(user_id) or UNKNOWN_MEMBER
+
+
+UNKNOWN_MEMBER = "unknown-user"  # what Discord shows for a mention it cannot resolve
 
 
 def _utc(seconds: int) -> str:

@@ -78,7 +78,17 @@ def next_snowflake() -> int:
 def snowflake_for(name: str) -> int:
     """A stable id for a console name, so the same name is the same user across runs."""
     digest = hashlib.sha256(name.casefold().encode()).digest()
-    return 100_000_000_000_000_000 + int.from_bytes(digest[:7], "big")
+    snowflake = 100_000_000_000_000_000 + int.from_bytes(digest[:7], "big")
+    _NAMED.setdefault(snowflake, name)
+    return snowflake
+
+
+_NAMED: dict[int, str] = {}  # each id a name was turned into: "Carol", "#gm-only", "@Players" (the same in any run)
+
+
+def name_for(snowflake: int) -> str | None:
+    """The console name an id was made from (``snowflake_for``), if any line of this process used it."""
+    return _NAMED.get(snowflake)
 
 
 @dataclass

@@ -30,9 +30,11 @@ import json
 import re
 from collections.abc import Awaitable, Callable, Generator
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.storage.rows import CampaignRow, CharacterRow, MacroRow, TimerRow, dumps
+
+T = TypeVar("T")
 
 PLACEHOLDER_ID = 0  # who owns a forgotten member's characters, and acted in their log entries: no one
 FORMER_MEMBER = "a former member"
@@ -371,8 +373,8 @@ def _timers(user_id: int, campaign_id: int | None, pattern: str) -> Generator[St
 # ---------------------------------------------------------------------- running it
 
 
-def drive(program: Program, run: Callable[[Step], Any]) -> Erased:
-    """Run the program's steps with ``run`` (synchronous: SQLite's writer thread)."""
+def drive(program: Generator[Step, Any, T], run: Callable[[Step], Any]) -> T:
+    """Run the program's steps with ``run`` (synchronous: SQLite's writer thread); what it returns."""
     try:
         step = next(program)
         while True:
@@ -381,8 +383,8 @@ def drive(program: Program, run: Callable[[Step], Any]) -> Erased:
         return done.value
 
 
-async def drive_async(program: Program, run: Callable[[Step], Awaitable[Any]]) -> Erased:
-    """Run the program's steps with ``run`` (a coroutine: PostgreSQL's open transaction)."""
+async def drive_async(program: Generator[Step, Any, T], run: Callable[[Step], Awaitable[Any]]) -> T:
+    """Run the program's steps with ``run`` (a coroutine: PostgreSQL's open transaction); what it returns."""
     try:
         step = next(program)
         while True:

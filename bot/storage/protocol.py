@@ -30,6 +30,13 @@ T = TypeVar("T")
 class Store(Protocol):
     """What the table service needs of a database; SQLite's and PostgreSQL's stores both are one."""
 
+    @property
+    def clock(self) -> Callable[[], str]:
+        """ "Now" for the rows it stamps (events, campaigns, sheets, macros, exports); the service sets its own."""
+
+    @clock.setter
+    def clock(self, clock: Callable[[], str]) -> None: ...
+
     async def close(self) -> None: ...
 
     async def schema_version(self) -> int: ...
@@ -68,15 +75,23 @@ class Store(Protocol):
     async def characters(self, campaign_id: int) -> list[CharacterRow]: ...
 
     async def events(self, campaign_id: int, *, limit: int, offset: int = 0) -> list[EventRow]:
-        """A page of the log, newest first; the last page costs what the first does."""
+        """A page of the log, newest first, from ``offset`` below the newest: a seek by event number."""
 
     async def events_matching(
-        self, campaign_id: int, where: LogQuery, *, limit: int, offset: int = 0
+        self,
+        campaign_id: int,
+        where: LogQuery,
+        *,
+        limit: int,
+        before: int | None = None,
+        after: int | None = None,
+        skip: int = 0,
     ) -> list[EventRow]:
-        """A filtered log page, newest first (the unfiltered log reads :meth:`events`)."""
+        """A filtered log page, newest first (the unfiltered log reads :meth:`events`): up to ``limit`` matches
+        numbered below ``before``, or the ``limit`` just above ``after``, after skipping the ``skip`` newest."""
 
-    async def count_matching(self, campaign_id: int, where: LogQuery) -> int:
-        """How many events a filter matches."""
+    async def count_matching(self, campaign_id: int, where: LogQuery, *, limit: int) -> int:
+        """How many events a filter matches, counting no further than ``limit``."""
 
     async def commands_seen(self, campaign_id: int, *, limit: int = 200) -> list[str]:
         """Every command the campaign's log holds, in order."""
@@ -178,6 +193,19 @@ class WriteTx(Protocol):
         at: str | None = None,
     ) -> int:
         """Log one event, numbered next in its campaign (one seek of the (campaign_id, seq) index); its row id."""
+
+    def append_events(self, campaign_id: int, events: Sequence[Sequence[Any]]) -> None:
+        """Log imported events with the numbers they had: each (seq, at, actor_id, actor_name, command, summary,
+        result, snapshot, undoes), result and snapshot as JSON text, ``undoes`` an earlier event's number."""
+
+    def finish_import(self, campaign_id: int, guild_id: int, channel_id: int) -> None:
+        """Move an import written hidden into its channel, live (ConstraintError: the channel has a campaign)."""
+
+    def discard_import(self, campaign_id: int, limit: int) -> bool:
+        """Delete a batch of an unfinished (hidden) import; True once it is all gone."""
+
+    def unfinished_imports(self, before: str) -> list[int]:
+        """Hidden campaigns whose import began before ``before``: what a crash left behind."""
 
     def save_macro(self, owner_id: int, campaign_id: int | None, name: str, expression: str) -> bool:
         """Save or replace a macro; True when it replaced one of the same name in the same scope."""

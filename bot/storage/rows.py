@@ -16,8 +16,9 @@ from urllib.parse import urlsplit, urlunsplit
 from rules.base import RuleError
 
 SYNCHRONOUS = ("FULL", "NORMAL")  # the durability settings both stores accept
-FLIP_OFFSET = 1000  # log offsets beyond this count from whichever end of the log is nearer
 RECAP_COUNT_CAP = 1000  # "since you last acted" counts this far, then says "more than"
+TEXT_INDEXED_FROM = 3  # a log search this long seeks the text index (trigrams); a shorter one reads a window
+SHORT_TEXT_WINDOW = 2000  # a 1- or 2-character search reads the newest this many events, however long the log
 
 
 @dataclass
@@ -93,7 +94,9 @@ class LogQuery:
     """What a filtered log shows: one actor's events, one command's, only secret ones, a text in the summary.
 
     ``reveal`` (a GM reads it) lets the text match the secret and private sides of an entry too, and ``secret_only``
-    lists the entries with either; a player's search never reads them.
+    lists the entries with either; a player's search never reads them. The text matches anywhere, whatever the
+    case; one of :data:`TEXT_INDEXED_FROM` characters or more seeks the text index, a shorter one looks through
+    the newest :data:`SHORT_TEXT_WINDOW` events only (no index holds one- or two-letter pieces).
     """
 
     actor_id: int | None = None
@@ -101,6 +104,11 @@ class LogQuery:
     secret_only: bool = False
     text: str | None = None
     reveal: bool = False
+
+    @property
+    def short_text(self) -> bool:
+        """A search too short for the text index: it reads the newest :data:`SHORT_TEXT_WINDOW` events."""
+        return bool(self.text) and len(self.text or "") < TEXT_INDEXED_FROM
 
 
 @dataclass

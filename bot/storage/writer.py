@@ -27,6 +27,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot.storage.imports import FINISH_IMPORT, UNFINISHED_IMPORTS, discard
 from bot.storage.members import Erased, Execute, Query, Step, drive, erase
 from bot.storage.rows import (
     CampaignRow,
@@ -107,7 +108,8 @@ class Writer(GroupCommit):
         self.path = path
         self._pool = pool
         self._db = connection
-        self._tx = WriteTx(connection)
+        self.clock: Callable[[], str] = utcnow  # the store's clock (the console's virtual one at its table)
+        self._tx = WriteTx(connection, lambda: self.clock())
         self._lock = asyncio.Lock()  # one transaction at a time: a group, or an async transaction()
         self._queue: list[tuple[Job, asyncio.Future[Any]]] = []
         self._committer: asyncio.Task[None] | None = None
@@ -233,7 +235,8 @@ class Writer(GroupCommit):
 class WriteTx:
     """The writes an action may make, run on the writer thread inside one ``BEGIN IMMEDIATE``."""
 
-    def __init__(self, connection: sqlite3.Connection) -> None:
+    def __init__(self, connection: sqlite3.Connection, now: Callable[[], str] = utcnow) -> None:
+        self._now = now  # the time rows are stamped with: the store's clock
         self._db = connection
 
     def insert_campaign(
@@ -249,7 +252,7 @@ class WriteTx:
         cursor = self._db.execute(
             """INSERT INTO campaigns (guild_id, channel_id, ruleset, name, gm_ids, settings, state, created_at)
                VALUES (?, ?, ?, ?, ?, ?, ?, ?)""",
-            (guild_id, channel_id, ruleset, name, dumps(list(gm_ids)), dumps(settings), dumps(state), utcnow()),
+            (guild_id, channel_id, ruleset, name, dumps(list(gm_ids)), dumps(settings), dumps(state), self._now()),
         )
         return int(cursor.lastrowid)  # type: ignore[arg-type]
 
@@ -317,7 +320,7 @@ class WriteTx:
             raise StaleCampaignError(campaign.id)
 
     def insert_character(self, campaign_id: int, owner_id: int, name: str, sheet: dict) -> int:
-        now = utcnow()
+        now = self._now()
         cursor = self._db.execute(
             """INSERT INTO characters (campaign_id, owner_id, name, name_key, sheet, created_at, updated_at)
                VALUES (?, ?, ?, ?, ?, ?, ?)""",
@@ -328,7 +331,7 @@ class WriteTx:
     def update_character(self, character_id: int, owner_id: int, sheet: dict) -> None:
         self._db.execute(
             "UPDATE characters SET owner_id = ?, sheet = ?, updated_at = ? WHERE id = ?",
-            (owner_id, dumps(sheet), utcnow(), character_id),
+            (owner_id, dumps(sheet), self._now(), character_id),
         )
 
     def delete_character(self, character_id: int) -> None:
@@ -356,7 +359,7 @@ class WriteTx:
                SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = ?""",
             (
                 campaign_id,
-                at or utcnow(),
+                at or self._now(),
                 actor_id,
                 actor_name,
                 command,
@@ -370,6 +373,36 @@ class WriteTx:
         )
         return int(cursor.lastrowid)  # type: ignore[arg-type]
 
+    def append_events(self, campaign_id: int, events: Sequence[Sequence[Any]]) -> None:
+        """Log imported events with the numbers they had (``/campaign import``): each (seq, at, actor_id,
+        actor_name, command, summary, result, snapshot, undoes), result and snapshot as JSON text, ``undoes`` the
+        number of an event logged before it."""
+        self._db.executemany(
+            """INSERT INTO events
+                   (campaign_id, seq, at, actor_id, actor_name, command, summary, result, snapshot, undoes)
+               VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9,
+                       (SELECT id FROM events WHERE campaign_id = ?1 AND seq = ?10))""",
+            [(campaign_id, *event) for event in events],
+        )
+
+    def finish_import(self, campaign_id: int, guild_id: int, channel_id: int) -> None:
+        """Move an imported campaign, written hidden (at a negative channel, archived), into its channel, live;
+        a ConstraintError if the channel has a live campaign."""
+        cursor = self._db.execute(FINISH_IMPORT, (guild_id, channel_id, campaign_id))
+        if cursor.rowcount != 1:
+            raise StaleCampaignError(campaign_id)
+
+    def discard_import(self, campaign_id: int, limit: int) -> bool:
+        """Delete up to ``limit`` of a hidden (unfinished) import's newest events; once none are left, its
+        characters and the campaign itself. True when it is all gone. A campaign that is not hidden is never
+        touched."""
+        return drive(discard(campaign_id, limit), partial(_step, self._db))
+
+    def unfinished_imports(self, before: str) -> list[int]:
+        """Hidden campaigns whose import began before ``before``: what a crash left behind."""
+        rows = self._db.execute(UNFINISHED_IMPORTS, (before,)).fetchall()
+        return [int(row[0]) for row in rows]
+
     def save_macro(self, owner_id: int, campaign_id: int | None, name: str, expression: str) -> bool:
         """Save or replace a macro; True when it replaced one of the same name in the same scope."""
         key = name.casefold()
@@ -381,7 +414,7 @@ class WriteTx:
         self._db.execute(
             "INSERT INTO macros (owner_id, campaign_id, name, name_key, expression, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
-            (owner_id, campaign_id, name, key, expression, utcnow()),
+            (owner_id, campaign_id, name, key, expression, self._now()),
         )
         return replaced
 
@@ -491,15 +524,16 @@ class WriteTx:
 
     def forget_member(self, user_id: int, campaign_id: int | None = None) -> Erased:
         """Erase a member in one campaign, or everywhere (:mod:`bot.storage.members`); what it changed."""
+        return drive(erase(user_id, campaign_id), partial(_step, self._db))
 
-        def run(step: Step) -> Any:
-            if isinstance(step, Query):
-                return self._db.execute(step.sql, step.parameters).fetchall()
-            if isinstance(step, Execute):
-                return self._db.execute(step.sql, step.parameters).rowcount
-            return None  # Lock: BEGIN IMMEDIATE holds the whole file already
 
-        return drive(erase(user_id, campaign_id), run)
+def _step(db: sqlite3.Connection, step: Step) -> Any:
+    """One step of a program shared with PostgreSQL (a member's erasure, an unfinished import's removal)."""
+    if isinstance(step, Query):
+        return db.execute(step.sql, step.parameters).fetchall()
+    if isinstance(step, Execute):
+        return db.execute(step.sql, step.parameters).rowcount
+    return None  # Lock: BEGIN IMMEDIATE holds the whole file already
 
 
 class Transaction:

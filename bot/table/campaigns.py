@@ -6,7 +6,6 @@ rather than in any ruleset. Each returns a :class:`Reply` for a cog to show.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import functools
 import hashlib
@@ -18,9 +17,9 @@ from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from bot.storage.export import write_export
+from bot.storage.export import export_files
 from bot.storage.protocol import Transaction
-from bot.storage.rows import RECAP_COUNT_CAP, EventRow, LogQuery, utcnow
+from bot.storage.rows import RECAP_COUNT_CAP, SHORT_TEXT_WINDOW, EventRow, LogQuery
 from bot.table.pbp import (
     PBP_KEYS,
     PbpSettings,
@@ -395,11 +394,70 @@ def clean_filter(
     return LogFilter(player_id, player_name, command, secrets, text)
 
 
+LOG_COUNT_CAP = 200  # a filtered log counts its matches this far, then says "over": counting is a walk
+
+
+@dataclass
+class _Found:
+    """A filtered page as read: its events, its number, and what is known of the matches."""
+
+    events: list[EventRow]
+    page: int
+    matches: int  # exact, or (``more``) a lower bound
+    more: bool
+
+
+async def _filtered(
+    service: TableService, campaign_id: int, query: LogQuery, page: int, older: int | None, newer: int | None
+) -> _Found:
+    """Page ``page`` of a filtered log. A page button carries the number of the event its page ended (or began)
+    at, so Next and Previous seek from there; a typed page number skips that many matches, reading only their
+    numbers (in the index); the count stops at :data:`LOG_COUNT_CAP`."""
+    store, size = service.store, LOG_PAGE_SIZE
+    counted = await store.count_matching(campaign_id, query, limit=LOG_COUNT_CAP + 1)
+    exact = counted <= LOG_COUNT_CAP
+    if exact:
+        page = min(page, max(1, math.ceil(counted / size)))
+    rows: list[EventRow] = []
+    following = False
+    if page > 1 and older is not None:  # Next: the matches just older than the page it was pressed on
+        rows = await store.events_matching(campaign_id, query, limit=size + 1, before=older)
+        following, rows = len(rows) > size, rows[:size]
+    elif page > 1 and newer is not None:  # Previous: the matches just newer, before the page it was pressed on
+        rows = await store.events_matching(campaign_id, query, limit=size, after=newer)
+        following, rows = True, rows if len(rows) == size else []  # a short page: the log moved; go by number
+    if not rows and counted:
+        rows = await store.events_matching(campaign_id, query, limit=size + 1, skip=(page - 1) * size)
+        if not rows and page > 1:  # past the last match: count them as far as this page, show the last page
+            found = await store.count_matching(campaign_id, query, limit=(page - 1) * size)
+            page = max(1, math.ceil(found / size))
+            rows = await store.events_matching(campaign_id, query, limit=size + 1, skip=(page - 1) * size)
+        following, rows = len(rows) > size, rows[:size]
+    if exact:
+        return _Found(rows, page, counted, more=False)
+    if not following:  # the end, reached: every match is behind this page
+        return _Found(rows, page, (page - 1) * size + len(rows), more=False)
+    return _Found(rows, page, max(LOG_COUNT_CAP + 1, page * size + 1), more=True)
+
+
 async def log_page(
-    service: TableService, place: Place, page: int, caller: Caller, filters: LogFilter | None = None
+    service: TableService,
+    place: Place,
+    page: int,
+    caller: Caller,
+    filters: LogFilter | None = None,
+    *,
+    older_than: int | None = None,
+    newer_than: int | None = None,
 ) -> tuple[Reply, int]:
-    """One page of the log, newest first, maybe filtered. Only a GM reads the secret side of an entry,
-    lists the secret events, or finds an entry by the words of its secret side."""
+    """One page of the log, newest first, maybe filtered, and the number of pages (with a filter matching over
+    :data:`LOG_COUNT_CAP` events, as many as are known: the page's own and one more when there is one more).
+    Only a GM reads the secret side of an entry, lists the secret events, or finds an entry by the words of its
+    secret side. ``older_than``/``newer_than``: the event number a filtered page's Next/Previous seeks from.
+
+    Every read seeks by event number: the whole log's page N is numbers count-10N+1 to count-10N+10; a
+    filter's pages follow its index, so none of it costs more as the log grows, but a typed page number N of
+    a filter skips 10(N-1) index entries to get there."""
     campaign = await service.require_campaign(place)
     reveal = campaign.is_gm(caller)
     filters = filters or LogFilter()
@@ -408,30 +466,32 @@ async def log_page(
             "Only a GM can list the secret events: their results are the GM's. "
             "`/campaign log` without `secrets:` shows every event as you may see it."
         )
+    if page < 1:
+        raise RuleError("Pages start at 1, the newest.")
     query = LogQuery(filters.player_id, filters.command, filters.secrets, filters.text, reveal)
+    more = False
     if filters:
-        total = await service.store.count_matching(campaign.row.id, query)
+        found = await _filtered(service, campaign.row.id, query, page, older_than, newer_than)
+        events, page, total, more = found.events, found.page, found.matches, found.more
     else:
         total = await service.store.count_events(campaign.row.id)
-    pages = max(1, math.ceil(total / LOG_PAGE_SIZE))
-    if page < 1:
-        raise RuleError(f"Pages start at 1; this log has {pages}.")
-    page = min(page, pages)
-    offset = (page - 1) * LOG_PAGE_SIZE
-    if filters:
-        events = await service.store.events_matching(campaign.row.id, query, limit=LOG_PAGE_SIZE, offset=offset)
-    else:
-        events = await service.store.events(campaign.row.id, limit=LOG_PAGE_SIZE, offset=offset)
+        page = min(page, max(1, math.ceil(total / LOG_PAGE_SIZE)))
+        events = await service.store.events(campaign.row.id, limit=LOG_PAGE_SIZE, offset=(page - 1) * LOG_PAGE_SIZE)
+    pages = max(1, math.ceil(total / LOG_PAGE_SIZE), page + 1 if more else page)
     if filters.player_id is not None and filters.player_name is None:  # a page button carries the id alone
         name = events[0].actor_name if events else "that member"
         filters = dataclasses.replace(filters, player_name=name)
     lines = [event_line(event, reveal=reveal, reader=caller.user_id) for event in events]
     empty = f"No event matches ({filters.described()})." if filters else "Nothing has happened yet."
     shown_filter = f" · {filters.described()}" if filters else ""
+    counted = f"over {total - 1} events" if more else f"{total} events"
+    window = ""
+    if query.short_text and await service.store.count_events(campaign.row.id) > SHORT_TEXT_WINDOW:
+        window = f" · a search of 1 or 2 characters reads the newest {SHORT_TEXT_WINDOW} events"
     card = Card(
         title=f"Log: {campaign.row.name}",
         description="\n".join(lines) or empty,
-        footer=f"Page {page} of {pages} · newest first · {total} events{shown_filter}"
+        footer=f"Page {page} of {pages}{'+' if more else ''} · newest first · {counted}{shown_filter}{window}"
         + (" · 🔒 GM only" if reveal else ""),
     )
     data: dict[str, Any] = {
@@ -446,8 +506,18 @@ async def log_page(
             "secrets": filters.secrets,
             "text": filters.text,
             "matches": total,
+            "more": more,
         }
     return Reply(Outcome(card=card, summary="viewed log", data=data, ephemeral=True), campaign.row), pages
+
+
+def page_ends(reply: Reply) -> tuple[int, int] | None:
+    """The numbers of a filtered log page's newest and oldest events: where its Previous and Next seek from."""
+    data = reply.outcome.data
+    events = data.get("events") or []
+    if "filters" not in data or not events:
+        return None
+    return int(events[0]["id"]), int(events[-1]["id"])
 
 
 RECAP_SIZE = 20
@@ -525,8 +595,8 @@ async def export(
 ) -> tuple[Reply, list[list[Path]]]:
     """The whole campaign as JSON, and its log as Markdown a person can read, written to ``folder``.
 
-    Streams in a worker thread (a long log never sits in memory, the event loop keeps answering)
-    and fits Discord's upload ``limit``: returns the files in batches, one message's worth each.
+    Streams on a worker thread, or a long log in a process of its own (it never sits in memory, the event loop
+    keeps answering), and fits Discord's upload ``limit``: returns the files in batches, one message's worth each.
     """
     if archived is None:
         campaign = await service.require_campaign(place)
@@ -537,7 +607,7 @@ async def export(
         row = await ended_campaign(service, place, caller, archived, "Exporting")
     slug = "".join(ch if ch.isalnum() else "-" for ch in row.name.lower()).strip("-") or "campaign"
     gm_line = functools.partial(event_line, reveal=True)  # the export is the GM's: secret sides included
-    written = await asyncio.to_thread(write_export, service.store, row.id, folder, slug, limit, gm_line)
+    written = await export_files(service.store, row.id, folder, slug, limit, gm_line)
     names = [path.name for batch in written.batches for path in batch]
     description = f"{written.events} events, {written.characters} characters."
     if written.compressed:
@@ -663,7 +733,7 @@ def end_prompt(campaign: Campaign) -> Outcome:
 
 async def end(service: TableService, place: Place, caller: Caller) -> Reply:
     async def change(campaign: Campaign, _: Transaction) -> Outcome:
-        campaign.row.archived_at = utcnow()
+        campaign.row.archived_at = service.clock()
         return Outcome(
             card=Card(
                 title=f"Campaign ended: {campaign.row.name}",

@@ -1,12 +1,21 @@
-"""The ``/lookup`` index: every book entry, searchable by exact key or fuzzily.
+"""The ``/lookup`` index: every book entry, found by its name, by the words of a term, or fuzzily.
 
-Scoring runs through rapidfuzz (C speed), so autocomplete over every table
-answers well inside Discord's 3-second window.
+A term opens, in this order: an entry it names exactly; the best entry one of whose names holds every word of it
+whole ("harmonic" → "Harmonic order"), then by their beginnings ("harm ord"); a clear typo of a name; the best
+entry whose text holds every word ("Fasul"). The reply says which, and names the next entries found. Each term is
+split once and each entry's words at start-up, so ranking every book is set look-ups (a few milliseconds);
+near-misses for autocomplete run through rapidfuzz (C speed), well inside Discord's 3-second window.
 """
 
 from __future__ import annotations
 
+import bisect
 import hashlib
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from enum import IntEnum
 
 from rapidfuzz import fuzz, process, utils
 
@@ -30,8 +39,14 @@ class LookupIndex:
         for entry in entries:
             names = [(0, self.label(entry)), (0, entry.search_text), (1, entry.key), (1, entry.title)]
             names += [(2, alias) for alias in entry.aliases]
+            category = _norm(entry.category) + " "  # "rule spell cost" also names it "spell cost", as a last resort
+            names += [(3, _norm(a)[len(category) :]) for a in entry.aliases if _norm(a).startswith(category)]
             for rank, name in names:
-                self._keys.setdefault(_norm(name), []).append((rank, entry))
+                found = self._keys.setdefault(_norm(name), [])
+                if all(other is not entry for _, other in found):
+                    found.append((rank, entry))
+        self._words = [_Words.of(entry) for entry in entries]
+        self._vocabulary = sorted({word for names in self._words for name in names.names for word in name})
 
     @staticmethod
     def label(entry: LookupEntry) -> str:
@@ -71,17 +86,90 @@ class LookupIndex:
         return self.entries[ranked[0][0]]
 
     def exact(self, term: str, ruleset: str | None = None) -> LookupEntry | None:
-        """A full label, key or title beats an alias; the channel's own ruleset wins a tie."""
-        found = self._keys.get(_norm(term))
-        if not found:
+        """The channel's own book first; then a full label, key or title beats an alias."""
+        found = self._exact_all(term, ruleset)
+        return found[0] if found else None
+
+    def _exact_all(self, term: str, ruleset: str | None) -> list[LookupEntry]:
+        found = self._keys.get(_norm(term), [])
+        ranked = sorted(found, key=lambda item: (bool(ruleset) and item[1].ruleset != ruleset, item[0]))
+        return [entry for _, entry in ranked]
+
+    def hits(self, term: str, ruleset: str | None = None) -> list[tuple[Tier, LookupEntry]]:
+        """Every entry the term's words are in, best first: by tier (a name before a prefix before the text),
+        then the channel's book, a rule before a table before a glossary term before a row, the tightest name."""
+        query = self._query(term)
+        if query is None:
+            return []
+        phrase = _norm(term)
+        ranked = []
+        for position, (entry, names) in enumerate(zip(self.entries, self._words, strict=True)):
+            tier = names.tier(query)
+            if tier is None:
+                continue
+            other_book = bool(ruleset) and entry.ruleset != ruleset
+            category = CATEGORY_ORDER.get(entry.category, len(CATEGORY_ORDER))
+            if tier in (Tier.NAME, Tier.PREFIX):
+                alias_only, size = names.best_name(query)
+                order: tuple = (alias_only, category, size)
+            else:
+                order = (-names.named(query), category, phrase not in names.text, -names.count(query))
+            ranked.append(((tier, other_book, *order, position), entry))
+        ranked.sort(key=lambda item: item[0])
+        return [(key[0], entry) for key, entry in ranked]
+
+    def _query(self, term: str) -> _Query | None:
+        """The term's words, each with its plural or singular, the names' words it begins, and its rarity."""
+        words = tuple(dict.fromkeys(_tokens(term)))
+        if not words:
             return None
-        return min(found, key=lambda item: (item[0], item[1].ruleset != ruleset))[1]
+        whole = tuple(frozenset(_forms(w)) for w in words)
+        begun = []
+        for word, forms in zip(words, whole, strict=True):
+            start = bisect.bisect_left(self._vocabulary, word)
+            end = bisect.bisect_left(self._vocabulary, word + "\U0010ffff")
+            begun.append(forms | frozenset(self._vocabulary[start:end]))
+        rarity = []
+        for forms in whole:
+            held = sum(1 for names in self._words if forms & names.every)
+            rarity.append(round(math.log(len(self.entries) / max(1, held)), 6))
+        return _Query(words, whole, tuple(begun), tuple(rarity))
+
+    def find(self, term: str, ruleset: str | None = None) -> Found | None:
+        """What ``/lookup term:`` shows: an exact name, else the best entry named by the term's whole words or
+        their beginnings, else a clear typo, else the best entry whose text has every word; None when nothing
+        does (a word only inside other words is shown when one entry alone has it)."""
+        exact = self._exact_all(term, ruleset)
+        if exact:
+            return Found(exact[0], Tier.EXACT, tuple(exact[1 : ALSO + 1]))
+        hits = self.hits(term, ruleset)
+        named = [(tier, entry) for tier, entry in hits if tier in (Tier.NAME, Tier.PREFIX)]
+        if named:
+            return Found(named[0][1], named[0][0], tuple(e for _, e in hits[1 : ALSO + 1]))
+        typo = self.clear_best(term, ruleset)
+        if typo is not None:
+            return Found(typo, Tier.TYPO, ())
+        texts = [entry for tier, entry in hits if tier is Tier.TEXT]
+        if texts:
+            return Found(texts[0], Tier.TEXT, tuple(texts[1 : ALSO + 1]))
+        if len(hits) == 1:
+            return Found(hits[0][1], Tier.PART, ())
+        return None
 
     def search(self, term: str, *, ruleset: str | None = None, limit: int = MAX_CHOICES) -> list[LookupEntry]:
-        """Best matches first; the channel's ruleset (if any) ranks ahead on ties."""
+        """Autocomplete: exact, then word hits in tier order, then fuzzy near-misses; the channel's ruleset
+        (if any) ranks ahead on ties."""
         if not term.strip():
             pool = [e for e in self.entries if ruleset is None or e.ruleset in (ruleset, None)]
             return pool[:limit]
+        found: dict[int, LookupEntry] = {}
+        exact = self.exact(term, ruleset)
+        if exact is not None:
+            found[id(exact)] = exact
+        for _tier, entry in self.hits(term, ruleset):
+            found.setdefault(id(entry), entry)
+            if len(found) >= limit:
+                return list(found.values())
         matches = process.extract(
             term, self._names, scorer=fuzz.WRatio, processor=utils.default_process, limit=limit * 3
         )
@@ -89,14 +177,113 @@ class LookupIndex:
             matches,
             key=lambda m: (-m[1] - (5 if ruleset and self.entries[m[2]].ruleset == ruleset else 0), m[2]),
         )
-        return [self.entries[index] for _, _, index in ranked[:limit]]
+        for _, _, index in ranked:
+            found.setdefault(id(self.entries[index]), self.entries[index])
+        return list(found.values())[:limit]
 
 
+class Tier(IntEnum):
+    """How an entry answers a term, best first."""
+
+    EXACT = 0  # its name, key, title, label or an alias
+    NAME = 1  # every word of the term is a whole word of one of its names (or its plural)
+    PREFIX = 2  # every word is, or begins, a word of one of its names ("harm ord")
+    TYPO = 3  # a clear near-miss of one name (clear_best)
+    TEXT = 4  # every word is a whole word of its names or text
+    PART = 5  # every word is inside its text, as part of a word
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a term opens, how it was found, and the next entries it also names (shown as "Also")."""
+
+    entry: LookupEntry
+    tier: Tier
+    others: tuple[LookupEntry, ...] = ()
+
+
+ALSO = 4  # entries named after the one shown
 CLEAR_SCORE, CLEAR_LEAD = 80, 8  # a near-miss this close, this far ahead of the next entry, is what was meant
+CATEGORY_ORDER = {"rule": 0, "table": 1, "glossary": 2}  # then every other kind of row; "ruling" last
+CATEGORY_ORDER["ruling"] = len(CATEGORY_ORDER) + 1
+_WORD = re.compile(r"[^\W_]+")
 
 
 def _norm(text: str) -> str:
     return " ".join(text.casefold().split())
+
+
+def _tokens(text: str) -> list[str]:
+    return _WORD.findall(text.casefold())
+
+
+def _forms(word: str) -> set[str]:
+    """A word and its plain plural or singular: "harmonic" finds "Harmonics", "costs" finds "Cost"."""
+    forms = {word, word + "s", word + "es"}
+    if len(word) > 3 and word.endswith("s"):
+        forms |= {word[:-1], word[:-2] if word.endswith("es") else word}
+    return forms
+
+
+@dataclass(frozen=True)
+class _Query:
+    """A term split once per look-up, so judging each entry is only set intersections."""
+
+    words: tuple[str, ...]
+    whole: tuple[frozenset[str], ...]  # each word with its plain plural or singular
+    begun: tuple[frozenset[str], ...]  # and every word of the names it begins
+    rarity: tuple[float, ...]  # log(entries / entries holding it): a rare word says more
+
+
+@dataclass(frozen=True)
+class _Words:
+    """An entry's words, split once at start-up."""
+
+    names: tuple[frozenset[str], ...]  # each name's words: key, title, "category key", each alias
+    headings: int  # how many of ``names`` come first as the key, the title and "category key"
+    every: frozenset[str]  # the words of every name and of the body
+    counts: Counter[str]  # how often each word comes up in the names and body
+    text: str  # names and body, normalized, for a word inside a word
+
+    @classmethod
+    def of(cls, entry: LookupEntry) -> _Words:
+        headings = [entry.key, entry.title, entry.search_text]
+        names = tuple(frozenset(_tokens(name)) for name in [*headings, *entry.aliases])
+        text = _norm(" ".join([entry.search_text, entry.title, *entry.aliases, entry.body]))
+        counts = Counter(_tokens(text))
+        return cls(names=names, headings=len(headings), every=frozenset(counts), counts=counts, text=text)
+
+    def tier(self, query: _Query) -> Tier | None:
+        if any(_all_in(query.whole, name) for name in self.names):
+            return Tier.NAME
+        if any(_all_in(query.begun, name) for name in self.names):
+            return Tier.PREFIX
+        if _all_in(query.whole, self.every):
+            return Tier.TEXT
+        if all(w in self.text for w in query.words):
+            return Tier.PART
+        return None
+
+    def best_name(self, query: _Query) -> tuple[bool, int]:
+        """Where the term's words sit: in the key, title or "category key" before only in an alias; then the
+        fewest words of that name ("Harmonic order" before "Harmonic and discordant bonuses")."""
+        held = [(at >= self.headings, len(name)) for at, name in enumerate(self.names) if _all_in(query.begun, name)]
+        return min(held, default=(True, 99))
+
+    def named(self, query: _Query) -> float:
+        """How much of the term one name holds, each word weighed by its rarity in the books: "spell cost"
+        finds "Energy Cost" (cost is the rarer word) before "Spell Type"."""
+        pairs = list(zip(query.whole, query.rarity, strict=True))
+        return max((sum(r for forms, r in pairs if forms & name) for name in self.names), default=0.0)
+
+    def count(self, query: _Query) -> int:
+        """How often the term's words come up in the entry."""
+        return sum(self.counts[form] for forms in query.whole for form in forms)
+
+
+def _all_in(wanted: tuple[frozenset[str], ...], words: frozenset[str]) -> bool:
+    """Each wanted word (any of its forms) is one of the words."""
+    return all(not forms.isdisjoint(words) for forms in wanted)
 
 
 PAGE_SIZE = 3700  # leaves room for a code fence reopened across a page break
@@ -179,8 +366,37 @@ def entry_page(entry: LookupEntry, page: int) -> tuple[Outcome, int]:
     return Outcome(card=card, summary=f"looked up {entry.category} {entry.key}", data=data), len(pages)
 
 
-def suggestions(index: LookupIndex, term: str, ruleset: str | None) -> LookupEntry:
-    """An unknown term is a user error that names the nearest entries."""
+def found_note(index: LookupIndex, found: Found, term: str, outcome: Outcome) -> None:
+    """Say how a term found what is shown, so a guess never passes for an exact answer, and name the next
+    entries it also finds (``data``: ``showing_for`` when not exact, ``also`` the other entries' labels)."""
+    label = f"`{index.label(found.entry)}`"
+    also = [index.label(entry) for entry in found.others]
+    also_text = f" Also: {', '.join(f'`{name}`' for name in also)}." if also else ""
+    if found.tier is Tier.EXACT:
+        note = f"Also under that name: {', '.join(f'`{name}`' for name in also)}." if also else ""
+    elif found.tier is Tier.TEXT:
+        note = f"No entry is called '{term}'; {label} mentions it.{also_text}"
+    elif found.tier is Tier.PART:
+        note = f"No entry is called '{term}'; {label} is the one entry with it inside a word."
+    else:
+        note = f"Showing {label} for '{term}'.{also_text}"
+    if found.tier is not Tier.EXACT:
+        outcome.data["showing_for"] = term
+    if also:
+        outcome.data["also"] = also
+    if note:
+        outcome.card.description = f"*{note}*\n{outcome.card.description}"[:4096]
+
+
+def not_found(index: LookupIndex, term: str, ruleset: str | None) -> RuleError:
+    """An unknown term is a user error that names the entries it is inside of, or else the nearest names."""
+    inside = [entry for _, entry in index.hits(term, ruleset)[:5]]
+    if inside:
+        listed = ", ".join(f"`{index.label(e)}`" for e in inside)
+        return RuleError(
+            f"Nothing is called '{term}', and it is a whole word of no entry. It is inside: {listed}. "
+            "Look one of them up, or start typing in `term` for suggestions."
+        )
     near = index.search(term, ruleset=ruleset, limit=5)
     hint = ", ".join(f"`{index.label(e)}`" for e in near) or "nothing close"
-    raise RuleError(f"Nothing is called {term!r}. Nearest: {hint}. Start typing in `term` for suggestions.")
+    return RuleError(f"Nothing is called '{term}'. Nearest: {hint}. Start typing in `term` for suggestions.")

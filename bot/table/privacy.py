@@ -26,7 +26,7 @@ from typing import Any
 
 from bot.storage.members import FORMER_MEMBER, PLACEHOLDER_ID, CampaignErased, Erased
 from bot.storage.protocol import Store, WriteTx
-from bot.storage.rows import CampaignRow, EventRow, utcnow
+from bot.storage.rows import CampaignRow, EventRow
 from bot.table.secrecy import may_read_private, private_summary
 from bot.table.service import Caller, Campaign, Place, Reply, TableService
 from rules.base import Card, NeedsGMError, Outcome, RuleError, Table, sheet_parts
@@ -294,7 +294,7 @@ async def export(service: TableService, caller: Caller, *, limit: int) -> tuple[
     document = {
         "format": EXPORT_FORMAT,
         "user_id": caller.user_id,
-        "exported_at": utcnow(),
+        "exported_at": service.clock(),
         "time_zone": data.timezone,
         "gm_of": [_where(row) for row in data.gm_of],
         "characters": characters,

@@ -145,11 +145,21 @@ class TableService:
         # locks only for the few acting now (python-discord's bot/utils/lock.py does the same)
         self._locks: weakref.WeakValueDictionary[Place, asyncio.Lock] = weakref.WeakValueDictionary()
         self._cache: OrderedDict[Place, Campaign] = OrderedDict()
-        self.clock: Callable[[], str] = utcnow  # replaceable in tests
+        self.clock = utcnow  # replaceable (tests, the console's virtual clock): the store stamps rows with it too
         self._generation = store.generation
         self._homes: dict[tuple[int, int], Place] = {}  # (guild, thread) -> the place whose campaign it plays in
 
     # ------------------------------------------------------------------ plumbing
+
+    @property
+    def clock(self) -> Callable[[], str]:
+        """ "Now", as an ISO time: timers and deadlines run by it, and the store stamps the log with it."""
+        return self._clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], str]) -> None:
+        self._clock = clock
+        self.store.clock = clock  # one clock: the log shows the times deadlines are judged by
 
     def home(self, place: Place) -> Place:
         """The place whose campaign an action here uses: a thread's own (thread-only) campaign, or its parent's.

@@ -229,9 +229,11 @@ class RealmRuleset(Ruleset):
             "combat maneuver",
             fighting.maneuver,
             fighting.ManeuverOptions,
-            description="Place a maneuver direction and speed",
+            description="Place a maneuver: a Move chit (a monster: its move time)",
         ),
-        Action("combat weapon", fighting.weapon, fighting.WeaponOptions, description="Attack with a weapon"),
+        Action(
+            "combat weapon", fighting.weapon, fighting.WeaponOptions, description="Attack with a weapon (a Fight chit)"
+        ),
         Action(
             "combat attacks",
             melee.attacks,

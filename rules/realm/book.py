@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from rules.base import Model, RuleError
+from rules.base import Model, RuleError, quoted
 from rules.glossary import Glossary
 from rules.text import fold
 
@@ -159,7 +159,7 @@ class RealmBook(Model):
 def roman(text: str) -> Roman:
     value = text.strip().upper()
     if value not in ROMANS:
-        raise RuleError(f"{text!r} is not a spell type. Types are I to VIII: {', '.join(ROMANS)}.")
+        raise RuleError(f"{quoted(text)} is not a spell type. Types are I to VIII: {', '.join(ROMANS)}.")
     return value  # type: ignore[return-value]
 
 
@@ -168,7 +168,7 @@ def color(text: str) -> Color:
     if value == "gray":
         value = "grey"
     if value not in COLORS:
-        raise RuleError(f"{text!r} is not a color of magic. Colors: {', '.join(COLORS)}.")
+        raise RuleError(f"{quoted(text)} is not a color of magic. Colors: {', '.join(COLORS)}.")
     return value  # type: ignore[return-value]
 
 

@@ -11,14 +11,19 @@ from dataclasses import dataclass, field
 
 from pydantic import Field
 
-from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field, fit
+from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field, fit, quoted
+from rules.realm.board import when
 from rules.realm.book import Color, SpellDef
 from rules.realm.core import (
+    book_of,
     combat_of,
+    effort_refusal,
     find_spell,
     phase_text,
+    play,
     settings_of,
     sheet_of,
+    speed_limit,
     standing_colors,
     state_of,
 )
@@ -91,10 +96,16 @@ def find_ritual(table: Table, caster: CharacterRecord, name: str) -> Ritual:
     item = state_of(table).items.get(fold(name))
     if item is not None and item.kind in ("book", "artifact"):
         return Ritual(item.name, item.kind, item=item)
+    shipped = book_of(table).item(name)
+    if shipped is not None:  # in the data, not yet in play (L39)
+        raise RuleError(
+            f"Nobody holds {shipped.name} yet. A GM gives it first: "
+            f'`/realm item give item:"{shipped.name}" holder:{caster.name}`.'
+        )
     chits = ", ".join(c.label for c in sheet_of(caster).chits if c.kind == "magic") or "none"
     books = ", ".join(i.name for i in state_of(table).items.values() if i.kind != "item") or "none"
     raise RuleError(
-        f"{name!r} is neither one of {caster.name}'s chits nor an Artifact or Spell Book. "
+        f"{quoted(name.strip())} is neither one of {caster.name}'s chits nor an Artifact or Spell Book. "
         f"Magic chits: {chits}. Artifacts and books: {books}."
     )
 
@@ -111,7 +122,8 @@ def assess(table: Table, caster: CharacterRecord, spell_name: str, ritual_name: 
             labels = ", ".join(c.label for c in sheet.chits if c.state == "color") or "none"
             raise RuleError(
                 # cites L41
-                f"{caster.name} has no chit {color_chit!r}; a character can use only their own color chits. "
+                f"{caster.name} has no chit {quoted(color_chit.strip())}: a character can use only their own color "
+                "chits. "
                 f"{table.their(caster, capital=True)} color chits: {labels}."
             )
     combat = combat_of(table, caster.name)
@@ -207,6 +219,8 @@ def _spell_known(caster: CharacterRecord, spell: SpellDef, ritual: Ritual) -> Ch
 
 
 def _not_in_effect(table: Table, caster: CharacterRecord, spell: SpellDef, ritual: Ritual) -> Check:
+    """L55, G-R31: this caster's copy (or the book's) is held until the spell expires; say when that is."""
+    others = []
     for casting in state_of(table).castings:
         if fold(casting.spell) != fold(spell.name):
             continue
@@ -217,11 +231,17 @@ def _not_in_effect(table: Table, caster: CharacterRecord, spell: SpellDef, ritua
             return _check(
                 "not_in_effect",
                 False,
-                f"This copy of {spell.name} is already cast (#{casting.id}, {casting.status}); it cannot be used "
-                # cites L55, G-R31
-                "again until that spell expires.",
+                f"This copy of {spell.name} is already cast: #{casting.id} {casting.spell}, {when(table, casting)}. "
+                # cites L55, L69, G-R31
+                + (
+                    "It cannot be cast again until that spell ends, and a permanent spell ends only when it is "
+                    "broken or its caster or target is killed."
+                    if casting.duration == "permanent"
+                    else "It cannot be cast again until that spell expires."
+                ),
             )
-    return _check("not_in_effect", True, f"{spell.name} is not already in effect from this copy.")
+        others.append(f" {casting.caster}'s #{casting.id} {casting.spell}: {when(table, casting)}.")
+    return _check("not_in_effect", True, f"{spell.name} is not already in effect from this copy." + "".join(others))
 
 
 def _ritual_type(spell: SpellDef, ritual: Ritual) -> Check:
@@ -284,7 +304,7 @@ def _color(
     table: Table, caster: CharacterRecord, spell: SpellDef, own: Chit | None, combat: Combat | None, verdict: Verdict
 ) -> list[Check]:
     clearing = combat.clearing if combat else sheet_of(caster).location
-    present = standing_colors(table, clearing) if clearing else []
+    present = standing_colors(table, clearing)  # the day's colors count wherever the caster stands (G-R8)
     checks = []
     if own is not None:
         if own.state != "color" or own.color is None:
@@ -311,13 +331,6 @@ def _color(
     return checks
 
 
-def speed_limit(combat: Combat | None, name: str) -> int | None:
-    """The fastest of the chargers' Move chits and the move times on his sheet (L43, G-R7); None: no limit."""
-    fighter = combat.fighter(name) if combat else None
-    times = [*(fighter.chargers if fighter else []), *(fighter.move_times if fighter else [])]
-    return min(times) if times else None
-
-
 def _speed(table: Table, caster: CharacterRecord, ritual: Ritual, combat: Combat | None) -> Check:
     limit = speed_limit(combat, caster.name)
     them, their = table.them(caster), table.their(caster)
@@ -336,18 +349,15 @@ def _speed(table: Table, caster: CharacterRecord, ritual: Ritual, combat: Combat
 
 
 def _effort(table: Table, caster: CharacterRecord, ritual: Ritual, combat: Combat | None) -> Check:
+    """L43: the ritual's asterisks count with every chit played this round (charge, run, alert; G-R20)."""
     limit = settings_of(table).effort_limit
     fighter = combat.fighter(caster.name) if combat else None
-    played = fighter.asterisks if fighter else 0
-    total = played + ritual.asterisks
-    if total > limit:
-        return _check(
-            "effort",
-            False,
-            # cites L43
-            f"{played} asterisk(s) played + {ritual.asterisks} = {total}, over the limit of {limit}.",
-        )
-    return _check("effort", True, f"{played} + {ritual.asterisks} = {total} asterisk(s), within {limit}.")
+    # cites L43
+    refused = effort_refusal(table, caster.name, fighter, ritual.name, ritual.asterisks)
+    if refused is not None:
+        return _check("effort", False, refused)
+    total = (fighter.asterisks if fighter else 0) + ritual.asterisks
+    return _check("effort", True, f"Effort: {ritual.name} makes {total} of the round's {limit} asterisks.")
 
 
 # ---------------------------------------------------------------- castable and cast
@@ -425,7 +435,8 @@ def cast(table: Table, options: CastOptions) -> Outcome:
     state.next_id += 1
     state.castings.append(casting)
     fighter.action = "cast"
-    fighter.asterisks += ritual.asterisks  # L43: Magic chits count, color magic does not
+    if ritual.chit is not None:  # L43: Magic chits count, color magic does not; a book has no asterisks
+        play(fighter, ritual.chit, "cast")
     lines = []
     if ritual.chit is not None:
         ritual.chit.state = "committed"
@@ -456,6 +467,6 @@ def cast(table: Table, options: CastOptions) -> Outcome:
         + " The clearing sees the cast; the target is named in the Melee Step."
     )
     if fighter.asterisks:
-        card.footer = f"Effort this round: {fighter.asterisks}/{settings_of(table).effort_limit} asterisk(s)."
+        card.footer = f"Effort this round: {fighter.asterisks} of {settings_of(table).effort_limit} asterisks."
     data = {**checked, "casting": casting.model_dump(exclude={"direction"})}
     return Outcome(card=card, summary=f"{caster.name} cast {spell.name} (#{casting.id}) with {ritual.name}", data=data)

@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rules.base import CharacterRecord, RuleError, Table
+from rules.base import CharacterRecord, RuleError, Table, quoted
 from rules.realm.book import ROMANS, Color, RealmBook, SpellDef
-from rules.realm.state import Casting, Chit, Combat, ItemState, RealmSettings, RealmSheet, RealmState
+from rules.realm.state import Casting, Chit, Combat, Fighter, ItemState, Play, RealmSettings, RealmSheet, RealmState
 from rules.text import fold
 
 CHIT = re.compile(r"^(MAGIC|FIGHT|MOVE)\s*([A-Z]*)\s*(\d)\s*(\**)$", re.IGNORECASE)
@@ -50,7 +50,8 @@ def find_spell(table: Table, name: str) -> SpellDef:
     if spell is None:
         known = ", ".join(sorted(s.name for s in all_spells(table).values()))
         raise RuleError(
-            f"There is no spell {name!r} in this campaign. Spells: {known}. A GM adds one with `/realm spell define`."
+            f"There is no spell {quoted(name.strip())} in this campaign. Spells: {known}. "
+            "A GM adds one with `/realm spell define`."
         )
     return spell
 
@@ -58,9 +59,13 @@ def find_spell(table: Table, name: str) -> SpellDef:
 def find_item(table: Table, name: str) -> ItemState:
     item = state_of(table).items.get(fold(name))
     if item is None:
-        known = ", ".join(sorted(i.name for i in state_of(table).items.values())) or "none yet"
+        names = {fold(i.name): i.name for i in book_of(table).spells.book} | {
+            fold(i.name): i.name for i in state_of(table).items.values()
+        }
+        known = ", ".join(sorted(names.values(), key=fold)) or "none yet"
         raise RuleError(
-            f"There is no item {name!r} in this campaign. Items: {known}. A GM adds one with `/realm item define`."
+            f"There is no item {quoted(name.strip())} in this campaign. Items: {known}. "
+            "A GM adds one with `/realm item define`."
         )
     return item
 
@@ -74,23 +79,24 @@ def items_held(table: Table, character: str) -> list[ItemState]:
 
 def parse_chit(text: str) -> Chit:
     """``MAGIC IV3*`` → a type IV Magic chit, speed 3, one asterisk; ``FIGHT H4**``, ``MOVE M5``."""
-    match = CHIT.match(" ".join(text.split()))
+    text = " ".join(text.split())
+    match = CHIT.match(text)
     if not match:
         raise RuleError(
-            f"{text!r} is not a chit. Write the kind, the type or strength, the speed and the asterisks: "
+            f"{quoted(text)} is not a chit. Write the kind, the type or strength, the speed and the asterisks: "
             "`MAGIC IV3*`, `FIGHT H4**`, `MOVE M5`."
         )
     kind, letters, speed, stars = match.groups()
     kind, letters = kind.lower(), letters.upper()
     if len(stars) > 2:
-        raise RuleError(f"{text!r}: a chit has at most two effort asterisks.")
+        raise RuleError(f"{quoted(text)}: a chit has at most two effort asterisks.")
     if kind == "magic":
         if letters not in ROMANS:
-            raise RuleError(f"{text!r}: a Magic chit needs its type, I to VIII, as in `MAGIC IV3*`.")
+            raise RuleError(f"{quoted(text)}: a Magic chit needs its type, I to VIII, as in `MAGIC IV3*`.")
         label = f"MAGIC {letters}{speed}{stars}"
         return Chit(label=label, kind="magic", type=letters, speed=int(speed), asterisks=len(stars))  # type: ignore[arg-type]
     if letters and letters not in STRENGTHS:
-        raise RuleError(f"{text!r}: a {kind.title()} chit's strength is one of L, M, H, T, or none.")
+        raise RuleError(f"{quoted(text)}: a {kind.title()} chit's strength is one of L, M, H, T, or none.")
     label = f"{kind.upper()} {letters}{speed}{stars}"
     return Chit(label=label, kind=kind, strength=letters or None, speed=int(speed), asterisks=len(stars))  # type: ignore[arg-type]
 
@@ -110,13 +116,18 @@ def find_chit(record: CharacterRecord, label: str) -> Chit:
     chit = sheet_of(record).chit(label) or sheet_of(record).chit(" ".join(label.split()).upper())
     if chit is None:
         labels = ", ".join(c.label for c in sheet_of(record).chits) or "none"
-        raise RuleError(f"{record.name} has no chit {label!r}. Chits: {labels}.")
+        raise RuleError(f"{record.name} has no chit {quoted(' '.join(label.split()))}. Chits: {labels}.")
     return chit
 
 
-def chit_text(chit: Chit) -> str:
+def chit_state(chit: Chit) -> str:
+    """A chit's state in words: ``fatigued``, ``committed (spell #3)``, ``purple color magic``."""
     state = {"color": f"{chit.color} color magic", "committed": f"committed (spell #{chit.committed_to})"}
-    return f"{chit.label}: {state.get(chit.state, chit.state)}"
+    return state.get(chit.state, chit.state)
+
+
+def chit_text(chit: Chit) -> str:
+    return f"{chit.label}: {chit_state(chit)}"
 
 
 # ---------------------------------------------------------------- days and colors
@@ -166,10 +177,14 @@ def item_colors(table: Table, clearing: str) -> list[tuple[Color, str]]:
     return found
 
 
-def standing_colors(table: Table, clearing: str) -> list[tuple[Color, str]]:
-    """The day's, the tile's and clearing's, and the items' colors: present for every spell there."""
+def standing_colors(table: Table, clearing: str | None) -> list[tuple[Color, str]]:
+    """The day's, the tile's and clearing's, and the items' colors: present for every spell there.
+
+    The day's colors are everywhere (G-R8), so a character in no clearing still has them."""
     day = state_of(table).day
     found: list[tuple[Color, str]] = [(c, f"day {day}") for c in day_colors(table, day)]
+    if not clearing:
+        return found
     return found + clearing_colors(table, clearing) + item_colors(table, clearing)
 
 
@@ -182,7 +197,7 @@ def combat_at(table: Table, clearing: str | None) -> Combat:
         combat = combats.get(fold(clearing))
         if combat is None:
             where = ", ".join(c.clearing for c in combats.values()) or "none"
-            raise RuleError(f"There is no combat in {clearing!r}. Combats under way: {where}.")
+            raise RuleError(f"There is no combat in {quoted(clearing.strip())}. Combats under way: {where}.")
         return combat
     if len(combats) == 1:
         return next(iter(combats.values()))
@@ -199,6 +214,69 @@ def combat_of(table: Table, character: str) -> Combat | None:
         if fighter is not None and fighter.present:
             return combat
     return None
+
+
+def speed_limit(combat: Combat | None, name: str, *, chargers: bool = True) -> int | None:
+    """The fastest speed on ``name``'s melee sheet: the Move chits charging them and the move times of the monsters
+    and natives there (L43, G-R7); None when the sheet is empty. The one source for every limit the bot states:
+    a cast must be as fast (≤), running and alerting faster (<; ``chargers`` is the house rule
+    ``run_limit_includes_chargers``)."""
+    fighter = combat.fighter(name) if combat else None
+    if fighter is None:
+        return None
+    times = [*(fighter.chargers if chargers else []), *fighter.move_times]
+    return min(times) if times else None
+
+
+def plays_text(plays: list[Play], *, parenthesized: bool = False) -> str:
+    """``MAGIC IV4* to cast, MOVE M4** to maneuver``: the chits behind a round's effort, in plain words (with
+    ``parenthesized``, `` (…)`` after a sentence, or nothing when none was recorded)."""
+    text = ", ".join(p.text() for p in plays)
+    return f" ({text})" if parenthesized and text else text
+
+
+def effort_refusal(table: Table, who: str, fighter: Fighter | None, chit: str, asterisks: int) -> str | None:
+    """Why playing ``chit`` (``asterisks``) would pass the round's effort limit (L43, G-R20), or None if it fits."""
+    limit = settings_of(table).effort_limit
+    played = fighter.asterisks if fighter else 0
+    if played + asterisks <= limit:
+        return None
+    before = (
+        f"{who} has already played {_stars(played)} this round{plays_text(fighter.plays, parenthesized=True)}"
+        if fighter is not None and played
+        else f"{who} has played no asterisk yet this round"
+    )
+    return (
+        f"{before}, and {chit} has {_stars(asterisks)}: {played + asterisks} in all, over the limit of {limit} "
+        "a round. "
+        "Play a chit with fewer asterisks."
+    )
+
+
+def _stars(count: int) -> str:
+    return f"{count} effort asterisk{'' if count == 1 else 's'}"
+
+
+def play(fighter: Fighter, chit: Chit, use: str) -> Play:
+    """Count a chit played this round: every asterisk toward the effort limit, a Fight or Move chit's toward the
+    Fatigue Step too (L32, L43). Color magic counts nothing (L43) and is never played through here."""
+    played = Play(chit=chit.label, kind=chit.kind, use=use, asterisks=chit.asterisks)  # type: ignore[arg-type]
+    fighter.plays.append(played)
+    fighter.asterisks += chit.asterisks
+    if chit.kind in ("fight", "move"):
+        fighter.fight_move_asterisks += chit.asterisks
+    return played
+
+
+def unplay(fighter: Fighter, label: str, use: str) -> None:
+    """Take back a chit played this round (a maneuver or weapon attack placed again)."""
+    for played in list(fighter.plays):
+        if played.chit == label and played.use == use:
+            fighter.plays.remove(played)
+            fighter.asterisks -= played.asterisks
+            if played.kind in ("fight", "move"):
+                fighter.fight_move_asterisks -= played.asterisks
+            return
 
 
 def phase_text(table: Table) -> str:
@@ -272,5 +350,5 @@ def find_casting(table: Table, text: str) -> Casting:
         return named[0]
     listing = ", ".join(f"#{c.id} {c.spell} ({c.caster})" for c in state.castings) or "none"
     if len(named) > 1:
-        raise RuleError(f"Several spells are called {text!r}; give its number. In effect: {listing}.")
-    raise RuleError(f"No spell {text!r} is in effect. In effect: {listing}.")
+        raise RuleError(f"Several spells are called {quoted(text.strip())}: give its number. In effect: {listing}.")
+    raise RuleError(f"No spell {quoted(text.strip())} is in effect. In effect: {listing}.")

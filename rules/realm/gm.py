@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.base import Card, Model, Outcome, RuleError, Table, add_field
+from rules.base import Card, Model, Outcome, RuleError, Table, add_field, quoted
 from rules.realm.core import Ended, combat_of, end_casting, find_casting, settings_of, sheet_of, state_of
 from rules.realm.state import Record
 from rules.text import fold
@@ -108,7 +108,7 @@ def record(table: Table, options: RecordOptions) -> Outcome:
                 break
         if combat is None:
             # cites L63
-            raise RuleError(f"No Missile Table roll is due for {who!r}; it is due after an attack spell hits.")
+            raise RuleError(f"No Missile Table roll is due for {quoted(who)}; it is due after an attack spell hits.")
     else:
         notes.append(options.result)
     state.records.append(

@@ -34,6 +34,7 @@ HELP_EXAMPLES: dict[str, str] = {
         '/realm character create name:Wizard chits:"MAGIC IV4, MAGIC IV4, MOVE M4*" spells:Blind location:"Ruins 5"'
     ),
     "item define": '/realm item define name:"Purple Amulet" kind:item color:purple holder:Wizard',
+    "item give": '/realm item give item:"The Good Book" holder:Wizard',
     "combat start": '/realm combat start clearing:"Ruins 5" order:Wizard others:Goblin',
     "castable": '/realm castable spell:Blind ritual:"MAGIC IV4"',
     "cast": '/realm cast spell:Blind ritual:"MAGIC IV4"',
@@ -56,6 +57,7 @@ FIRST_SESSION: tuple[str, ...] = (
     '/realm character create name:Wizard chits:"MAGIC IV4, MAGIC IV4, MOVE M4*" spells:Blind location:"Ruins 5"',
     "@gm",
     '/realm item define name:"Purple Amulet" kind:item color:purple holder:Wizard',
+    '/realm item give item:"The Good Book" holder:Wizard',
     '/realm combat start clearing:"Ruins 5" order:Wizard others:Goblin',
     "@as Pat",
     '/realm castable spell:Blind ritual:"MAGIC IV4"',

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, ValidationError
 
-from rules.base import Card, Model, Outcome, RuleError, Table, Upload, add_field, fit, pasted_or_file
+from rules.base import Card, Model, Outcome, RuleError, Table, Upload, add_field, fit, pasted_or_file, quoted
 from rules.realm.book import (
     COLORS,
     DURATIONS,
@@ -132,33 +132,44 @@ def _split_rows(text: str) -> list[str]:
     return rows
 
 
+def _toml_value(value: Any) -> str:
+    """A TOML value as the file wrote it (``3``, ``true``, a list), never Python's repr."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    return str(value)
+
+
 def _check_row(row: dict[str, Any], where: str, errors: list[str]) -> SpellDef | None:
     clean: dict[str, Any] = {}
     for key, value in row.items():
         if key not in IMPORT_FIELDS:
-            errors.append(f"{where}: unknown column {key!r}; columns are {', '.join(IMPORT_FIELDS)}")
+            errors.append(f"{where}: unknown column {quoted(key)}; columns are {', '.join(IMPORT_FIELDS)}")
             continue
         if value is None or (isinstance(value, str) and not value.strip()):
             continue
         if not isinstance(value, str):
-            errors.append(f"{where}: {key} must be text, not {value!r}")
+            errors.append(f"{where}: {key} must be text, not {_toml_value(value)}")
             continue
         value = " ".join(value.split())
         if key == "type":
             value = value.upper()
             if value not in ROMANS:
-                errors.append(f"{where}: type {value!r} is not I-VIII")
+                errors.append(f"{where}: type {quoted(value)} is not I-VIII")
                 continue
         elif key == "color":
             value = "grey" if value.casefold() == "gray" else value.casefold()
             if value not in COLORS:
-                errors.append(f"{where}: color {value!r} is not one of {', '.join(COLORS)}")
+                errors.append(f"{where}: color {quoted(value)} is not one of {', '.join(COLORS)}")
                 continue
         elif key == "duration" and value.casefold() not in DURATIONS:
-            errors.append(f"{where}: duration {value!r} is not one of {', '.join(DURATIONS)}")
+            errors.append(f"{where}: duration {quoted(value)} is not one of {', '.join(DURATIONS)}")
             continue
         elif key == "target_type" and value.casefold() not in TARGET_TYPES:
-            errors.append(f"{where}: target_type {value!r} is not one of {', '.join(TARGET_TYPES)}")
+            errors.append(f"{where}: target_type {quoted(value)} is not one of {', '.join(TARGET_TYPES)}")
             continue
         clean[key] = value.casefold() if key in ("duration", "target_type") else value
     if "name" not in clean:
@@ -181,7 +192,8 @@ def _toml_rows(text: str, errors: list[str]) -> list[tuple[str, dict]]:
     spells = parsed.pop("spell", None)
     for key in parsed:
         errors.append(
-            f'unknown key {key!r}: write the spells as `spell = [{{name = "…", type = "II"}}, …]` or [[spell]] tables'
+            f"unknown key {quoted(key)}: write the spells as "
+            '`spell = [{name = "…", type = "II"}, …]` or [[spell]] tables'
         )
     if not isinstance(spells, list) or not all(isinstance(s, dict) for s in spells):
         errors.append("no `spell` list of tables found")
@@ -322,6 +334,12 @@ class ItemGiveOptions(Model):
 
 
 def item_give(table: Table, options: ItemGiveOptions) -> Outcome:
+    """An item changes hands. An item the data ships (The Good Book, L39) needs no `item define` first: the first
+    give brings it into the campaign as the primer defines it."""
+    state = state_of(table)
+    template = book_of(table).item(options.item)
+    if fold(options.item) not in state.items and template is not None:
+        state.items[fold(template.name)] = ItemState(**template.model_dump())
     item = find_item(table, options.item)
     if (options.holder is None) == (options.clearing is None):
         raise RuleError("Give the new `holder` or the `clearing` it is left in.")
@@ -333,6 +351,12 @@ def item_give(table: Table, options: ItemGiveOptions) -> Outcome:
     else:
         item.holder, item.clearing = None, " ".join(options.clearing.split())  # type: ignore[union-attr]
     where = item.holder or f"in {item.clearing}"
+    kind = {"book": "Spell Book", "artifact": "Artifact", "item": "item"}[item.kind]
+    what = f"A type {item.type} {kind}" if item.type else f"An {kind}" if kind[0] in "AEIOU" else f"A {kind}"
+    if item.color:
+        what += f" with {item.color} color magic"
     return Outcome(
-        card=Card(title=f"{item.name} → {where}"), summary=f"{item.name} → {where}", data={"item": item.model_dump()}
+        card=Card(title=f"{item.name} → {where}", description=item.text or f"{what}."),
+        summary=f"{item.name} → {where}",
+        data={"item": item.model_dump()},
     )

@@ -9,7 +9,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field, fit
+from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field, fit, quoted
 from rules.realm.book import Direction
 from rules.realm.castability import CharacterOption
 from rules.realm.core import Ended, book_of, combat_at, combat_of, end_casting, settings_of, sheet_of, state_of
@@ -69,7 +69,7 @@ def _aim(table: Table, combat: Combat, caster: str, text: str) -> Aim:
                 f"individuals here: {here}."
             )
         raise RuleError(
-            f"{raw!r} is not an individual in {combat.clearing} ({here}), nor `clearing`, `hex`, `self`, "
+            f"{quoted(raw)} is not an individual in {combat.clearing} ({here}), nor `clearing`, `hex`, `self`, "
             "`chit:…`, `item:…` or `spell:…`."
         )
     if len(set(aim.names)) != len(aim.names):
@@ -162,9 +162,15 @@ def target(table: Table, options: TargetOptions) -> Outcome:
         casting.target_clearing = where or combat.clearing
         break
     card = Card(title=f"{record.name} targets {', '.join(aim.names)}")
-    card.description = (
+    card.description = " ".join(
         # cites L53
-        f"#{casting.id} {casting.spell} aimed. It goes into effect in speed order at `/realm resolve`. " + public_note
+        filter(
+            None,
+            [
+                f"#{casting.id} {casting.spell} aimed. It goes into effect in speed order at `/realm resolve`.",
+                public_note,
+            ],
+        )
     )
     secret = Card(title=f"Secret: {record.name} hiding", description=gm_note, tone="secret") if gm_note else None
     return Outcome(

@@ -7,16 +7,17 @@ from __future__ import annotations
 
 from pydantic import Field
 
-from rules.base import Card, Model, Outcome, RuleError, Table, add_field, fit
+from rules.base import Card, Model, Outcome, RuleError, Table, add_field, fit, quoted
 from rules.realm.book import clean_name
-from rules.realm.castability import speed_limit
 from rules.realm.core import (
     Ended,
     combat_at,
     combat_of,
     end_casting,
+    plays_text,
     settings_of,
     sheet_of,
+    speed_limit,
     state_of,
 )
 from rules.realm.days import energize_by_standing, sunset
@@ -90,7 +91,9 @@ def fighter_in(table: Table, combat: Combat, name: str) -> Fighter:
     fighter = combat.fighter(name)
     if fighter is None or not fighter.present:
         here = ", ".join(f.name for f in combat.fighters.values() if f.present)
-        raise RuleError(f"{name!r} is not in the combat in {combat.clearing}. In the clearing: {here}.")
+        raise RuleError(
+            f"{quoted(' '.join(name.split()))} is not in the combat in {combat.clearing}. In the clearing: {here}."
+        )
     return fighter
 
 
@@ -132,8 +135,16 @@ def combat_start(table: Table, options: CombatStartOptions) -> Outcome:
         combat.order.append(record.name)
         combat.fighters[fold(record.name)] = Fighter(name=record.name)
     for name in _names(options.others or ""):
-        if fold(name) in combat.fighters or fold(name) in table.characters:
-            raise RuleError(f"{name!r} is a character or named twice; `others` are monsters and natives.")
+        if fold(name) in table.characters:
+            who = table.characters[fold(name)].name
+            raise RuleError(
+                f"{who} is a character: characters go in `order`, and `others` names the monsters and natives."
+            )
+        if fold(name) in combat.fighters:
+            raise RuleError(
+                f"{name} is named twice in `others`. Give each monster or native its own name, "
+                f'such as `others:"{name} 1, {name} 2"`.'
+            )
         combat.fighters[fold(name)] = Fighter(name=name, character=False)
     state.combats[fold(clearing)] = combat
     woke = energize_by_standing(table, clearing, "at the start of round 1")
@@ -169,22 +180,24 @@ def combat_sheet(table: Table, options: CombatSheetOptions) -> Outcome:
         times = [] if fold(text) in ("none", "") else [int(t) for t in text.replace(" ", "").split(",") if t]
     except ValueError:
         raise RuleError(
-            f"Move times are numbers 0-9 separated by commas, such as `4, 5`, or `none`; not {text!r}."
+            f"Move times are numbers 0-9 separated by commas, such as `4, 5`, or `none`; not {quoted(text)}."
         ) from None
     if any(not 0 <= t <= 9 for t in times):
         raise RuleError("Move times are between 0 and 9.")
     fighter.move_times = times
     limit = speed_limit(combat, fighter.name)
+    run = speed_limit(combat, fighter.name, chargers=settings_of(table).run_limit_includes_chargers)
     card = combat_card(
         combat,
         f"{fighter.name}'s melee sheet",
         f"Move times: {', '.join(map(str, times)) or 'none'}."
         # cites L43
-        + (f" Casting needs speed ≤ {limit}; running or alerting < {limit}." if limit is not None else ""),
+        + (f" Casting needs speed {limit} or faster." if limit is not None else "")
+        + (f" Running away or alerting a weapon needs faster than {run}." if run is not None else ""),
     )
     return Outcome(
         card=card,
-        summary=f"{fighter.name}'s sheet: {times}",
+        summary=f"{fighter.name}'s sheet: move times {', '.join(map(str, times)) or 'none'}",
         data={**combat_data(combat), "character": fighter.name, "move_times": times, "limit": limit},
     )
 
@@ -236,10 +249,14 @@ def melee(table: Table, options: MeleeOptions) -> Outcome:
 
 
 def _fatigue_step(combat: Combat) -> list[str]:
+    """L32, G-R20: a character who played two Fight or Move asterisks this round (charging, running, alerting,
+    maneuvering, attacking with a weapon) fatigues chits; the player chooses which."""
     return [
         # cites L32
-        f"{f.name} played {f.fight_move_asterisks} Fight/Move asterisks: fatigue chits now; the player "
-        "chooses, with `/realm character chit`"
+        f"{f.name} played {f.fight_move_asterisks} Fight and Move asterisks"
+        f"{plays_text([p for p in f.plays if p.kind != 'magic'], parenthesized=True)}: fatigue chits now; the player "
+        "chooses which, "
+        "with `/realm character chit change:fatigue`"
         for f in combat.fighters.values()
         if f.character and f.fight_move_asterisks >= 2
     ]

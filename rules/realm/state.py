@@ -105,8 +105,31 @@ class Casting(Model):
     played_in: str | None = None  # "combat" or "phase": when the special chit was played
 
 
+class Play(Model):
+    """One chit played in a combat round, and what for: its asterisks count toward the effort limit (L43), and a
+    Fight or Move chit's toward the Fatigue Step (L32)."""
+
+    chit: str
+    kind: ChitKind
+    use: Literal["charge", "run", "alert", "cast", "maneuver", "weapon"]
+    asterisks: int = 0
+
+    def purpose(self) -> str:
+        return {
+            "charge": "to charge",
+            "run": "to run away",
+            "alert": "to alert a weapon",
+            "cast": "to cast",
+            "maneuver": "to maneuver",
+            "weapon": "to attack with a weapon",
+        }[self.use]
+
+    def text(self) -> str:
+        return f"{self.chit} {self.purpose()}"
+
+
 class Fighter(Model):
-    """One individual in a combat round: what he did in the Encounter Step and what sits on his sheet."""
+    """One individual in a combat round: what they did in the Encounter Step and what sits on their sheet."""
 
     name: str
     character: bool = True
@@ -115,13 +138,16 @@ class Fighter(Model):
     action: Action = "none"
     asterisks: int = 0  # every asterisk played this round (effort limit)
     fight_move_asterisks: int = 0  # the Fatigue Step's count (L32)
+    plays: list[Play] = Field(default_factory=list)  # the chits behind those counts, in the order played
     chargers: list[int] = Field(default_factory=list)  # speeds of Move chits charging him (G-R7)
     move_times: list[int] = Field(default_factory=list)  # monsters and natives on his melee sheet
     present: bool = True
     cast_in_effect: bool = False  # "successfully cast a spell" this round (L26)
     maneuver: Maneuver | None = None
     maneuver_speed: int | None = None
+    maneuver_chit: str | None = None  # a character's maneuver is a Move chit; its speed is the maneuver's
     weapon: str | None = None
+    weapon_chit: str | None = None  # the Fight chit of a weapon attack
 
 
 class MissileDue(Model):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rules.base import CharacterRecord, Table
 from rules.realm.book import COLORS
-from rules.realm.core import all_spells, sheet_of, state_of
+from rules.realm.core import all_spells, combat_of, sheet_of, state_of
 from rules.text import fold
 
 MAX_CHOICES = 25
@@ -29,6 +29,44 @@ def _acting(table: Table) -> list[CharacterRecord]:
     return _mine(table)
 
 
+# which chits an action's `chit` option plays: (kinds, states); the rest list every chit
+CHIT_PLAYS: dict[str, tuple[set[str], set[str]]] = {
+    "combat charge": ({"move"}, {"active"}),
+    "combat maneuver": ({"move"}, {"active"}),
+    "combat weapon": ({"fight"}, {"active"}),
+    "combat action": ({"move", "fight"}, {"active"}),
+    "enchant": ({"magic"}, {"active"}),
+    "prepare": ({"magic"}, {"active"}),
+    "energize": ({"magic"}, {"color"}),
+}
+
+
+def _chits(table: Table, action: str, option: str) -> list[str]:
+    """The acting characters' chits an option could play now: for a combat play, their ready chits of the right
+    kind not already played this round (L43); a ritual, ready or prepared Magic chits and books; a color chit,
+    enchanted ones."""
+    if option == "color_chit":
+        wanted: tuple[set[str], set[str]] | None = ({"magic"}, {"color"})
+    elif option == "ritual":
+        wanted = ({"magic"}, {"active", "prepared"})
+    else:
+        wanted = CHIT_PLAYS.get(action)
+    names = []
+    for record in _acting(table):
+        combat = combat_of(table, record.name)
+        fighter = combat.fighter(record.name) if combat else None
+        played = {p.chit for p in fighter.plays} if fighter else set()
+        for chit in sheet_of(record).chits:
+            if wanted is not None and (chit.kind not in wanted[0] or chit.state not in wanted[1]):
+                continue
+            if wanted is not None and action.startswith("combat") and chit.label in played:
+                continue
+            names.append(chit.label)
+    if option == "ritual":
+        names += [i.name for i in state_of(table).items.values() if i.kind != "item"]
+    return names
+
+
 def suggestions(table: Table, action: str, option: str, current: str) -> list[str]:
     found = list(dict.fromkeys(_choices(table, action, option, current)))
     typed = fold(current)
@@ -44,13 +82,7 @@ def _choices(table: Table, action: str, option: str, current: str) -> list[str]:
     if option in ("spell", "spells") or (option == "name" and action == "spell define"):
         return sorted((s.name for s in all_spells(table).values()), key=fold)
     if option in ("chit", "ritual", "color_chit"):
-        chits = [c for r in _acting(table) for c in sheet_of(r).chits]
-        if option == "color_chit":
-            chits = [c for c in chits if c.state == "color"]
-        names = [c.label for c in chits]
-        if option == "ritual":
-            names += [i.name for i in state.items.values() if i.kind != "item"]
-        return names
+        return _chits(table, action, option)
     if option in ("item",) or (option == "name" and action == "item define"):
         return sorted(i.name for i in state.items.values()) + [b.name for b in table.book.spells.book]
     if option in ("character", "caster"):

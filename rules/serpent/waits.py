@@ -45,7 +45,7 @@ def table_waits(table: Table) -> list[Wait]:
     if battle.phase == "actions":
         return waits + turn_waits(ctx, table)
     if battle.phase == "round_end" or (battle.phase == "setup" and len(battle.teams()) >= 2):
-        return [*waits, gm_wait(f"round {battle.round + 1}", f"run round {battle.round + 1} (/serpent battle round)")]
+        return [*waits, gm_wait(f"round {battle.round + 1}", f"run round {battle.round + 1}")]
     return waits
 
 

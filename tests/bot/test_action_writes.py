@@ -44,9 +44,9 @@ def batches(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
     seen: list[list[int]] = []
     real = batch.run_batch
 
-    async def counted(connection, actions):
+    async def counted(connection, actions, now=None):
         seen.append([action.campaign.id for action in actions])
-        return await real(connection, actions)
+        return await real(connection, actions, now)
 
     monkeypatch.setattr(batch, "run_batch", counted)
     return seen
@@ -116,8 +116,7 @@ async def test_events_are_numbered_without_gaps_across_a_group(store: Store, bat
     after = await _row(store, second.id)
     assert (after.state, after.version) == ({"count": 3}, 3)
     assert [write.campaign.version for write in chained] == [1, 2, 3]
-    counted = await fetch(store, "SELECT campaign_id, events FROM event_counts ORDER BY campaign_id")
-    assert counted == [(first.id, 4), (second.id, 3)]
+    assert (await store.count_events(first.id), await store.count_events(second.id)) == (4, 3)
     if ON_POSTGRES:  # each campaign's first action in the batch, the rest after it in the same transaction
         assert batches == [[first.id, second.id]]
 

@@ -5,7 +5,16 @@ On the PostgreSQL pass it measures PostgreSQL (`python -m bot.bench --db postgre
 
 from __future__ import annotations
 
-from bot.bench import measure, measure_history, measure_rulesets, measure_serpent, measure_startup, targets
+from bot.bench import (
+    LOG_BOUNDED,
+    measure,
+    measure_history,
+    measure_log,
+    measure_rulesets,
+    measure_serpent,
+    measure_startup,
+    targets,
+)
 from bot.table.registry import discover_rulesets
 from tests.support import db as test_db
 
@@ -40,6 +49,9 @@ async def test_bench_measures_history_serpent_scaling_and_prints_every_target() 
     result["history"] = await measure_history(sizes=(0, 300), repeats=2, db=DB)
     assert set(result["history"]) == {"undo", "status", "last log page"}
     assert all(set(figures) == {"0", "300"} for figures in result["history"].values())
+    result["log"] = await measure_log(sizes=(0, 300, 600), repeats=2, db=DB)
+    assert {"log text (GM)", "log player", "log secrets", "log middle page", *LOG_BOUNDED} <= set(result["log"])
+    assert all(set(figures) == {"0", "300", "600"} and all(figures.values()) for figures in result["log"].values())
     result["serpent"] = await measure_serpent(runs=1, db=DB)
     assert result["serpent"]["8 magi"]["spells"] > result["serpent"]["2 magi"]["spells"]
     assert result["serpent"]["ratio"] > 0
@@ -48,9 +60,10 @@ async def test_bench_measures_history_serpent_scaling_and_prints_every_target() 
     assert result["startup"]["import_discord_s"] > 0
     rows = targets(result)
     names = " ".join(name for name, _, _ in rows)
-    for target in ("saturation", "p99", "serpent", "undo", "status", "last log page", "start-up"):
+    for target in ("saturation", "p99", "serpent", "undo", "status", "last log page", "log text (GM) flat", "start-up"):
         assert target in names
     assert all(isinstance(met, bool) and figure for _, figure, met in rows)
+    assert not [name for name, _, _ in rows if any(bounded in name for bounded in LOG_BOUNDED)]
 
 
 def test_postgres_saturation_is_held_to_half_of_its_raw_pool() -> None:

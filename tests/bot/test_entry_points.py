@@ -60,13 +60,33 @@ def test_console_json_is_seeded_and_reports_errors(tmp_path: Path) -> None:
     assert json.loads(again.stdout.splitlines()[0])["data"]["dice"] == good["data"]["dice"]
 
 
-def test_no_token_and_no_terminal_exits_2_with_one_line(tmp_path: Path) -> None:
-    result = run([], tmp_path)
-    assert result.returncode == 2
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1
-    assert "DISCORD_TOKEN" in lines[0]
-    assert "python -m bot console" in lines[0]
+def test_no_token_and_a_pipe_plays_the_pipe_at_the_console(tmp_path: Path) -> None:
+    """`printf '/roll expression:3d6\\n' | python -m bot` (and `make run` without a terminal): the README's console."""
+    result = run([], tmp_path, stdin="/roll expression:3d6\n/lookup term:harmonic\n")
+    assert result.returncode == 0, result.stderr
+    assert "== Roll: " in result.stdout and "3d6 (" in result.stdout
+    assert "== Harmonic order (section 12) ==" in result.stdout
+    assert "no DISCORD_TOKEN is set, so this is the console table" in result.stderr  # the why, off stdout
+    assert "DISCORD_TOKEN" not in result.stdout
+    empty_pipe = run([], tmp_path, stdin="")  # a pipe that ends at once: the console ends at once, fine
+    assert empty_pipe.returncode == 0 and empty_pipe.stdout == "", empty_pipe.stderr
+
+
+def test_no_token_and_nothing_to_read_exits_2_saying_why(tmp_path: Path) -> None:
+    """`docker run -d` or a service manager without a token: stdin is /dev/null, so no console can be played;
+    exit 2 with the reason, as before the console read pipes, so the deployment's log and status say what is wrong."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
+    result = subprocess.run(
+        [sys.executable, "-m", "bot"],
+        cwd=tmp_path,
+        env={**environment, "MAGISTER_DB": str(tmp_path / "cli.sqlite3"), "PYTHONPATH": str(ROOT)},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 2, result.stderr
+    assert "no DISCORD_TOKEN is set" in result.stderr and result.stdout == ""
 
 
 @pytest.mark.parametrize(
@@ -299,16 +319,19 @@ def test_every_help_exits_0_with_usage(tmp_path: Path, args: list[str]) -> None:
 
 
 def test_help_usage_names_the_subcommands(tmp_path: Path) -> None:
-    usage = run(["--help"], tmp_path).stdout.splitlines()[0]
+    shown = run(["--help"], tmp_path).stdout
+    usage = shown.splitlines()[0]
     assert all(word in usage for word in ("console", "sync", "backup", "port", "forget")), usage
+    assert "with none set, the console table (typed, or piped in)" in shown  # what `python -m bot` does here
 
 
-def test_console_into_a_closed_pipe_exits_quietly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("args", [["console"], []])  # `python -m bot` with no token is the console too
+def test_console_into_a_closed_pipe_exits_quietly(tmp_path: Path, args: list[str]) -> None:
     environment = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "MAGISTER_"))}
     environment.update({"MAGISTER_DB": str(target(tmp_path / "cli.sqlite3")), "PYTHONPATH": str(ROOT)})
     reader = subprocess.Popen(["head", "-1"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     console = subprocess.Popen(
-        [sys.executable, "-m", "bot", "console"],
+        [sys.executable, "-m", "bot", *args],
         cwd=tmp_path,
         env=environment,
         stdin=subprocess.PIPE,

@@ -14,6 +14,9 @@ import time
 import tracemalloc
 from pathlib import Path
 
+import pytest
+
+from bot.storage import export as exporting
 from bot.table import campaigns
 from bot.table.service import TableService
 from tests.conftest import GM, HERE, Console
@@ -34,7 +37,15 @@ async def bulk_events(store: object, campaign_id: int, count: int, *, result: di
     )
 
 
-async def test_a_large_export_keeps_memory_bounded_and_the_loop_answering(tally: TableService, tmp_path: Path) -> None:
+@pytest.mark.parametrize("where", ["thread", "process"])
+async def test_a_large_export_keeps_memory_bounded_and_the_loop_answering(
+    tally: TableService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str
+) -> None:
+    """On a worker thread (memory measured here), or past ``APART_EVENTS`` in a process of its own."""
+    if where == "thread":
+        monkeypatch.setattr(exporting, "APART_EVENTS", 10**9)
+    else:
+        assert exporting.APART_EVENTS <= 40_000
     row = await tally.store.campaign(HERE.guild_id, HERE.channel_id)
     await bulk_events(tally.store, row.id, 40_000)  # about 20 MB of JSON
     await bulk_events(tally.store, row.id, 1, result=SECRET_RESULT)

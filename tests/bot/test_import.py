@@ -110,12 +110,19 @@ async def test_bad_files_are_refused_plainly_and_change_nothing(console: Console
         variant("ruleset.json", json.dumps({**document, "campaign": {**document["campaign"], "ruleset": "chess"}})): (
             "does not run"
         ),
-        variant("huge.json", b" " * (10 * 1024 * 1024 + 1)): "at most 10 MB",
+        variant("huge.json", b" " * (25 * 1024 * 1024 + 1)): "at most 25 MB",  # the interaction's limit
         variant("date.json", json.dumps({**document, "events": [{**document["events"][0], "at": "yesterday"}]})): (
             "not a date and time"
         ),
         variant("pbp.json", json.dumps({**document, "campaign": {**document["campaign"], "pbp": slow}})): (
             "play-by-post settings"
+        ),
+        variant("overflow.json", json.dumps(document).replace('"total": ', '"total": 1e999, "was": ', 1)): (
+            "a number is too large"
+        ),
+        variant("twice.json", json.dumps(document)[:-1] + ', "events": []}'): "it holds `events` twice",
+        variant("no-events.json", json.dumps({k: v for k, v in document.items() if k != "events"})): (
+            "`events` is needed"
         ),
     }
     await console.ok(OTHER)
@@ -168,3 +175,51 @@ async def test_through_discord_a_refusal_answers_alone_and_a_success_defers_then
     assert sent[0].kind == "defer" and not sent[0].ephemeral
     assert sent[1].kind in ("followup", "edit") and not sent[1].ephemeral
     assert sent[1].embeds[0]["title"] == "Campaign imported: Crows"
+
+
+async def test_an_export_with_its_keys_in_another_order_imports_the_same(console: Console, tmp_path: Path) -> None:
+    """Keys sorted (a tool rewrote the file): the events come before the campaign that says how to check them,
+    so they wait in the spool until it has been read; the campaign imports the same."""
+    path = await _played(console)
+    db = console.table.bot.service.store
+    before = await _content(db, 2002)
+    document = json.loads(path.read_text())
+    keys = list(json.loads(json.dumps(document, sort_keys=True)))
+    assert keys.index("events") < keys.index("format")  # the events come first: they wait
+    reordered = tmp_path / "sorted.json"
+    reordered.write_text(json.dumps(document, sort_keys=True, indent=1))
+    await console.ok(OTHER)
+    await console.ok(f"/campaign import file:{reordered}")
+    after = await _content(db, 2003)
+    assert after["campaign"] == before["campaign"] and after["characters"] == before["characters"]
+    assert after["events"][:-1] == before["events"]
+
+
+async def test_a_long_check_defers_to_the_importer_alone_and_a_refusal_stays_theirs(
+    console: Console, tmp_path: Path, monkeypatch
+) -> None:
+    """When the check takes longer than Discord waits for a first answer, the answer is deferred ephemerally: a
+    refusal then still reaches only the importer, and nothing is written."""
+    from cogs import campaign as campaign_cog
+
+    path = await _played(console)
+    document = json.loads(path.read_text())
+    document["events"][-1]["actor_id"] = -5
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(document))
+    monkeypatch.setattr(campaign_cog, "QUICK", 0)
+    await console.ok(OTHER)
+    adapter = console.table.virtual.adapter
+    before = len(adapter.sent)
+    refused = await console.fails(f"/campaign import file:{bad}")
+    assert "Discord id" in refused["text"]
+    assert [(s.kind, s.ephemeral) for s in adapter.sent[before:]] == [("defer", True), ("followup", True)]
+    await console.fails("/campaign status")
+    before = len(adapter.sent)
+    imported = await console.ok(f"/campaign import file:{path}")
+    assert [(s.kind, s.ephemeral) for s in adapter.sent[before:]] == [
+        ("defer", True),
+        ("edit", True),
+        ("followup", False),
+    ]
+    assert imported["data"]["events"] == len(document["events"])

@@ -5,12 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from bot.adapter.render import card_problems
 from bot.cli.console import ConsoleTable
 from bot.cli.virtual import VirtualUser, command_data
 from bot.table.books import BookError, load_book
-from bot.table.lookup import aligned_tables, entry_page, pages_of
+from bot.table.lookup import LookupIndex, Tier, aligned_tables, entry_page, pages_of
 from bot.table.registry import Registry
 from rules.base import LookupEntry, Model
 from tests.conftest import Console
@@ -130,6 +132,137 @@ async def test_a_clear_near_miss_shows_its_entry_and_says_so(console) -> None:
     assert typo["data"]["key"] == "17" and typo["data"]["showing_for"] == "calamty 17"
     assert "Showing `runic calamity 17` for 'calamty 17'" in typo["text"]
     assert (await console.ok("/lookup term:Pierse"))["data"]["key"] == "Pierce"
-    ambiguous = await console.fails("/lookup term:kismet")  # three entries are as close: name them instead
-    assert "Nearest:" in ambiguous["text"]
     assert "showing_for" not in (await console.ok("/lookup term:Pierce"))["data"]  # exact stays exact
+    nothing = await console.fails("/lookup term:calamty")  # close to many rows: name them instead
+    assert "Nearest:" in nothing["text"] and "runic calamity" in nothing["text"]
+
+
+async def test_a_word_of_several_names_shows_the_best_and_names_the_rest(console: Console) -> None:
+    """ "kismet" begins three saga names: the glossary's "Kismet Cards" holds it whole, the others follow."""
+    result = await console.ok("/lookup term:kismet")
+    assert (result["data"]["category"], result["data"]["key"]) == ("glossary", "Kismet Cards")
+    assert result["data"]["showing_for"] == "kismet"
+    assert {"saga rule kismetic order", "saga glossary Kismetic Order"} <= set(result["data"]["also"])
+    assert "Showing `saga glossary Kismet Cards` for 'kismet'. Also: `saga rule kismetic order`" in result["text"]
+
+
+@pytest.mark.parametrize(
+    ("term", "ruleset", "label", "how"),
+    [
+        # a whole word of a heading: the book's rule on it before its glossary terms and table rows
+        ("harmonic", None, "saga rule harmonic order", "Showing `saga rule harmonic order` for 'harmonic'"),
+        # the book never names the Paths; docs/awakened.md's example does (path:Thyrsus)
+        ("Thyrsus", None, "awakened rule path", None),
+        # the serpent book's call for priority: no entry's name, one entry's text
+        ("Fasul", None, "serpent glossary Priority (for Response casting)", "No entry is called 'Fasul'"),
+        ("spell cost", "runic", "runic rule energy-cost", "Also under that name: `awakened rule base cost`"),
+        ("spell cost", "awakened", "awakened rule base cost", "Also under that name: `runic rule energy-cost`"),
+        # both words in one heading, in either order
+        ("source limit", None, "saga step 10", "Showing `saga step 10` for 'source limit'"),
+        ("limit source", None, "saga step 10", "Showing `saga step 10` for 'limit source'"),
+        # the beginnings of a heading's words
+        ("harm ord", None, "saga rule harmonic order", "Showing `saga rule harmonic order` for 'harm ord'"),
+    ],
+)
+async def test_a_term_lands_on_the_entry_a_gm_wants(
+    console: Console, term: str, ruleset: str | None, label: str, how: str | None
+) -> None:
+    if ruleset is not None:
+        await console.ok(f"/campaign start ruleset:{ruleset} name:Lookups")
+    result = await console.ok(f'/lookup term:"{term}"')
+    data = result["data"]
+    assert f"{data['ruleset']} {data['category']} {data['key']}" == label
+    assert "Nothing is called" not in result["text"]
+    if how is None:
+        assert "showing_for" not in data and not result["text"].splitlines()[1].startswith("*")
+    else:
+        assert how in result["text"]
+
+
+async def test_autocomplete_offers_the_same_order(console: Console) -> None:
+    await console.ok("/campaign start ruleset:runic name:Lookups")
+    choices = await console.table.autocomplete(["lookup"], {"term": "spell cost"}, "term")
+    assert [c["name"] for c in choices[:2]] == ["runic rule energy-cost", "awakened rule base cost"]
+    choices = await console.table.autocomplete(["lookup"], {"term": "harmonic"}, "term")
+    assert choices[0]["name"] == "saga rule harmonic order"
+    assert len(choices) == 25  # word hits first, then near-misses fill the list
+
+
+async def test_a_word_only_inside_other_words_names_where_it_is(console: Console) -> None:
+    result = await console.fails("/lookup term:armon")  # "harmonic", in several saga rules
+    assert "Nothing is called 'armon'" in result["text"]
+    assert "saga rule harmonic order" in result["text"]
+
+
+def _index(*entries: tuple[str, str, str, list[str]]) -> LookupIndex:
+    return LookupIndex(
+        [LookupEntry(ruleset="t", category=c, key=k, title=k.title(), body=b, aliases=a) for c, k, b, a in entries]
+    )
+
+
+def test_ranking_puts_exact_then_whole_word_then_prefix_then_text_then_inside_a_word() -> None:
+    index = _index(
+        ("row", "inside", "The word is in sparkling text.", []),
+        ("row", "body", "It says spark outright.", []),
+        ("row", "sparkle", "Nothing here.", []),
+        ("row", "great spark", "Nothing here.", []),
+        ("row", "spark", "Nothing here.", []),
+    )
+    assert [(tier, e.key) for tier, e in index.hits("spark")] == [
+        (Tier.NAME, "spark"),
+        (Tier.NAME, "great spark"),
+        (Tier.PREFIX, "sparkle"),
+        (Tier.TEXT, "body"),
+        (Tier.PART, "inside"),
+    ]
+    assert index.find("spark").tier is Tier.EXACT
+    assert (index.find("Great").entry.key, index.find("Great").tier) == ("great spark", Tier.NAME)
+    assert index.find("outright").tier is Tier.TEXT
+    assert index.find("parklin").tier is Tier.PART  # one entry alone has it inside a word
+    assert index.find("zzz") is None
+
+
+def test_a_rule_comes_before_a_glossary_term_and_a_row_and_the_tightest_name_first() -> None:
+    index = _index(
+        ("colour", "tide red", "", []),
+        ("glossary", "Tide Order", "", []),
+        ("rule", "tide and moon in long words", "", []),
+        ("rule", "tide order", "", []),
+    )
+    assert [e.key for _, e in index.hits("tide")] == [
+        "tide order",
+        "tide and moon in long words",
+        "Tide Order",
+        "tide red",
+    ]
+
+
+def test_a_rare_word_in_a_heading_outranks_a_common_one() -> None:
+    """ "spell cost": an entry headed "cost" beats one headed "spell", since nearly every entry says spell."""
+    filler = [("row", f"spell {n}", "a spell", []) for n in range(6)]
+    index = _index(("rule", "spell form", "what a spell may cost", []), ("rule", "mana cost", "a spell", []), *filler)
+    assert index.find("spell cost").entry.key == "mana cost"
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_every_entrys_own_name_looks_up_itself(registry: Registry, data: st.DataObject) -> None:
+    index = registry.lookup
+    entry = data.draw(st.sampled_from(index.entries))
+    name = data.draw(st.sampled_from([index.label(entry), entry.search_text, entry.key, entry.title]))
+    typed = data.draw(st.sampled_from([name, name.upper(), name.casefold(), f"  {name}  ", name.replace(" ", "  ")]))
+    found = index.find(typed, entry.ruleset)
+    assert found is not None and found.tier is Tier.EXACT
+    holders = [e for e in index.entries if e.ruleset == entry.ruleset and _norm(name) in _names(index, e)]
+    if holders == [entry]:  # a name no other entry of its book carries opens that entry, in its book's channel
+        assert found.entry is entry, (typed, index.label(found.entry))
+    else:
+        assert found.entry in holders
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def _names(index: LookupIndex, entry: LookupEntry) -> set[str]:
+    return {_norm(n) for n in (index.label(entry), entry.search_text, entry.key, entry.title, *entry.aliases)}

@@ -87,18 +87,24 @@ def test_the_statements_take_what_write_tx_takes() -> None:
         assert list(inspect.signature(getattr(Statements, name)).parameters) == list(signature.parameters), name
 
 
-def test_the_log_filter_is_sqlites_in_postgresqls_words() -> None:
-    """Checked without a server: the SQLite filter, translated (JSON path, ILIKE), with the same parameters."""
-    from bot.storage.postgres.statements import log_where
-    from bot.storage.rows import LogQuery
-    from bot.storage.sqlite import log_where as sqlite_log_where
+def test_the_log_filters_are_worded_as_their_indexes_were_made() -> None:
+    """Checked without a server: each clause in the words of migration 8's index (the partial index's condition,
+    the trigram index's expressions), so PostgreSQL's planner can match them; a text is ILIKE, escaped."""
+    from bot.storage.postgres.statements import HIDDEN_SIDES, SECRET_SIDE, log_where
+    from bot.storage.rows import SHORT_TEXT_WINDOW, LogQuery
 
     query = LogQuery(actor_id=7, command="roll", secret_only=True, text="50%", reveal=True)
-    sql, parameters = log_where(query)
-    assert parameters == sqlite_log_where(query)[1] == (7, "roll", "%50\\%%", "%50\\%%", "%50\\%%")
-    assert "json_extract" not in sql and " LIKE " not in sql
-    assert sql.count("(result::json #>> '{secret,summary}')") == 2 and sql.count(" ILIKE ") == 3
-    assert sql.count("(result::json #>> '{private,summary}')") == 2  # the owner's side, read by a GM's filter
+    sql, parameters = log_where(3, query)
+    assert parameters == (3, 7, "roll", "%50\\%%", "%50\\%%", "%50\\%%")
+    assert "json_extract" not in sql and " LIKE " not in sql and sql.count(" ILIKE ") == 3
+    migration = " ".join(PG_MIGRATIONS[8].split())
+    assert SECRET_SIDE in sql and " ".join(SECRET_SIDE.split()) in migration
+    assert all(f"{side} gin_trgm_ops" in migration and f"{side} ILIKE ?" in sql for side in HIDDEN_SIDES)
+    assert 'command COLLATE "C" = ?' in sql and 'command COLLATE "C", seq' in migration
+    player, _ = log_where(3, LogQuery(text="50%"))  # a player's search reads the public summary alone
+    assert "result" not in player and player.count(" ILIKE ") == 1
+    short, found = log_where(3, LogQuery(text="hp"), newest=9_000)  # no trigram: the newest events only
+    assert "seq > ?" in short and found[-1] == 9_000 - SHORT_TEXT_WINDOW
 
 
 def test_every_migration_has_a_postgres_version_under_the_same_number() -> None:
@@ -155,11 +161,15 @@ async def test_undo_status_and_log_pages_seek_indexes_however_long_the_log(tally
     assert isinstance(store, PgStore)
     await tally.start_campaign(type(HERE)(HERE.guild_id, 9999), GM, "tally", "Elsewhere")
     for campaign in await store.live_campaigns("tally"):
+        first = await store.count_events(campaign.id) + 1  # numbered on, as append_event numbers them
         await insert_many(
             store,
-            "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot)"
-            " VALUES (?, 't', 11, 'Gwen', ?, 'x', '{}', ?)",
-            ((campaign.id, "roll" if i % 10 else "tally add", None if i % 10 else "{}") for i in range(30_000)),
+            "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, seq)"
+            " VALUES (?, 't', 11, 'Gwen', ?, 'x', '{}', ?, ?)",
+            (
+                (campaign.id, "roll" if i % 10 else "tally add", None if i % 10 else "{}", first + i)
+                for i in range(30_000)
+            ),
         )
     await fetch(store, "ANALYZE")
     queries = []

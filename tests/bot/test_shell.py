@@ -28,7 +28,7 @@ async def test_completion_offers_the_trees_commands_and_their_options(console: C
 
 
 def test_mentions_read_as_names() -> None:
-    assert with_names("<@12> pings <@!34> and <@56>", {12: "Pat", 34: "Oz"}) == "@Pat pings @Oz and @56"
+    assert with_names("<@12> pings <@!34> and <@56>", {12: "Pat", 34: "Oz"}) == "@Pat pings @Oz and @unknown-user"
     assert with_names("until <t:1795660010:f>", {}) == "until 2026-11-26 02:26 UTC"
 
 

@@ -10,6 +10,7 @@ docs/new-ruleset.md). The shared texts (bot/, cogs/, the rulings, README and the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -72,3 +73,20 @@ def test_every_command_a_player_reads_about_exists(owner: str, tree: Tree) -> No
             for problem in ref_problems(ref, tree):
                 found.setdefault(f"`{ref.text}`: {problem}", []).append(text.where)
     assert not found, "\n".join(f"{problem}  [{', '.join(sorted(set(where))[:4])}]" for problem, where in found.items())
+
+
+TWICE = re.compile(r"\(`?(/[^()`]+?)`?\)\s*\(`?\1`?\)")  # "(/serpent battle round) (`/serpent battle round`)"
+
+
+@EVERY_OWNER
+def test_no_text_names_a_command_twice_in_a_row(owner: str, tree: Tree) -> None:
+    """A wait whose words name its command, then the command the wait line adds: said once is enough."""
+    found = [
+        f"{text.where}: {match.group(0)}" for text in player_texts(owner, tree) for match in TWICE.finditer(text.text)
+    ]
+    assert not found, "\n".join(found[:10])
+
+
+def test_a_command_named_twice_in_a_row_is_caught() -> None:
+    assert TWICE.search("**GM**: run round 2 (/serpent battle round) (`/serpent battle round`), since")
+    assert not TWICE.search("**GM**: run round 2 (`/serpent battle round`) (`/serpent battle adjust`)")

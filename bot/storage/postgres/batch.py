@@ -220,14 +220,14 @@ def locking(campaign_ids: Collection[int]) -> str:
 
 
 async def run_batch(
-    connection: asyncpg.Connection, actions: Sequence[ActionWrite]
+    connection: asyncpg.Connection, actions: Sequence[ActionWrite], now: str | None = None
 ) -> list[ActionDone | StaleCampaignError]:
     """Every action's writes in one statement, their campaigns' locks held (:func:`lock`): each action's
     :class:`ActionDone`, or the :class:`StaleCampaignError` that refuses it. If any is refused, the others' writes
     are in the transaction too: the caller rolls back and runs them again without it."""
     try:
         held, born_ids, born_campaigns, born_keys, event_ids, event_campaigns = await connection.fetchrow(
-            APPLY, *_arguments(actions, utcnow())
+            APPLY, *_arguments(actions, now or utcnow())
         )
     except asyncpg.IntegrityConstraintViolationError as error:
         raise ConstraintError(str(error)) from None

@@ -22,6 +22,12 @@ class PgStoreOpenError(StoreOpenError):
         reason = str(error).strip() or type(error).__name__
         if isinstance(error, SchemaTooNewError):
             advice = f"{reason}, or set MAGISTER_DB to another database"
+        elif "pg_trgm" in reason:  # migration 8: the log's text search
+            advice = (
+                f"{reason}: the log's text search needs PostgreSQL's pg_trgm extension (Debian's postgresql "
+                "package has it; elsewhere postgresql-contrib): from PostgreSQL 13 the database's owner may add it, "
+                "before that a superuser runs CREATE EXTENSION pg_trgm in this database"
+            )
         else:
             advice = (
                 f"{reason}: check the server runs, the database exists and the user may use it, or set MAGISTER_DB "

@@ -143,6 +143,28 @@ PG_MIGRATIONS: dict[int, str] = {
         )::text
         WHERE undoes IS NOT NULL AND summary LIKE 'undid #% (%';
     """,
+    # 8: the log's filters seek. SQLite's three indexes in event-number order (the command's in byte order, as
+    # commands_seen reads it), and for the text a trigram GIN index (pg_trgm, trusted: a database owner may
+    # add it) over the summary and the secret and private sides, which ILIKE uses and rechecks exactly.
+    8: """
+    CREATE EXTENSION IF NOT EXISTS pg_trgm;
+    CREATE INDEX events_by_actor ON events (campaign_id, actor_id, seq);
+    DROP INDEX events_commands;
+    CREATE INDEX events_by_command ON events (campaign_id, command COLLATE "C", seq);
+    CREATE INDEX events_secret ON events (campaign_id, seq)
+        WHERE ((result::json #>> '{secret,summary}') IS NOT NULL
+               OR (result::json #>> '{private,summary}') IS NOT NULL);
+    CREATE INDEX events_text ON events USING gin (
+        summary gin_trgm_ops,
+        (result::json #>> '{secret,summary}') gin_trgm_ops,
+        (result::json #>> '{private,summary}') gin_trgm_ops
+    );
+    """,
+    9: """
+    DROP TRIGGER events_counted ON events;
+    DROP FUNCTION magister_count_event();
+    DROP TABLE event_counts;
+    """,
 }
 
 BOOKKEEPING = """

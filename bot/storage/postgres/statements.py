@@ -1,26 +1,27 @@
 """The SQL of every write: :class:`Statements`, the PostgreSQL twin of SQLite's ``WriteTx``, as coroutines on the
-open write transaction's connection; and the two helpers that translate SQL written for SQLite (``?``
-placeholders, the event log's filters)."""
+open write transaction's connection; the helper that translates SQL written for SQLite (``?`` placeholders);
+and the event log's filtered reads."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 import asyncpg
 
 from bot.storage.members import Erased, Execute, Query, Step, drive_async, erase
+from bot.storage.postgres.imports import ImportStatements
 from bot.storage.rows import (
+    SHORT_TEXT_WINDOW,
     CampaignRow,
     ConstraintError,
     LogQuery,
     StaleCampaignError,
     TimerClaimedError,
     dumps,
-    utcnow,
 )
-from bot.storage.sqlite import log_where as sqlite_log_where
+from bot.storage.sqlite import like_pattern
 
 
 def _text(args: tuple[Any, ...]) -> tuple[Any, ...]:
@@ -39,13 +40,63 @@ def placeholders(sql: str) -> str:
     return re.sub(r"\?", lambda _: f"${next(numbers)}", sql)
 
 
-def log_where(where: LogQuery) -> tuple[str, tuple]:
-    """The SQLite filter of :class:`LogQuery` (:func:`bot.storage.sqlite.log_where`) in PostgreSQL's words: JSON
-    paths, and LIKE as SQLite's (case-insensitive for ASCII letters)."""
-    sql, parameters = sqlite_log_where(where)
-    sql = sql.replace("json_extract(result, '$.secret.summary')", "(result::json #>> '{secret,summary}')")
-    sql = sql.replace("json_extract(result, '$.private.summary')", "(result::json #>> '{private,summary}')")
-    return sql.replace(" LIKE ", " ILIKE "), parameters
+SECRET_SIDE = (  # word for word events_secret's condition (migration 8), so the planner sees the index holds these
+    "((result::json #>> '{secret,summary}') IS NOT NULL OR (result::json #>> '{private,summary}') IS NOT NULL)"
+)
+HIDDEN_SIDES = ("(result::json #>> '{secret,summary}')", "(result::json #>> '{private,summary}')")
+
+
+def log_where(campaign_id: int, where: LogQuery, newest: int = 0) -> tuple[str, tuple]:
+    """The WHERE clauses of a filtered log read (SQLite's :class:`bot.storage.sqlite.LogSearch`, in one table):
+    each in the words its index was made with, so the planner can seek it. A text is ILIKE (SQLite's LIKE, and
+    the trigram index's operator); a short one (no trigram to seek) reads only the events after ``newest``
+    (the campaign's newest number) less :data:`SHORT_TEXT_WINDOW`, a bound the planner sees as a value."""
+    clauses, parameters = ["campaign_id = ?"], [campaign_id]
+    if where.actor_id is not None:
+        clauses.append("actor_id = ?")
+        parameters.append(where.actor_id)
+    if where.command is not None:
+        clauses.append('command COLLATE "C" = ?')
+        parameters.append(where.command)
+    if where.secret_only:
+        clauses.append(SECRET_SIDE)
+    if where.text:
+        sides = ["summary", *(HIDDEN_SIDES if where.reveal else ())]
+        clauses.append("(" + " OR ".join(f"{side} ILIKE ?" for side in sides) + ")")
+        parameters += [like_pattern(where.text)] * len(sides)
+        if where.short_text:
+            clauses.append("seq > ?")
+            parameters.append(newest - SHORT_TEXT_WINDOW)
+    return " AND ".join(clauses), tuple(parameters)
+
+
+def log_select(
+    campaign_id: int,
+    where: LogQuery,
+    *,
+    numbers_only: bool,
+    limit: int,
+    offset: int = 0,
+    before: int | None = None,
+    after: int | None = None,
+    oldest_first: bool = False,
+    newest: int = 0,
+) -> tuple[str, tuple]:
+    """Matching events (or their numbers) between ``after`` and ``before`` (exclusive), in number order."""
+    sql, parameters = log_where(campaign_id, where, newest)
+    bounds = []
+    if before is not None:
+        bounds.append(before)
+        sql += " AND seq < ?"
+    if after is not None:
+        bounds.append(after)
+        sql += " AND seq > ?"
+    columns = "seq" if numbers_only else "*"
+    order = "ASC" if oldest_first else "DESC"
+    return (
+        placeholders(f"SELECT {columns} FROM events WHERE {sql} ORDER BY seq {order} LIMIT ? OFFSET ?"),
+        (*parameters, *bounds, limit, offset),
+    )
 
 
 class OpenTransaction(Protocol):
@@ -54,9 +105,10 @@ class OpenTransaction(Protocol):
 
     _connection: asyncpg.Connection | None
     _locked: set[int]
+    clock: Callable[[], str]  # the time rows are stamped with
 
 
-class Statements:
+class Statements(ImportStatements):
     """The writes themselves, as coroutines on the open transaction's connection. Jobs reach them through
     :class:`~bot.storage.postgres.writer.PgWriteTx` (sync), ``async with store.transaction()`` through
     :class:`~bot.storage.postgres.writer.PgTransaction`."""
@@ -109,7 +161,7 @@ class Statements:
             dumps(list(gm_ids)),
             dumps(settings),
             dumps(state),
-            utcnow(),
+            self._writer.clock(),
         )
 
     async def set_created_at(self, campaign_id: int, created_at: str) -> None:
@@ -179,7 +231,7 @@ class Statements:
 
     async def insert_character(self, campaign_id: int, owner_id: int, name: str, sheet: dict) -> int:
         await self._lock(campaign_id)
-        now = utcnow()
+        now = self._writer.clock()
         return await self._insert(
             """INSERT INTO characters (campaign_id, owner_id, name, name_key, sheet, created_at, updated_at)
                VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id""",
@@ -197,7 +249,7 @@ class Statements:
             "UPDATE characters SET owner_id = $1, sheet = $2, updated_at = $3 WHERE id = $4",
             owner_id,
             dumps(sheet),
-            utcnow(),
+            self._writer.clock(),
             character_id,
         )
 
@@ -226,7 +278,7 @@ class Statements:
                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
                        (SELECT coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = $1)) RETURNING id""",
             campaign_id,
-            at or utcnow(),
+            at or self._writer.clock(),
             actor_id,
             actor_name,
             command,
@@ -255,7 +307,7 @@ class Statements:
             name,
             key,
             expression,
-            utcnow(),
+            self._writer.clock(),
         )
         return _count(status) > 0
 

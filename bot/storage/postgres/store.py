@@ -24,10 +24,9 @@ from bot.storage.members import (
 )
 from bot.storage.postgres.errors import UNREACHABLE, PgStoreOpenError, again_if_dropped, unavailable
 from bot.storage.postgres.migrations import migrate
-from bot.storage.postgres.statements import log_where, placeholders
+from bot.storage.postgres.statements import log_select, placeholders
 from bot.storage.postgres.writer import WRITES_SEEN, PgWriter
 from bot.storage.rows import (
-    FLIP_OFFSET,
     RECAP_COUNT_CAP,
     SYNCHRONOUS,
     CampaignRow,
@@ -59,6 +58,15 @@ class PgStore:
         self.url = url
         self._pool = pool
         self._writer = writer
+
+    @property
+    def clock(self) -> Callable[[], str]:
+        """What "now" is for the rows this store stamps (events, campaigns, sheets, macros)."""
+        return self._writer.clock
+
+    @clock.setter
+    def clock(self, clock: Callable[[], str]) -> None:
+        self._writer.clock = clock
 
     @classmethod
     async def open(cls, url: str, *, synchronous: str = "FULL") -> PgStore:
@@ -107,6 +115,19 @@ class PgStore:
 
     async def _fetchval(self, sql: str, *args: Any) -> Any:
         return await again_if_dropped(lambda: self._pool.fetchval(sql, *args))
+
+    async def _fetch_planned(self, sql: str, *args: Any) -> list[asyncpg.Record]:
+        """A read planned for these very values. asyncpg keeps each query prepared, and PostgreSQL may then plan
+        it once for any values; a log search is planned per text (the trigram index for a rare one, a walk back
+        from the newest for a common one), and a plan made for neither would walk a whole campaign's log. A
+        statement prepared for one run is always planned with its values."""
+
+        async def run() -> list[asyncpg.Record]:
+            async with self._pool.acquire() as connection:
+                statement = await connection.prepare(sql)
+                return await statement.fetch(*args)
+
+        return await again_if_dropped(run)
 
     # ------------------------------------------------------------------ writes
 
@@ -203,43 +224,59 @@ class PgStore:
         return [CharacterRow(r["id"], r["campaign_id"], r["owner_id"], r["name"], json.loads(r["sheet"])) for r in rows]
 
     async def events(self, campaign_id: int, *, limit: int, offset: int = 0) -> list[EventRow]:
-        if offset > FLIP_OFFSET:
-            total = await self.count_events(campaign_id)
-            if offset > total // 2:
-                rows = await self._fetch(
-                    "SELECT * FROM events WHERE campaign_id = $1 ORDER BY id LIMIT $2 OFFSET $3",
-                    campaign_id,
-                    max(0, min(limit, total - offset)),
-                    max(0, total - offset - limit),
-                )
-                return [event_row(row) for row in reversed(rows)]
+        total = await self.count_events(campaign_id)
         rows = await self._fetch(
-            "SELECT * FROM events WHERE campaign_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3",
+            "SELECT * FROM events WHERE campaign_id = $1 AND seq <= $2 ORDER BY seq DESC LIMIT $3",
             campaign_id,
+            total - offset,
             limit,
-            offset,
         )
         return [event_row(row) for row in rows]
 
     async def events_matching(
-        self, campaign_id: int, where: LogQuery, *, limit: int, offset: int = 0
+        self,
+        campaign_id: int,
+        where: LogQuery,
+        *,
+        limit: int,
+        before: int | None = None,
+        after: int | None = None,
+        skip: int = 0,
     ) -> list[EventRow]:
-        sql, parameters = log_where(where)
-        rows = await self._fetch(
-            placeholders(f"SELECT * FROM events WHERE campaign_id = ?{sql} ORDER BY id DESC LIMIT ? OFFSET ?"),
+        read = self._fetch_planned if where.text else self._fetch
+        newest = await self._newest(campaign_id) if where.short_text else 0
+        if skip:
+            sql, parameters = log_select(
+                campaign_id, where, numbers_only=True, limit=1, offset=skip - 1, before=before, newest=newest
+            )
+            found = await read(sql, *parameters)
+            if not found:
+                return []
+            before = int(found[0][0])
+        newest_last = after is not None and before is None
+        sql, parameters = log_select(
             campaign_id,
-            *parameters,
-            limit,
-            offset,
+            where,
+            numbers_only=False,
+            limit=limit,
+            before=before,
+            after=after,
+            oldest_first=newest_last,
+            newest=newest,
         )
-        return [event_row(row) for row in rows]
+        rows = [event_row(row) for row in await read(sql, *parameters)]
+        return rows[::-1] if newest_last else rows
 
-    async def count_matching(self, campaign_id: int, where: LogQuery) -> int:
-        sql, parameters = log_where(where)
-        found = await self._fetchval(
-            placeholders(f"SELECT count(*) FROM events WHERE campaign_id = ?{sql}"), campaign_id, *parameters
-        )
-        return int(found)
+    async def count_matching(self, campaign_id: int, where: LogQuery, *, limit: int) -> int:
+        newest = await self._newest(campaign_id) if where.short_text else 0
+        sql, parameters = log_select(campaign_id, where, numbers_only=True, limit=limit, newest=newest)
+        read = self._fetch_planned if where.text else self._fetch
+        return int((await read(f"SELECT count(*) FROM ({sql}) AS found", *parameters))[0][0])
+
+    async def _newest(self, campaign_id: int) -> int:
+        """The campaign's newest event number (one seek of events_seq)."""
+        found = await self._fetchval("SELECT max(seq) FROM events WHERE campaign_id = $1", campaign_id)
+        return int(found or 0)
 
     async def commands_seen(self, campaign_id: int, *, limit: int = 200) -> list[str]:
         rows = await self._fetch(
@@ -303,7 +340,7 @@ class PgStore:
         return [MacroRow(*row) for row in rows]
 
     async def count_events(self, campaign_id: int) -> int:
-        found = await self._fetchval("SELECT events FROM event_counts WHERE campaign_id = $1", campaign_id)
+        found = await self._fetchval("SELECT coalesce(max(seq), 0) FROM events WHERE campaign_id = $1", campaign_id)
         return int(found) if found is not None else 0
 
     async def waits(self, campaign_id: int) -> list[StoredWait]:

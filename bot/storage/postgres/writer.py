@@ -28,7 +28,7 @@ from bot.storage.postgres import batch
 from bot.storage.postgres.bridge import await_only, run_sync
 from bot.storage.postgres.errors import UNREACHABLE, again_if_dropped, unavailable
 from bot.storage.postgres.statements import Statements
-from bot.storage.rows import StaleCampaignError
+from bot.storage.rows import StaleCampaignError, utcnow
 from bot.storage.writer import GroupCommit, Transaction, WriteTx
 
 T = TypeVar("T")
@@ -95,6 +95,11 @@ for _name in TRANSACTION_METHODS:
 
 class Lane(GroupCommit):
     """One writer connection, held between transactions, with its own group commit queue."""
+
+    @property
+    def clock(self) -> Callable[[], str]:
+        """The store's clock (the console's virtual one at its table): every lane stamps rows with its writer's."""
+        return self._writer.clock
 
     def __init__(self, writer: PgWriter) -> None:
         self._writer = writer
@@ -214,7 +219,7 @@ class Lane(GroupCommit):
         try:
             results: dict[int, Any] = {}
             if actions:
-                done = await batch.run_batch(self._connection, actions)  # type: ignore[arg-type]
+                done = await batch.run_batch(self._connection, actions, self.clock())  # type: ignore[arg-type]
                 refused = {pending[i] for (i, _), d in zip(split.batch, done, strict=True) if not _ok(d)}
                 if refused:
                     await self._end(commit=False)
@@ -271,6 +276,7 @@ class PgWriter:
         self._drawing: asyncio.Task[None] | None = None
         self._seen = seen  # the highest magister_writes number seen
         self.batching = True  # False: every action statement by statement (tests that patch PgWriteTx)
+        self.clock: Callable[[], str] = utcnow  # the store's clock, read by every lane
         self.generation = 0
         self.checked_at = time.monotonic()
 

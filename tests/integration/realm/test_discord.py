@@ -77,7 +77,7 @@ async def test_autocomplete_offers_spells_chits_and_castings(valley: ConsoleTabl
     assert await choices(valley, PAT, "realm castable", "spell", spell="") == spells
     rituals = await choices(valley, PAT, "realm cast", "ritual", spell="Blind", ritual="MAGIC")
     assert rituals == ["MAGIC IV4", "MAGIC IV3*"]
-    assert await choices(valley, OZ, "realm enchant", "chit", chit="") == ["MAGIC V3*", "MAGIC V4*", "MOVE L3"]
+    assert await choices(valley, OZ, "realm enchant", "chit", chit="") == ["MAGIC V3*", "MAGIC V4*"]  # Magic chits only
 
 
 async def test_the_log_pager_button_over_realm_actions(valley: ConsoleTable, console: Console) -> None:

@@ -92,7 +92,7 @@ def test_bad_rituals_targets_and_chits(realm: RealmConsole) -> None:
         (OZ, '/realm energize spell:#1 chit:"MAGIC V3*"', "No spell '#1' is in effect"),
         (OZ, "/realm energize spell:²²", "No spell '²²' is in effect"),  # a digit to isdigit(), not to int()
         (PAT, '/realm combat charge at:Goblin chit:"MOVE M4*"', "A character charges another character"),
-        (PAT, '/realm combat action kind:run chit:"MAGIC IV4"', "this needs a Move chit"),
+        (PAT, '/realm combat action kind:run chit:"MAGIC IV4"', "running away takes a Move chit"),
         (OZ, '/realm prepare chit:"MAGIC V3*"', "happens in a daylight phase"),
         (PAT, '/realm cast character:Witch spell:Curse ritual:"MAGIC V3*"', "belongs to another player"),
         (PAT, "/realm resolve", "needs the GM"),

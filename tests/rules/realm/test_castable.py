@@ -118,7 +118,7 @@ def _too_much_effort(realm: Realm) -> dict:
         (_acted, "no_action", "alerted a weapon this round"),
         (_undefined, "spell_defined", "Dazzle has no duration yet, so it cannot be cast until the GM sets it"),
         (_unknown, "spell_known", "Wizard does not know Gleam"),
-        (_in_effect, "not_in_effect", "already cast (#1, active)"),
+        (_in_effect, "not_in_effect", "already cast: #1 Blind, expires at the end of combat in Cave 1 (day 13)."),
         (_wrong_type, "ritual_type", "MAGIC V5 is type V; Blind is type IV"),
         (_fight_chit, "ritual_type", "FIGHT L4 is a Fight chit"),
         (_fatigued, "ritual_free", "MAGIC IV4 is fatigued"),
@@ -126,7 +126,7 @@ def _too_much_effort(realm: Realm) -> dict:
         (_no_color, "color", "No purple magic here"),
         (_not_a_color_chit, "color_chit", "MAGIC IV4* is not a color chit"),
         (_too_slow, "speed", "Speed 4 is slower than 3"),
-        (_too_much_effort, "effort", "0 asterisk(s) played + 2 = 2, over the limit of 1"),
+        (_too_much_effort, "effort", "MAGIC IV3** has 2 effort asterisks: 2 in all, over the limit of 1 a round."),
     ],
 )
 def test_each_check_fails_alone(setup: Callable[[Realm], dict], check: str, says: str) -> None:

@@ -131,11 +131,12 @@ def test_an_attack_spell_hits_and_expires_when_attacks_resolve() -> None:
     realm.act("pat", "target", targets="Witch, Goblin")
     realm.act("gm", "resolve")
     with pytest.raises(RuleError, match="may maneuver but not attack with a weapon"):
-        realm.act("pat", "combat weapon", target="Witch")
-    realm.act("oz", "combat weapon", target="Wizard")
+        realm.act("pat", "combat weapon", target="Witch", chit="FIGHT L4")
+    realm.act("oz", "character chit", change="add", chit="FIGHT L4")
+    realm.act("oz", "combat weapon", target="Wizard", chit="FIGHT L4")
     secret = realm.act("pat", "attack", direction="thrust")
     assert "thrust" not in secret.card.description and "thrust" in secret.secret.description
-    realm.act("oz", "combat maneuver", who="Witch", maneuver="dodge", speed=4)
+    realm.act("oz", "combat maneuver", who="Witch", maneuver="dodge", chit="MOVE M4**")
     realm.act("gm", "combat maneuver", who="Goblin", maneuver="dodge", speed=2)
     data = realm.act("gm", "combat attacks").data
     assert [(h["target"], h["hit"], h["why"]) for h in data["hits"]] == [

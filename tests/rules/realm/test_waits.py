@@ -117,7 +117,7 @@ def test_attack_spells_wait_for_direction_maneuvers_attacks_and_the_missile_roll
     realm.act("pat", "attack", direction="thrust")
     assert keys(realm) == [f"{R1} maneuver: Witch"]
     assert "thrust" not in str(waits(realm))  # the direction stays secret
-    realm.act("oz", "combat maneuver", who="Witch", maneuver="dodge", speed=4)
+    realm.act("oz", "combat maneuver", who="Witch", maneuver="dodge", chit="MOVE M4**")
     goblin = only(realm)
     assert goblin.key == f"{R1} attacks" and goblin.what.startswith("place Goblin's maneuver")
     realm.act("gm", "combat maneuver", who="Goblin", maneuver="dodge", speed=2)

@@ -47,7 +47,7 @@ def test_the_gm_runs_the_first_round_once_two_sides_stand() -> None:
     g.do("black", "battle join")
     (wait,) = waits(g)
     assert (wait.key, wait.user_id, wait.who, wait.kind) == ("round 1: GM", None, "GM", "gm")
-    assert wait.what == "run round 1 (/serpent battle round)"
+    assert wait.what == "run round 1"  # the wait line adds the command (`/serpent battle round`) once
     assert wait.commands == ["/serpent battle round"] and wait.on_deadline is None
 
 
@@ -101,7 +101,7 @@ def test_the_round_end_waits_on_the_gm_and_a_finished_battle_on_nobody() -> None
         "round 2: GM",
         None,
         "gm",
-        "run round 2 (/serpent battle round)",
+        "run round 2",
     )
     g.battle.phase = "over"
     assert waits(g) == []
