@@ -92,9 +92,13 @@ class GroupCommit:
                     continue
                 except Exception:
                     outcomes = await self._alone(jobs)
-            for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
-                if not future.done():
-                    future.set_result(value) if ok else future.set_exception(value)
+            self._deliver(batch, outcomes)
+
+    def _deliver(self, batch: list[tuple[Job, asyncio.Future[Any]]], outcomes: list[tuple[bool, Any]]) -> None:
+        """Each job's result or error to its writer, once its group is done."""
+        for (_, future), (ok, value) in zip(batch, outcomes, strict=True):
+            if not future.done():
+                future.set_result(value) if ok else future.set_exception(value)
 
 
 class Writer(GroupCommit):

@@ -173,3 +173,20 @@ async def test_two_processes_hammering_the_same_campaigns_stay_consistent(tmp_pa
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_a_process_never_takes_its_own_writes_for_another_s(store: Store, tmp_path: Path) -> None:
+    """Its writes commit on several connections (PostgreSQL's lanes) and each is counted for the other processes:
+    its own counts must never look like someone else's, or every write would empty its cache. Another process's
+    write is seen."""
+    before = store.generation
+    rows = [await _row(store, campaign_id) for campaign_id in range(1, 10)]  # every lane
+    for _ in range(5):
+        await asyncio.gather(*(store.write(_action(row, "check")) for row in rows))
+    assert store.generation == before and not await store.check_others()
+    other = await open_store(tmp_path / "actions.sqlite3")
+    try:
+        await other.write(_action(await _row(other, 1), "check"))
+    finally:
+        await other.close()
+    assert await store.check_others() and store.generation == before + 1

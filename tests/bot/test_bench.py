@@ -77,3 +77,16 @@ async def test_bench_measures_history_serpent_scaling_and_prints_every_target() 
         assert target in names
     assert all(isinstance(met, bool) and figure for _, figure, met in rows)
     assert not [name for name, _, _ in rows if any(bounded in name for bounded in LOG_BOUNDED)]
+
+
+def test_postgres_saturation_is_held_to_half_of_its_raw_pool() -> None:
+    """Issue 23: the service on PostgreSQL against raw asyncpg on a pool of 8 must reach 50%; SQLite's 25% stays."""
+    load = {"service_p99_ms": 5.0, "rate_per_s": 1000.0}
+    for raw, ratio, met in (
+        ("asyncpg pool x8", 0.4, False),
+        ("asyncpg pool x8", 0.5, True),
+        ("sqlite3 sync", 0.4, True),
+    ):
+        (saturation, *_) = targets({"raw": raw, "saturation": {"ratio_to_raw": ratio}, "offered_load": load})
+        assert saturation[2] is met, (raw, ratio)
+        assert saturation[0].startswith(f"saturation >= {50 if raw.startswith('asyncpg') else 25}%")

@@ -94,17 +94,19 @@ async def test_a_commit_whose_connection_broke_says_it_may_have_been_saved(
     and the write is not run again (that could apply it twice)."""
     await console.ok("/campaign start ruleset:tally name:Broken")
     await console.ok("/tally create name:Pip")
-    real = asyncpg.transaction.Transaction.commit
+    real = asyncpg.connection.Connection.execute
     calls: list[int] = []
 
-    async def commit(self) -> None:
-        calls.append(1)
-        await real(self)  # it lands; the reply that says so is lost
-        raise asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation")
+    async def execute(self, query: str, *args, **kwargs) -> str:
+        status = await real(self, query, *args, **kwargs)
+        if query == "COMMIT":
+            calls.append(1)  # it landed; the reply that says so is lost
+            raise asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation")
+        return status
 
-    monkeypatch.setattr(asyncpg.transaction.Transaction, "commit", commit)
+    monkeypatch.setattr(asyncpg.connection.Connection, "execute", execute)
     refused = await console.fails("/tally add name:Pip")
-    monkeypatch.setattr(asyncpg.transaction.Transaction, "commit", real)
+    monkeypatch.setattr(asyncpg.connection.Connection, "execute", real)
     assert "may or may not have been saved" in shown(refused) and "/campaign log" in shown(refused)
     assert "incident" not in shown(refused)
     assert len(calls) == 1  # not retried

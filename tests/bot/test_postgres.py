@@ -277,3 +277,45 @@ def test_backup_says_to_use_pg_dump_for_postgres(tmp_path: Path) -> None:
     result = run_bot(["backup", str(tmp_path / "copy.sqlite3")], tmp_path, "postgresql://magister@/magister")
     assert result.returncode == 2 and "pg_dump" in result.stderr
     assert not (tmp_path / "copy.sqlite3").exists()
+
+
+def test_a_write_tx_method_outside_a_write_job_is_refused_plainly() -> None:
+    """PostgreSQL's sync jobs await each statement from a greenlet (bot/storage/postgres/bridge.py); called anywhere
+    else the method says what to use instead, and its statement is never left un-awaited."""
+    from bot.storage.postgres.bridge import await_only
+
+    async def statement() -> int:
+        return 1
+
+    coroutine = statement()
+    with pytest.raises(RuntimeError, match=r"use store\.write"):
+        await_only(coroutine)
+    assert coroutine.cr_frame is None  # closed
+
+
+@on_postgres
+async def test_write_jobs_never_leave_the_event_loop(store: PgStore) -> None:
+    """No worker thread: a group of 64 sync jobs wakes the loop from another thread not once (SQLite's writer
+    thread: at most 4, tests/bot/test_store.py), and each job runs on the loop's own thread."""
+    import threading
+
+    async with store.transaction() as tx:
+        campaign_id = await tx.insert_campaign(1, 2, "tally", "C", [9], {}, {})
+    loop = asyncio.get_running_loop()
+    original, wakeups, threads = loop.call_soon_threadsafe, 0, set()
+
+    def counting(*args, **kwargs):
+        nonlocal wakeups
+        wakeups += 1
+        return original(*args, **kwargs)
+
+    def job(tx) -> int:
+        threads.add(threading.get_ident())
+        return tx.append_event(campaign_id, 9, "G", "x", "e", {})
+
+    loop.call_soon_threadsafe = counting  # type: ignore[method-assign]
+    try:
+        ids = await asyncio.gather(*(store.write(job) for _ in range(64)))
+    finally:
+        del loop.call_soon_threadsafe
+    assert (wakeups, threads, len(set(ids))) == (0, {threading.get_ident()}, 64)

@@ -3,16 +3,17 @@
 Run one by one, each action costs three to six round trips to the server (its advisory lock, the campaign's UPDATE,
 the log's INSERT, its characters and waits); sixty actions in a group, two to three hundred. Here the whole group is
 
-1. one ``pg_advisory_xact_lock`` per campaign, in one statement, in id order (two processes, or two of our writer
-   connections, taking overlapping sets always take them in the same order, so they never deadlock), and
+1. one ``pg_advisory_xact_lock`` per campaign, in id order, in the statement that begins the transaction (two
+   processes, or two of our writer connections, taking overlapping sets always take them in the same order, so
+   they never deadlock), and
 2. one statement of data-modifying CTEs over ``unnest``-ed arrays: the campaigns' UPDATE with each one's version
    check (and the plain check of a log-only action), the characters' UPDATE, DELETE and INSERT, the events' INSERT
    numbered per campaign (max(seq) + 1: one event per campaign here, and the lock is held), the waits ended and put,
    the new timers. It returns which actions' version checks held, the new characters' ids and the events' ids.
 
-The lock must be its own statement: under READ COMMITTED each statement reads the data committed when it began, so
-a lock taken inside the big statement could be granted only after another process committed events this statement
-cannot see, and max(seq) would repeat a number.
+The locks must come before the big statement, not inside it: under READ COMMITTED each statement reads the data
+committed when it began, so a lock granted while the big statement ran could come after another process committed
+events it cannot see, and max(seq) would repeat a number.
 
 An action whose check failed (another process moved the campaign) is refused alone: :func:`run_batch` says which,
 and the caller rolls the group back and runs it again without them, as group commit retries after any failure.
@@ -22,7 +23,7 @@ rare since the service serializes a campaign's actions, runs statement by statem
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,8 +32,6 @@ import asyncpg
 from bot.storage.action import ActionDone, ActionWrite
 from bot.storage.rows import ConstraintError, StaleCampaignError, utcnow
 from bot.storage.rows import dumps_text as dumps
-
-LOCK = "SELECT count(pg_advisory_xact_lock(id)) FROM unnest($1::bigint[]) AS id"
 
 MODES = {"check": 0, "touch": 1, "state": 2, "settings": 3}
 
@@ -214,9 +213,11 @@ def _arguments(actions: Sequence[ActionWrite], now: str) -> list[Any]:
     ]
 
 
-async def lock(connection: asyncpg.Connection, campaign_ids: set[int]) -> None:
-    """Every campaign's advisory lock, in id order, in one statement."""
-    await connection.execute(LOCK, sorted(campaign_ids))
+def locking(campaign_ids: Collection[int]) -> str:
+    """The statement that takes every campaign's advisory lock, in id order; sent with BEGIN in one round trip,
+    so its ids are written into it (integers, nothing else)."""
+    ids = ",".join(str(int(campaign_id)) for campaign_id in sorted(campaign_ids))
+    return f"SELECT count(pg_advisory_xact_lock(id)) FROM unnest('{{{ids}}}'::bigint[]) AS id"
 
 
 async def run_batch(

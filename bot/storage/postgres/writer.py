@@ -17,7 +17,7 @@ import asyncio
 import inspect
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Coroutine
 from contextlib import asynccontextmanager
 from typing import Any, TypeVar
 
@@ -34,7 +34,7 @@ from bot.storage.writer import GroupCommit, Transaction, WriteTx
 T = TypeVar("T")
 Job = Callable[[Any], Any]
 WRITES_SEEN = "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM magister_writes"
-LANES = 4  # writer connections per process
+LANES = 2  # writer connections per process (measured: README "Performance")
 CLOSE_TIMEOUT = 10.0
 
 log = logging.getLogger(__name__)
@@ -106,9 +106,9 @@ class Lane(GroupCommit):
         self._lock = asyncio.Lock()
         self._queue: list[tuple[Job, asyncio.Future[Any]]] = []
         self._committer: asyncio.Task[None] | None = None
+        self._deliveries: set[asyncio.Task[None]] = set()  # groups committed, waiting for their count
         self._held: asyncpg.Connection | None = None  # kept between transactions: no acquire, no reset
         self._connection: asyncpg.Connection | None = None  # the open transaction's (read by Statements)
-        self._transaction: Any = None
         self._locked: set[int] = set()  # campaigns advisory-locked in the open transaction
         self._statements = Statements(self)
         self._tx = PgWriteTx(self)
@@ -117,6 +117,8 @@ class Lane(GroupCommit):
     async def close(self) -> None:
         if self._committer is not None:
             await asyncio.shield(self._committer)
+        if self._deliveries:  # the committer is done: no more will come
+            await asyncio.wait(list(self._deliveries))
         async with self._lock:
             await self._let_go()
 
@@ -131,38 +133,42 @@ class Lane(GroupCommit):
 
     # ------------------------------------------------------------------ transactions
 
-    async def _begin(self) -> None:
-        async def begin() -> tuple[asyncpg.Connection, Any]:
+    async def _begin(self, locks: Collection[int] = ()) -> None:
+        """BEGIN, and with it (one round trip) the campaigns' advisory locks, in id order."""
+        sql = "BEGIN"
+        if locks:
+            sql += "; " + batch.locking(locks)
+
+        async def begin() -> asyncpg.Connection:
             if self._held is None or self._held.is_closed():
                 await self._let_go()
                 self._held = await self._writer.connect()
             try:
-                transaction = self._held.transaction()
-                await transaction.start()
+                await self._held.execute(sql)
             except BaseException:
                 await self._let_go()  # dropped by the server (a restart): the retry takes a new one
                 raise
-            return self._held, transaction
+            return self._held
 
-        connection, transaction = await again_if_dropped(begin)
-        self._connection, self._transaction, self._locked = connection, transaction, set()
+        self._connection = await again_if_dropped(begin)
+        self._locked = set(locks)
 
     async def _end(self, commit: bool) -> None:
-        transaction = self._transaction
-        self._connection = self._transaction = None
+        """COMMIT or ROLLBACK. The caller waits for :meth:`PgWriter.counted` before it tells anyone of a commit."""
+        connection, self._connection = self._connection, None
+        assert connection is not None
         if not commit:
             # a connection that broke has nothing to roll back; the error that brought us here matters
             try:
-                await transaction.rollback()
+                await connection.execute("ROLLBACK")
             except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
                 await self._let_go()
             return
         try:
-            await transaction.commit()
+            await connection.execute("COMMIT")
         except UNREACHABLE as error:  # sent, but no answer: it may have landed or not
             await self._let_go()
             raise unavailable(error, maybe_saved=True) from error
-        await self._writer.count_commit(self._held)
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PgTransaction]:
@@ -176,6 +182,7 @@ class Lane(GroupCommit):
                     raise unavailable(error) from error
                 raise
             await self._end(commit=True)
+        await self._writer.counted()
 
     # ------------------------------------------------------------------ group commit
 
@@ -207,14 +214,11 @@ class Lane(GroupCommit):
         back and the batched actions the version check refused (nothing else is done then)."""
         chosen = [jobs[index] for index in pending]
         split = batch.split(chosen) if self._writer.batching else batch.Split(others=list(range(len(chosen))))
-        await self._begin()
+        actions = [action for _, action in split.batch]
+        await self._begin({action.campaign.id for action in actions})
         try:
             results: dict[int, Any] = {}
-            if split.batch:
-                actions = [action for _, action in split.batch]
-                ids = {action.campaign.id for action in actions}
-                await batch.lock(self._connection, ids)  # type: ignore[arg-type]
-                self._locked |= ids
+            if actions:
                 done = await batch.run_batch(self._connection, actions, self.clock())  # type: ignore[arg-type]
                 refused = {pending[i] for (i, _), d in zip(split.batch, done, strict=True) if not _ok(d)}
                 if refused:
@@ -224,7 +228,7 @@ class Lane(GroupCommit):
             for i in split.others:
                 results[i] = await run_sync(chosen[i], self._tx)
         except BaseException as error:
-            if self._transaction is not None:
+            if self._connection is not None:
                 await self._end(commit=False)
             if isinstance(error, UNREACHABLE):  # the connection went mid-transaction: nothing was saved
                 raise unavailable(error) from error
@@ -235,6 +239,21 @@ class Lane(GroupCommit):
         for i, index in enumerate(pending):
             outcomes[index] = (True, results[i])
         return set()
+
+    def _deliver(self, group: list[tuple[Job, asyncio.Future[Any]]], outcomes: list[tuple[bool, Any]]) -> None:
+        """Once the commit is counted (:meth:`PgWriter.counted`): meanwhile the lane commits its next group."""
+        if not any(ok for ok, _ in outcomes):  # nothing was committed: nothing to count
+            super()._deliver(group, outcomes)
+            return
+        task = asyncio.create_task(self._counted_then(group, outcomes), name="magister-pg-deliver")
+        self._deliveries.add(task)
+        task.add_done_callback(self._deliveries.discard)
+
+    async def _counted_then(
+        self, group: list[tuple[Job, asyncio.Future[Any]]], outcomes: list[tuple[bool, Any]]
+    ) -> None:
+        await self._writer.counted()
+        super()._deliver(group, outcomes)
 
 
 def _ok(outcome: Any) -> bool:
@@ -252,7 +271,9 @@ class PgWriter:
         self._loop = asyncio.get_running_loop()
         self._lanes = [Lane(self) for _ in range(lanes)]
         self._tx = self._lanes[0]._tx  # the class tests patch (tests/support/db.py write_tx_class)
-        self._counting = asyncio.Lock()  # one magister_writes draw at a time: they are seen in the order drawn
+        self._counter: asyncpg.Connection | None = None  # draws magister_writes numbers, one at a time
+        self._next_draw: asyncio.Future[None] | None = None  # the draw the commits since the last one wait for
+        self._drawing: asyncio.Task[None] | None = None
         self._seen = seen  # the highest magister_writes number seen
         self.batching = True  # False: every action statement by statement (tests that patch PgWriteTx)
         self.clock: Callable[[], str] = utcnow  # the store's clock, read by every lane
@@ -262,6 +283,13 @@ class PgWriter:
     async def close(self) -> None:
         for lane in self._lanes:
             await lane.close()
+        if self._drawing is not None:
+            await asyncio.shield(self._drawing)
+        if self._counter is not None and not self._counter.is_closed():
+            try:
+                await self._counter.close(timeout=CLOSE_TIMEOUT)
+            except Exception:
+                self._counter.terminate()
 
     def wait(self, coroutine: Coroutine[Any, Any, T]) -> T:
         """From a worker thread (the export's snapshot): run ``coroutine`` on the loop, wait, return its result."""
@@ -300,15 +328,26 @@ class PgWriter:
     async def check_others(self) -> bool:
         return self.saw(int(await again_if_dropped(lambda: self._pool.fetchval(WRITES_SEEN))))
 
-    async def count_commit(self, connection: asyncpg.Connection | None) -> None:
-        """After a commit, so whoever sees the number also sees what was committed: draw the next number. One
-        draw at a time, so two lanes' numbers are seen in the order drawn and never look like another process's."""
-        try:
-            if connection is None:
-                raise asyncpg.InterfaceError("no connection")
-            async with self._counting:
-                self.saw(int(await connection.fetchval("SELECT nextval('magister_writes')")), own=True)
-        except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
-            # committed all the same: never report a saved action as failed. Other processes learn of
-            # it at the next write's number, or when their own writes meet its version.
-            log.warning("could not count a committed write in magister_writes", exc_info=True)
+    async def counted(self) -> None:
+        """After a commit: return once a magister_writes number drawn after it is seen, so whoever sees the
+        number also sees what was committed. One draw at a time, on a connection of its own, so the lanes'
+        numbers are seen in the order drawn (and never look like another process's); every commit made while a
+        draw is out waits for the next one, so one draw counts any number of groups."""
+        if self._next_draw is None:
+            self._next_draw = self._loop.create_future()
+            if self._drawing is None or self._drawing.done():
+                self._drawing = asyncio.create_task(self._draw(), name="magister-pg-count")
+        await asyncio.shield(self._next_draw)
+
+    async def _draw(self) -> None:
+        while self._next_draw is not None:
+            covered, self._next_draw = self._next_draw, None
+            try:
+                if self._counter is None or self._counter.is_closed():
+                    self._counter = await self.connect()
+                self.saw(int(await self._counter.fetchval("SELECT nextval('magister_writes')")), own=True)
+            except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
+                # committed all the same: never report a saved action as failed. Other processes learn of
+                # it at the next write's number, or when their own writes meet its version.
+                log.warning("could not count a committed write in magister_writes", exc_info=True)
+            covered.set_result(None)
