@@ -14,6 +14,7 @@ import logging
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
+from urllib.parse import urljoin
 
 import aiohttp
 import pytest
@@ -335,3 +336,13 @@ async def test_a_members_web_access_is_in_their_data_export_and_goes_when_they_a
     await site.console.ok("/privacy forget")
     await site.console.ok("@press Confirm")
     assert exported(await site.console.ok("/privacy export"))["web_access"] == []
+
+
+async def test_a_link_without_its_slash_redirects_relative_to_where_it_was_asked(site: Site) -> None:
+    """Behind a proxy serving Magister under a path, the redirect keeps that path: it is relative."""
+    url = await site.link(PAT)
+    token = url.split("/w/")[1].strip("/")
+    status, _, headers = await site.get(url.rstrip("/") + "?page=2")
+    assert status == 302 and headers["Location"] == f"{token}/?page=2"
+    status, body, _ = await site.get(urljoin(url.rstrip("/"), headers["Location"]))
+    assert status == 200 and "Crows" in body
