@@ -468,7 +468,7 @@ class _Reader:
         for label, levels in seen.items():
             if len(levels) > 1:
                 shown = ", ".join(str(n) for n in levels)
-                self.unplaced.append(f"The file has {label} {len(levels)} times ({shown}); the highest was kept.")
+                self.unplaced.append(f"{label} appears {len(levels)} times in the file ({shown}); the highest was kept.")
         for label in ("Thaumatology", "Symbol Drawing"):
             if label in best:
                 if not 1 <= best[label] <= 40:
