@@ -35,7 +35,7 @@ MAX_GCS_BYTES = 4_000_000  # GCS files with a portrait run to a few hundred KB; 
 FORMATS = range(1, 6)  # GCS file format versions this reads: 1 (GCS 4.20) to 5 (GCS 5.24+)
 MAX_DEPTH = 40  # nesting deeper than any GCS sheet has (containers of containers of traits)
 MAX_ITEMS = 5_000  # traits, skills or spells in one file
-LISTED = 12  # names listed in a "not placed" sentence before "and N more"
+LISTED = 60  # names listed in a "not placed" sentence before "and N more" (a sheet rarely has more)
 
 NOT_JSON = (
     "That file is not a GCS character: it is not JSON. Attach the `.gcs` file GCS saves (File → Save), "
@@ -172,7 +172,7 @@ def parse_gcs(text: str, book: RunicBook) -> GcsMage:
     if len(text) > MAX_GCS_BYTES:
         raise RuleError(f"That file is {len(text):,} characters; a GCS character is read up to {MAX_GCS_BYTES:,}.")
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant)  # GCS never writes NaN or Infinity
     except (ValueError, RecursionError):
         raise RuleError(NOT_JSON) from None
     if not isinstance(data, dict):
@@ -185,6 +185,10 @@ def parse_gcs(text: str, book: RunicBook) -> GcsMage:
     except ValidationError as exc:
         raise RuleError(f"That GCS file is damaged: {_where(exc)}. Open it in GCS and save it again.") from None
     return _Reader(sheet, book).mage()
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)
 
 
 def _depth(data: Any) -> int:
@@ -468,7 +472,9 @@ class _Reader:
         for label, levels in seen.items():
             if len(levels) > 1:
                 shown = ", ".join(str(n) for n in levels)
-                self.unplaced.append(f"{label} appears {len(levels)} times in the file ({shown}); the highest was kept.")
+                self.unplaced.append(
+                    f"{label} appears {len(levels)} times in the file ({shown}); the highest was kept."
+                )
         for label in ("Thaumatology", "Symbol Drawing"):
             if label in best:
                 if not 1 <= best[label] <= 40:
