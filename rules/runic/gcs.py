@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from rules.base import Model, RuleError, quoted
 from rules.runic.book import RunicBook, Word
-from rules.text import clip, fold
+from rules.text import fold
 
 MAX_GCS_BYTES = 4_000_000  # GCS files with a portrait run to a few hundred KB; nothing a character needs is larger
 FORMATS = range(1, 6)  # GCS file format versions this reads: 1 (GCS 4.20) to 5 (GCS 5.24+)
@@ -162,6 +162,7 @@ class GcsMage(Model):
     age: int | None = None
     read: list[str] = Field(default_factory=list)  # what was placed, one line each
     unplaced: list[str] = Field(default_factory=list)  # what was not, each a sentence saying why
+    others: list[str] = Field(default_factory=list)  # the same for what no mage sheet keeps (ST, other skills...)
 
 
 # ---------------------------------------------------------------- the file
@@ -272,6 +273,7 @@ class _Reader:
         self.sheet, self.book = sheet, book
         self.read: list[str] = []
         self.unplaced: list[str] = []
+        self.others: list[str] = []  # the long lists of what a mage sheet has no place for, said last
         self.words: dict[str, Word] = {w.name.casefold(): w for w in book.words.word}
         self.reserve_pool = 0
 
@@ -298,6 +300,7 @@ class _Reader:
             age=self._age(),
             read=self.read,
             unplaced=self.unplaced,
+            others=self.others,
         )
 
     # -- attributes
@@ -339,17 +342,17 @@ class _Reader:
         self.read.append(
             f"IQ {values['iq']}, HT {values['ht']}, Will {values['will']}, HP {values['hp']}, FP {values['fp']}"
         )
-        self.unplaced.append(
+        self.others.append(
             f"ST {values['st']} and DX {values['dx']}: a runic mage sheet has no ST or DX (HP, which GCS derives "
             "from ST, was read)."
         )
         senses = [f"{ATTRIBUTE_NAMES[k]} {_show(found[k])}" for k in SENSES if k in found]
         if senses:
-            self.unplaced.append(f"{_names(senses)}: a runic mage sheet does not keep these.")
+            self.others.append(f"{_names(senses)}: a runic mage sheet does not keep these.")
         other = sorted(k for k in found if k not in ATTRIBUTE_NAMES)
         if other:
             shown = [f"{k.replace('_', ' ')} {_show(found[k])}" for k in other]
-            self.unplaced.append(
+            self.others.append(
                 f"This file's own attributes ({_names(shown)}): a runic mage sheet has no place for them."
             )
         return values
@@ -431,7 +434,7 @@ class _Reader:
         if cheaper:
             self.read.append("Cheaper Casting: " + ", ".join(f"{w} {n}" for w, n in cheaper.items()))
         if others:
-            self.unplaced.append(f"Traits {_names(others)}: a runic mage sheet has no place for them.")
+            self.others.append(f"Traits {_names(others)}: a runic mage sheet has no place for them.")
         return magery[0] if magery else 0, min(reserve, 10_000), faster, cheaper
 
     # -- skills
@@ -489,7 +492,7 @@ class _Reader:
         if words:
             self.read.append("Words: " + ", ".join(f"{w} {n}" for w, n in words.items()))
         if others:
-            self.unplaced.append(f"Skills {_names(others)}: not Words of Power, Thaumatology or Symbol Drawing.")
+            self.others.append(f"Skills {_names(others)}: not Words of Power, Thaumatology or Symbol Drawing.")
         return best.get("Thaumatology"), best.get("Symbol Drawing"), words
 
     def _word_of(self, item: GcsItem) -> Word | None:
@@ -529,13 +532,13 @@ class _Reader:
     def _rest(self) -> None:
         spells = [item.title for item in self._walk(self.sheet.spells, "spells")]
         if spells:
-            self.unplaced.append(
+            self.others.append(
                 f"GURPS spells {_names(spells)}: runic magic builds spells from Words; define them with "
                 "`/runic spell define`."
             )
         gear = [item.title for item in self._walk(self.sheet.equipment + self.sheet.other_equipment, "equipment")]
         if gear:
-            self.unplaced.append(
+            self.others.append(
                 f"Equipment ({len(gear)}: {_names(gear)}): not carried; add an implement or magic items with "
                 "`/runic mage implement` and `/runic mage item`."
             )
@@ -549,12 +552,3 @@ def _level(item: GcsItem) -> int | None:
 
 def _show(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
-
-
-def summary_lines(mage: GcsMage) -> str:
-    """What was read, one per line, for the question and the card."""
-    return "\n".join(f"• {line}" for line in mage.read)
-
-
-def unplaced_lines(mage: GcsMage) -> str:
-    return "\n".join(f"• {clip(line, 400)}" for line in mage.unplaced) or "Nothing: everything in the file was placed."

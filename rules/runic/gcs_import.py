@@ -36,7 +36,7 @@ class _Plan:
 
     def __init__(self, mage: GcsMage, name: str, sheet: MageSheet, replaces: CharacterRecord | None) -> None:
         self.mage, self.name, self.sheet, self.replaces = mage, name, sheet, replaces
-        self.unplaced = list(mage.unplaced)
+        self.unplaced = list(mage.unplaced)  # then the Word caps' notes, then ``mage.others``
 
 
 def _plan(table: Table, options: MageImportOptions) -> _Plan:
@@ -95,6 +95,7 @@ def _plan(table: Table, options: MageImportOptions) -> _Plan:
                 f"12 + Magery), so it was placed at {cap}."
             )
         sheet.words[word] = min(level, cap)
+    plan.unplaced.extend(mage.others)
     sheet.cheaper_casting.update(mage.cheaper_casting)
     if mage.energy_reserve:
         reserve = mage.energy_reserve
@@ -117,7 +118,7 @@ def import_question(table: Table, options: MageImportOptions) -> str:
     if plan.replaces is not None:
         what += f", replacing your mage {plan.replaces.name} and everything on that sheet"
     read = listing(_read_lines(plan), 1500)
-    unplaced = listing(plan.unplaced, 2000) or "Nothing: everything in the file was placed."
+    unplaced = listing([clip(line, 400) for line in plan.unplaced], 2400) or "Nothing: everything was placed."
     return f"{what}?\n\n**Read**\n{read}\n\n**Not placed**\n{unplaced}\n"
 
 

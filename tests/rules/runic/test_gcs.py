@@ -65,7 +65,7 @@ def test_format_5_william_headley(book: RunicBook) -> None:
     assert (mage.thaumatology, mage.symbol_drawing) == (14, 14)  # "Symbol Drawing (Hermetic Sigils)" 14
     assert mage.words == {} and mage.energy_reserve == 0
     assert mage.age == 43
-    unplaced = " ".join(mage.unplaced)
+    unplaced = " ".join(mage.unplaced + mage.others)
     assert "ST 9 and DX 10" in unplaced
     assert "Ritual Magic (Hermetic) 17" in unplaced  # a skill that is not runic is named, not dropped
     assert "GURPS spells Banish" in unplaced
@@ -78,7 +78,7 @@ def test_format_4_reads_as_format_5_does(book: RunicBook) -> None:
     fields = ("name", "magery", "iq", "ht", "will", "hp", "fp", "thaumatology", "symbol_drawing", "age")
     assert [getattr(old, f) for f in fields] == [getattr(new, f) for f in fields]
     # format 4 kept the custom jump attributes; they are named as not placed
-    assert any("broadjump 7" in line for line in old.unplaced)
+    assert any("broadjump 7" in line for line in old.others)
 
 
 def test_format_2_lich_with_its_energy_reserve(book: RunicBook) -> None:
@@ -89,7 +89,7 @@ def test_format_2_lich_with_its_energy_reserve(book: RunicBook) -> None:
     assert mage.magery == 6
     assert mage.thaumatology == 19  # GCS shows 19: IQ 16, 1 point in a Very Hard skill, +6 from Magery
     assert mage.energy_reserve == 30  # "Energy Reserve (Magical)" 30
-    assert any("Equipment (1: Wizard's Staff)" in line for line in mage.unplaced)
+    assert any("Equipment (1: Wizard's Staff)" in line for line in mage.others)
 
 
 def test_format_1_demon_works_its_skill_levels_out_from_points(book: RunicBook) -> None:
@@ -97,7 +97,7 @@ def test_format_1_demon_works_its_skill_levels_out_from_points(book: RunicBook) 
     mage = parse_gcs(text("demon_v1.gcs"), book)
     assert (mage.name, mage.version, mage.iq, mage.ht, mage.will, mage.hp, mage.fp) == ("Demon", 1, 10, 10, 10, 10, 10)
     assert mage.magery == 0  # "Magery" with levels "0"
-    skills = next(line for line in mage.unplaced if line.startswith("Skills "))
+    skills = next(line for line in mage.others if line.startswith("Skills "))
     # Fast-Talk IQ/A 8 points: IQ 10 - 1 + 3 = 12; Brawling DX/E 4 points: 10 + 0 + 2 = 12
     assert "Fast-Talk 12" in skills and "Brawling 12" in skills
 
@@ -167,7 +167,7 @@ def test_switched_off_and_contained_traits(book: RunicBook) -> None:
     ]
     mage = read(book, character(traits=traits))
     assert (mage.magery, mage.energy_reserve, mage.faster_casting, mage.cheaper_casting) == (4, 0, 2, {"Flam": 1})
-    unplaced = " ".join(mage.unplaced)
+    unplaced = " ".join(mage.unplaced + mage.others)
     assert "Energy Reserve (Magic) is switched off in GCS" in unplaced
     assert "Energy Reserve (Psionic) (only a magical Energy Reserve holds MP)" in unplaced
 
