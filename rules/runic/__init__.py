@@ -93,7 +93,7 @@ class RunicRuleset(Ruleset):
             gcs_import.MageImportOptions,
             description="Mage from a GCS file",
             confirm=gcs_import.import_question,
-            example="file:<the .gcs file>",
+            example="file:<a file>",
         ),
         Action("mage show", mages.mage_show, mages.MageShowOptions, logged=False, description="Show a mage's sheet"),
         Action("mage set", mages.mage_set, mages.MageSetOptions, description="Change a value on your mage"),
