@@ -29,13 +29,13 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from rules.base import Model, RuleError, quoted
 from rules.runic.book import RunicBook, Word
-from rules.text import fold
+from rules.text import clip, fold
 
 MAX_GCS_BYTES = 4_000_000  # GCS files with a portrait run to a few hundred KB; nothing a character needs is larger
 FORMATS = range(1, 6)  # GCS file format versions this reads: 1 (GCS 4.20) to 5 (GCS 5.24+)
 MAX_DEPTH = 40  # nesting deeper than any GCS sheet has (containers of containers of traits)
 MAX_ITEMS = 5_000  # traits, skills or spells in one file
-LISTED = 60  # names listed in a "not placed" sentence before "and N more" (a sheet rarely has more)
+NAMES_BUDGET = 300  # characters of names in one "not placed" sentence before "and N more"
 
 NOT_JSON = (
     "That file is not a GCS character: it is not JSON. Attach the `.gcs` file GCS saves (File → Save), "
@@ -168,8 +168,11 @@ class GcsMage(Model):
 # ---------------------------------------------------------------- the file
 
 
-def parse_gcs(text: str, book: RunicBook) -> GcsMage:
-    """The mage in a GCS file's text, or a RuleError saying plainly why there is none to read."""
+def parse_gcs(text: str, book: RunicBook, *, names: int | None = NAMES_BUDGET) -> GcsMage:
+    """The mage in a GCS file's text, or a RuleError saying plainly why there is none to read.
+
+    ``names``: characters of names a "not placed" sentence lists before "and N more" (None: every name).
+    """
     if len(text) > MAX_GCS_BYTES:
         raise RuleError(f"That file is {len(text):,} characters; a GCS character is read up to {MAX_GCS_BYTES:,}.")
     try:
@@ -185,7 +188,7 @@ def parse_gcs(text: str, book: RunicBook) -> GcsMage:
         sheet = GcsFile.model_validate(data)
     except ValidationError as exc:
         raise RuleError(f"That GCS file is damaged: {_where(exc)}. Open it in GCS and save it again.") from None
-    return _Reader(sheet, book).mage()
+    return _Reader(sheet, book, names).mage()
 
 
 def _no_constant(name: str) -> Any:
@@ -257,8 +260,16 @@ def _whole(value: float | None) -> int | None:
     return None if value is None else int(value // 1) if value >= 0 else -int(-value // 1)
 
 
-def _names(items: list[str]) -> str:
-    shown = items[:LISTED]
+def _names(items: list[str], budget: int | None = NAMES_BUDGET) -> str:
+    """Names joined up to a length a card can show, then "and N more": the count is never lost."""
+    shown: list[str] = []
+    used = 0
+    for name in items:
+        name = clip(name, 80)
+        if shown and budget is not None and used + len(name) > budget:
+            break
+        shown.append(name)
+        used += len(name) + 2
     more = len(items) - len(shown)
     return ", ".join(shown) + (f" and {more} more" if more else "")
 
@@ -269,13 +280,16 @@ def _names(items: list[str]) -> str:
 class _Reader:
     """One pass over a validated file, collecting what it places and sentences for what it does not."""
 
-    def __init__(self, sheet: GcsFile, book: RunicBook) -> None:
-        self.sheet, self.book = sheet, book
+    def __init__(self, sheet: GcsFile, book: RunicBook, names: int | None) -> None:
+        self.sheet, self.book, self.budget = sheet, book, names
         self.read: list[str] = []
         self.unplaced: list[str] = []
         self.others: list[str] = []  # the long lists of what a mage sheet has no place for, said last
         self.words: dict[str, Word] = {w.name.casefold(): w for w in book.words.word}
         self.reserve_pool = 0
+
+    def _names(self, items: list[str]) -> str:
+        return _names(items, self.budget)
 
     def mage(self) -> GcsMage:
         values = self._attributes()
@@ -348,12 +362,12 @@ class _Reader:
         )
         senses = [f"{ATTRIBUTE_NAMES[k]} {_show(found[k])}" for k in SENSES if k in found]
         if senses:
-            self.others.append(f"{_names(senses)}: a runic mage sheet does not keep these.")
+            self.others.append(f"{self._names(senses)}: a runic mage sheet does not keep these.")
         other = sorted(k for k in found if k not in ATTRIBUTE_NAMES)
         if other:
             shown = [f"{k.replace('_', ' ')} {_show(found[k])}" for k in other]
             self.others.append(
-                f"This file's own attributes ({_names(shown)}): a runic mage sheet has no place for them."
+                f"This file's own attributes ({self._names(shown)}): a runic mage sheet has no place for them."
             )
         return values
 
@@ -409,8 +423,8 @@ class _Reader:
                 magery = (value, item.title)
                 if limits:
                     self.unplaced.append(
-                        f"{item.title}'s modifiers ({_names(limits)}) have no meaning in runic magic; its level was "
-                        "read without them."
+                        f"{item.title}'s modifiers ({self._names(limits)}) have no meaning in runic magic; its "
+                        "level was read without them."
                     )
             elif (found := _RESERVE.match(name)) and found["kind"].strip() in MAGIC_RESERVES:
                 reserve += max(level or 0, 0)
@@ -434,7 +448,7 @@ class _Reader:
         if cheaper:
             self.read.append("Cheaper Casting: " + ", ".join(f"{w} {n}" for w, n in cheaper.items()))
         if others:
-            self.others.append(f"Traits {_names(others)}: a runic mage sheet has no place for them.")
+            self.others.append(f"Traits {self._names(others)}: a runic mage sheet has no place for them.")
         return magery[0] if magery else 0, min(reserve, 10_000), faster, cheaper
 
     # -- skills
@@ -492,7 +506,7 @@ class _Reader:
         if words:
             self.read.append("Words: " + ", ".join(f"{w} {n}" for w, n in words.items()))
         if others:
-            self.others.append(f"Skills {_names(others)}: not Words of Power, Thaumatology or Symbol Drawing.")
+            self.others.append(f"Skills {self._names(others)}: not Words of Power, Thaumatology or Symbol Drawing.")
         return best.get("Thaumatology"), best.get("Symbol Drawing"), words
 
     def _word_of(self, item: GcsItem) -> Word | None:
@@ -533,13 +547,13 @@ class _Reader:
         spells = [item.title for item in self._walk(self.sheet.spells, "spells")]
         if spells:
             self.others.append(
-                f"GURPS spells {_names(spells)}: runic magic builds spells from Words; define them with "
+                f"GURPS spells {self._names(spells)}: runic magic builds spells from Words; define them with "
                 "`/runic spell define`."
             )
         gear = [item.title for item in self._walk(self.sheet.equipment + self.sheet.other_equipment, "equipment")]
         if gear:
             self.others.append(
-                f"Equipment ({len(gear)}: {_names(gear)}): not carried; add an implement or magic items with "
+                f"Equipment ({len(gear)}: {self._names(gear)}): not carried; add an implement or magic items with "
                 "`/runic mage implement` and `/runic mage item`."
             )
 

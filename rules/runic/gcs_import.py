@@ -16,7 +16,7 @@ from pydantic import Field, ValidationError
 from rules.base import CharacterRecord, Confirmable, Outcome, RuleError, Table, Upload, add_field, fit, plain_error
 from rules.runic.book import RunicBook
 from rules.runic.cards import sheet_card
-from rules.runic.gcs import MAX_GCS_BYTES, GcsMage, parse_gcs
+from rules.runic.gcs import MAX_GCS_BYTES, NAMES_BUDGET, GcsMage, parse_gcs
 from rules.runic.mages import MageCreateOptions, new_sheet
 from rules.runic.sheet import MageSheet, MagicItem
 from rules.runic.skill import word_cap
@@ -39,9 +39,10 @@ class _Plan:
         self.unplaced = list(mage.unplaced)  # then the Word caps' notes, then ``mage.others``
 
 
-def _plan(table: Table, options: MageImportOptions) -> _Plan:
+def _plan(table: Table, options: MageImportOptions, *, names: int | None = NAMES_BUDGET) -> _Plan:
+    """Read, check and build, on the table given (a copy, for the question); ``names``: see ``parse_gcs``."""
     book: RunicBook = table.book
-    mage = parse_gcs(options.file, book)
+    mage = parse_gcs(options.file, book, names=names)
     name = " ".join((options.name or mage.name or "").split())
     if not name:
         raise RuleError("That file gives the character no name; give the mage one with `name:`.")
@@ -117,7 +118,7 @@ def import_question(table: Table, options: MageImportOptions) -> str:
     what = f"Import **{plan.name}** from GCS (format {plan.mage.version})"
     if plan.replaces is not None:
         what += f", replacing your mage {plan.replaces.name} and everything on that sheet"
-    read = listing(_read_lines(plan), 1500)
+    read = listing(_read_lines(plan), 1000)  # with what follows, well within an embed's 4,096
     unplaced = listing([clip(line, 400) for line in plan.unplaced], 2400) or "Nothing: everything was placed."
     return f"{what}?\n\n**Read**\n{read}\n\n**Not placed**\n{unplaced}\n"
 
@@ -141,6 +142,6 @@ def mage_import(table: Table, options: MageImportOptions) -> Outcome:
         "replaced": plan.replaces is not None,
         "format": plan.mage.version,
         "read": _read_lines(plan),
-        "not_placed": plan.unplaced,
+        "not_placed": _plan(table, options, names=None).unplaced,  # every name, for the log
     }
     return Outcome(card=fit(card), summary=summary, data=data)

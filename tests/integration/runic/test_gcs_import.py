@@ -171,3 +171,20 @@ async def test_through_discord_the_question_is_the_importers_alone(camelot: Cons
     fields = {f["name"]: f["value"] for f in posted[-1].embeds[0]["fields"]}
     assert "Magery 3" in fields["Read from the file"]
     assert "ST 9 and DX 10" in fields["Not placed"]
+
+
+async def test_a_sheet_with_hundreds_of_unplaced_things_still_asks_within_discords_limits(
+    camelot: Console, tmp_path: Path
+) -> None:
+    data = json.loads(RUNIC.read_text())
+    data["skills"] += [
+        {"id": f"s{n}", "name": f"Obscure Lore {n} " + "x" * 80, "calc": {"level": 12}} for n in range(300)
+    ]
+    data["traits"] += [{"id": f"t{n}", "name": f"Quirk {n} " + "y" * 80} for n in range(300)]
+    big = tmp_path / "big.gcs"
+    big.write_text(json.dumps(data))
+    asked = await slash(camelot.table, PAT, "runic mage import", file=(big.name, big.read_bytes()))
+    assert asked.error is None  # the harness checked the embed against Discord's limits
+    assert "Words: Flam 14, In 14, Lux 15" in asked.description
+    assert asked.description.endswith("Press **Confirm** to go ahead, or **Cancel**.")
+    assert "more" in asked.description  # the long lists are cut with a count, never silently

@@ -57,7 +57,7 @@ def read(book: RunicBook, data: Any) -> Any:
 
 
 def test_format_5_william_headley(book: RunicBook) -> None:
-    mage = parse_gcs(text("william_headley_v5.gcs"), book)
+    mage = parse_gcs(text("william_headley_v5.gcs"), book, names=None)
     assert (mage.name, mage.version) == ("William Headley", 5)
     # IQ 10+6; Will IQ+1; HP from ST 9; FP HT 11 + 3 (GCS's point adjustment)
     assert (mage.iq, mage.ht, mage.will, mage.hp, mage.fp) == (16, 11, 17, 9, 14)
@@ -69,6 +69,8 @@ def test_format_5_william_headley(book: RunicBook) -> None:
     assert "ST 9 and DX 10" in unplaced
     assert "Ritual Magic (Hermetic) 17" in unplaced  # a skill that is not runic is named, not dropped
     assert "GURPS spells Banish" in unplaced
+    shown = " ".join(parse_gcs(text("william_headley_v5.gcs"), book).others)  # a card's worth of names
+    assert "Ritual Magic (Hermetic) 17" not in shown and "Skills Anthropology 14" in shown and " more: " in shown
 
 
 def test_format_4_reads_as_format_5_does(book: RunicBook) -> None:
