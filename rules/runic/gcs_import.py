@@ -24,10 +24,11 @@ from rules.text import TITLE, clip, fold, listing
 
 RESERVE_ITEM = "Energy Reserve"
 NAME_MAX = 60
+TOO_LARGE = "A GCS character is far smaller: attach the `.gcs` file GCS saves, not an export or an archive."
 
 
 class MageImportOptions(Confirmable):
-    file: Annotated[str, Upload(max_bytes=MAX_GCS_BYTES)] = Field(description="The .gcs file")
+    file: Annotated[str, Upload(max_bytes=MAX_GCS_BYTES, too_large=TOO_LARGE)] = Field(description="The .gcs file")
     name: str | None = Field(default=None, max_length=NAME_MAX, description="Name (default: the file's)")
 
 

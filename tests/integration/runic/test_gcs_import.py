@@ -5,7 +5,9 @@ undoable."""
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -101,6 +103,10 @@ async def test_importing_again_replaces_your_own_mage_after_confirm(camelot: Con
     await camelot.ok("@press Confirm")
     shown = await camelot.ok("/runic mage show")  # still one mage: no name needed
     assert shown["data"]["sheet"]["iq"] == 16
+    await camelot.ok(f"@as {GM}")
+    await camelot.undo()
+    await camelot.ok(f"@as {PAT}")
+    assert (await camelot.ok("/runic mage show"))["data"]["sheet"]["iq"] == 12  # the replaced sheet is back
 
 
 async def test_another_players_mage_is_never_replaced(camelot: Console) -> None:
@@ -135,7 +141,8 @@ async def test_refusals_come_before_confirm_and_change_nothing(camelot: Console,
     assert "not UTF-8 text" in (await camelot.fails(f"/runic mage import file:{binary}"))["text"]
     huge = tmp_path / "huge.gcs"
     huge.write_text(" " * (MAX_GCS_BYTES + 1))
-    assert "the limit is" in (await camelot.fails(f"/runic mage import file:{huge}"))["text"]
+    too_large = (await camelot.fails(f"/runic mage import file:{huge}"))["text"]
+    assert "the limit is 4,000,000" in too_large and "attach the `.gcs` file GCS saves" in too_large
     assert "runic mage import" not in await _commands(camelot)
     await camelot.fails("/runic mage show")
 
@@ -188,3 +195,35 @@ async def test_a_sheet_with_hundreds_of_unplaced_things_still_asks_within_discor
     assert "Words: Flam 14, In 14, Lux 15" in asked.description
     assert asked.description.endswith("Press **Confirm** to go ahead, or **Cancel**.")
     assert "more" in asked.description  # the long lists are cut with a count, never silently
+
+
+def _mutate(node: Any, rng: random.Random) -> Any:
+    """The real file with parts deleted or swapped for values of other types, as a damaged file might be."""
+    junk = [None, True, -3, 10**9, 2.5, "", "x" * 30, [], {}, [1, "a"], {"calc": "no"}]
+    if isinstance(node, dict):
+        out = {}
+        for key, value in node.items():
+            roll = rng.random()
+            if roll < 0.03:
+                continue
+            out[key] = rng.choice(junk) if roll < 0.06 else _mutate(value, rng)
+        return out
+    if isinstance(node, list):
+        return [_mutate(value, rng) for value in node if rng.random() > 0.03]
+    return node
+
+
+async def test_damaged_real_files_ask_or_are_refused_plainly_and_never_save(camelot: Console, tmp_path: Path) -> None:
+    """Thirty damaged copies of a real sheet through the console: each is a question or a plain refusal (no
+    incident), and without Confirm nothing is saved or logged."""
+    rng = random.Random(26)
+    original = json.loads((DATA / "william_headley_v5.gcs").read_text())
+    damaged = tmp_path / "damaged.gcs"
+    for _ in range(30):
+        damaged.write_text(json.dumps(_mutate(original, rng)))
+        result = await camelot(f"/runic mage import file:{damaged}")
+        assert "incident" not in result, result
+        assert result["ephemeral"], result
+        assert result["ok"] == bool(result["data"].get("confirm")), result
+    assert "runic mage import" not in await _commands(camelot)
+    await camelot.fails("/runic mage show")
