@@ -173,8 +173,7 @@ async def read_upload(attachment: discord.Attachment, upload: Upload) -> str:
     """An attached file's text, refused plainly when too large or not text."""
     if attachment.size > upload.max_bytes:
         raise RuleError(
-            f"{attachment.filename} is {attachment.size:,} bytes; the limit is {upload.max_bytes:,}. "
-            "Split it into parts."
+            f"{attachment.filename} is {attachment.size:,} bytes; the limit is {upload.max_bytes:,}. {upload.too_large}"
         )
     try:
         body = await attachment.read()

@@ -77,8 +77,9 @@ class Upload:
     takes a path. ``max_bytes`` bounds what is read.
     """
 
-    def __init__(self, max_bytes: int = 512_000) -> None:
+    def __init__(self, max_bytes: int = 512_000, too_large: str = "Split it into parts.") -> None:
         self.max_bytes = max_bytes
+        self.too_large = too_large  # what to do about a file over the limit, in the refusal
 
 
 def pasted_or_file(text: str | None, file: str | None, what: str) -> str:

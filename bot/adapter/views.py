@@ -14,6 +14,9 @@ import asyncio
 import io
 import json
 import re
+import secrets
+import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
 
@@ -271,6 +274,8 @@ class ConfirmAction(
 
     async def press(self, interaction: discord.Interaction) -> None:
         if not self.yes:
+            if self.options.startswith(STASH_MARK):
+                _STASHED.pop(self.options[1:], None)
             await answered(interaction, Card(title="Cancelled", description="Nothing was changed."))
             return
         service, place = service_of(interaction), place_of(interaction)
@@ -282,8 +287,18 @@ class ConfirmAction(
                 f"The table has changed since you were asked, so this answer no longer fits; nothing was changed. "
                 f"Run `/{self.ruleset} {self.action}` again to be asked as it stands now."
             )
+        text = self.options
+        if text.startswith(STASH_MARK):
+            stashed = _unstash(text[1:])
+            if stashed is None:
+                raise RuleError(
+                    f"This question is no longer waiting (questions with a file wait {STASH_MINUTES} minutes, and "
+                    f"not across a restart of the bot); nothing was changed. Run `/{self.ruleset} {self.action}` "
+                    "again."
+                )
+            text = stashed
         try:
-            options = json.loads(self.options)
+            options = json.loads(text)
         except ValueError:
             options = None
         if not isinstance(options, dict):
@@ -295,6 +310,36 @@ class ConfirmAction(
         await send_reply(interaction, reply, view=buttons_for(service.registry, self.ruleset, reply, self.owner_id))
 
 
+# Options too long for a button's id (an uploaded file's text) wait in this process's memory, under a random key
+# the buttons carry: a while, within a budget, and not across a restart, when Confirm says to run the command again.
+STASH_MARK = "@"  # never the start of JSON options
+STASH_MINUTES = 60
+STASH_BYTES = 64 * 1024 * 1024  # characters of options kept at once; the oldest go first
+STASH_COUNT = 500
+_STASHED: OrderedDict[str, tuple[float, str]] = OrderedDict()
+
+
+def _stash(options: str) -> str:
+    key = secrets.token_urlsafe(9)  # 12 characters
+    _STASHED[key] = (time.monotonic(), options)
+    total = sum(len(text) for _, text in _STASHED.values())
+    cutoff = time.monotonic() - STASH_MINUTES * 60
+    while _STASHED and (
+        total > STASH_BYTES or len(_STASHED) > STASH_COUNT or next(iter(_STASHED.values()))[0] < cutoff
+    ):
+        _, (_, text) = _STASHED.popitem(last=False)
+        total -= len(text)
+    return key
+
+
+def _unstash(key: str) -> str | None:
+    """The options kept under ``key``, once: a confirmed question is answered."""
+    kept = _STASHED.pop(key, None)
+    if kept is None or kept[0] < time.monotonic() - STASH_MINUTES * 60:
+        return None
+    return kept[1]
+
+
 def asking(ask: ConfirmFirstError, owner_id: int) -> tuple[Outcome, discord.ui.View | None]:
     """The question a ruleset action asks first, shown to whoever ran it alone, with Confirm and Cancel; when its
     options are too long for a button's id, no buttons: the words say to type it again with ``confirm:true``."""
@@ -304,6 +349,13 @@ def asking(ask: ConfirmFirstError, owner_id: int) -> tuple[Outcome, discord.ui.V
         for c in "yn"
     ]
     fits = all(len(custom_id) <= CUSTOM_ID_MAX for custom_id in ids)
+    if not fits:  # a file's text, say: kept here for a while, the buttons carry its key
+        options = STASH_MARK + _stash(options)
+        ids = [
+            ConfirmAction.make_id(ask.ruleset, owner_id, ask.campaign.id, ask.campaign.version, ask.action, c, options)
+            for c in "yn"
+        ]
+        fits = all(len(custom_id) <= CUSTOM_ID_MAX for custom_id in ids)
     how = (
         "Press **Confirm** to go ahead, or **Cancel**."
         if fits

@@ -35,6 +35,7 @@ from rules.base import (
 from rules.runic import (
     combat,
     energy,
+    gcs_import,
     gm_rulings,
     information,
     lasting,
@@ -86,6 +87,14 @@ class RunicRuleset(Ruleset):
             description="Create a mage",
             example="name:<name> magery:3 iq:15 thaumatology:15",
         ),
+        Action(
+            "mage import",
+            gcs_import.mage_import,
+            gcs_import.MageImportOptions,
+            description="Mage from a GCS file",
+            confirm=gcs_import.import_question,
+            example="file:<a file>",
+        ),
         Action("mage show", mages.mage_show, mages.MageShowOptions, logged=False, description="Show a mage's sheet"),
         Action("mage set", mages.mage_set, mages.MageSetOptions, description="Change a value on your mage"),
         Action(
@@ -115,7 +124,7 @@ class RunicRuleset(Ruleset):
             preview.preview,
             preview.PreviewOptions,
             logged=False,
-            description="Exact odds, cost and Calamity rows of a cast; changes nothing",
+            description="Odds, cost and Calamity rows of a cast",
         ),
         Action("maintain", upkeep.maintain, upkeep.MaintainOptions, description="Pay maintenance for spells on"),
         Action("drop", upkeep.drop, upkeep.DropOptions, description="End a spell you have on"),

@@ -37,17 +37,17 @@ class CastOptions(Model):
     spell: str = Field(min_length=1, max_length=200, description="A saved spell, or Words: Vas-Jux-Flam")
     mage: str | None = Field(default=None, max_length=60, description="Your mage, if several")
     parameters: str | None = Field(default=None, max_length=1000, description="Parameters")
-    type: SpellType | None = Field(default=None, description="Spell type, for Words cast inline")
+    type: SpellType | None = Field(default=None, description="Type, for Words cast inline")
     source: Source = Field(default="memory", description="Memory, grimoire or scroll")
     distance: int = Field(default=0, ge=0, le=100_000, description="Yards to the subject (0: touching)")
     unseen: bool = Field(default=False, description="Subject neither seen nor touched (-5)")
-    halvings: int = Field(default=0, ge=0, le=20, description="Halvings of the casting time (-2 each)")
+    halvings: int = Field(default=0, ge=0, le=20, description="Casting time halvings (-2 each)")
     instant: bool = Field(default=False, description="Blocking, Melee or Missile: cast instantly")
-    ritual: Ritual = Field(default="normal", description="Omit gestures or words, or a precise ritual (+1)")
+    ritual: Ritual = Field(default="normal", description="No gestures or words, or precise (+1)")
     save_energy: int = Field(default=0, ge=0, le=1000, description="Energy saved, -4 skill each")
     boost: int = Field(default=0, ge=0, le=100, description="+1 skill per 2 extra energy")
     sacrifice: Literal["fp", "hp", "ritual"] | None = Field(
-        default=None, description="FP or HP (your own: -4), or a ritual sacrifice (2× its HP)"
+        default=None, description="FP or HP (own: -4), or ritual (2× its HP)"
     )
     sacrifice_energy: int = Field(default=0, ge=0, le=1000, description="Energy the sacrifice pays")
     donor: str | None = Field(

@@ -216,7 +216,7 @@ Event = Literal["distracted", "injured", "stunned", "resume"]
 
 
 class ConcentrationOptions(Model):
-    event: Event = Field(description="What happened (resume: frozen spells again)")
+    event: Event = Field(description="What happened (resume: frozen spells)")
     mage: str | None = MageName
     injury: int = Field(default=0, ge=0, le=1000, description="HP of injury")
     casting: bool = Field(default=False, description="A casting was in progress")

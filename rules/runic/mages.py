@@ -63,6 +63,13 @@ def mage_create(table: Table, options: MageCreateOptions) -> Outcome:
     name = " ".join(options.name.split())
     if not name:
         raise RuleError("Give the mage a name.")
+    sheet = new_sheet(options, table.book)
+    record = table.add_character(table.actor.user_id, name, sheet)
+    return _show(record, table, "New mage", f"{table.actor.name} created {name} (Magery {sheet.magery}).", {})
+
+
+def new_sheet(options: MageCreateOptions, book: RunicBook) -> MageSheet:
+    """A new mage's sheet, full HP, FP and MP, after the checks every new mage passes (a GCS import's too)."""
     if options.magery and not (options.thaumatology or options.symbol_drawing):
         raise RuleError("A mage needs Thaumatology or Symbol Drawing before any Word skill; give one of them.")
     sheet = MageSheet(
@@ -79,10 +86,9 @@ def mage_create(table: Table, options: MageCreateOptions) -> Outcome:
         faster_casting=options.faster_casting,
         age=options.age,
     )
-    mana.refresh_mp_max(sheet, table.book)
+    mana.refresh_mp_max(sheet, book)
     sheet.mp = sheet.mp_max
-    record = table.add_character(table.actor.user_id, name, sheet)
-    return _show(record, table, "New mage", f"{table.actor.name} created {name} (Magery {sheet.magery}).", {})
+    return sheet
 
 
 class MageShowOptions(Model):
@@ -411,7 +417,7 @@ class AdjustOptions(Model):
     value: int = Field(ge=-100_000, le=100_000, description="The new value")
     reason: str = Field(min_length=1, max_length=200, description="Why, for the log")
     name: str | None = Field(default=None, max_length=60, description="The Word, item or condition it concerns")
-    apply_rules: bool = Field(default=True, description="Treat an MP drop as MP lost (strain, Calamity)")
+    apply_rules: bool = Field(default=True, description="An MP drop is MP lost (strain, Calamity)")
 
 
 def adjust(table: Table, options: AdjustOptions) -> Outcome:

@@ -129,7 +129,7 @@ def _sample(parameter) -> object:
     if parameter.choices:
         return parameter.choices[0].value
     kind = parameter.type.name
-    return {"integer": 1, "boolean": False, "number": 1.0}.get(kind, "x")
+    return {"integer": 1, "boolean": False, "number": 1.0, "attachment": ("x.gcs", b"{}")}.get(kind, "x")
 
 
 async def test_issue_14_options(camelot: ConsoleTable, console: Console) -> None:

@@ -62,7 +62,8 @@ def table(make_table: TableMaker, book: RunicBook) -> Table:
 def test_declared_actions() -> None:
     assert set(ACTIONS) == {
         "mage create", "mage show", "mage set", "mage word", "mage learn", "mage grimoire", "mage implement",
-        "mage item", "spell define", "spell show", "spell forget", "cast", "maintain", "drop", "sunrise", "adjust",
+        "mage item", "mage import", "spell define", "spell show", "spell forget", "cast", "maintain", "drop",
+        "sunrise", "adjust",
         "held launch", "held drop", "turn", "concentration", "mage points", "info ask", "info answer",
         "energy give", "energy paut", "lasting inscribe", "lasting trigger", "lasting end", "recognize", "ruling",
         "preview",
