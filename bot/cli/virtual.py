@@ -60,6 +60,7 @@ GM_ONLY = "gm-only"  # every virtual server has this channel, which @everyone ca
 GUILD_CHANNEL_TYPES = (0, 2, 4, 5, 13, 15, 16)  # text, voice, category, news, stage, forum, media: not threads
 
 SELECTS = (3, 5, 6, 7, 8)
+IMAGE_TYPES = {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
 MODAL_LIMITS = {"title": 45, "label": 45, "placeholder": 100, "value": 4000}
 
 _snowflakes = itertools.count(1_100_000_000_000_000_000)
@@ -199,7 +200,7 @@ class RecordingAdapter(AsyncWebhookAdapter):
         over its limits (a name of more than 80 characters, or holding "discord" or "clyde") is a 400."""
         thread = int(params["thread_id"]) if params.get("thread_id") else None
         if route.method == "DELETE":
-            message_id = int(route.message_id)
+            message_id = int(route.url.rsplit("/", 1)[1])
             if message_id not in self.messages:
                 raise discord.NotFound(_Gone(), "Unknown Message")
             self.webhooks.append(Sent("webhook delete", message_id, thread_id=thread))
@@ -207,7 +208,7 @@ class RecordingAdapter(AsyncWebhookAdapter):
             return None
         _reject_over_limits(message_problems(body) + webhook_problems(body))
         if route.method == "PATCH":
-            message_id = int(route.message_id)
+            message_id = int(route.url.rsplit("/", 1)[1])
             previous = self.messages.get(message_id)
             if previous is None:
                 raise discord.NotFound(_Gone(), "Unknown Message")
@@ -847,7 +848,7 @@ def command_data(
                 "size": len(body),
                 "url": url,
                 "proxy_url": url,
-                "content_type": "text/plain; charset=utf-8",
+                "content_type": IMAGE_TYPES.get(filename.rsplit(".", 1)[-1].casefold(), "text/plain; charset=utf-8"),
             }
         elif parameter.type is discord.AppCommandOptionType.role:
             name = str(value).lstrip("@")

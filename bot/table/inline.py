@@ -47,7 +47,7 @@ class Marker:
     @property
     def key(self) -> str:
         """What makes two markers the same roll: the same words, whatever the case and spacing."""
-        return " ".join(self.written.casefold().split())
+        return same_roll(self.written)
 
 
 @dataclass(frozen=True)
@@ -60,6 +60,11 @@ class Rolled:
     line: str
     outcome: Outcome
     shown: str
+
+
+def same_roll(written: str) -> str:
+    """A roll as written, without case or spaces: ``[[3d6 + 2]]`` is ``[[3d6+2]]``."""
+    return "".join(written.casefold().split())
 
 
 def parse(text: str) -> list[str | Marker]:

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from bot.storage.rows import CampaignRow, EventRow, LogQuery
-from bot.table.inline import Rolled, parse, render, roll_all
+from bot.table.inline import Rolled, parse, render, roll_all, same_roll
 from bot.table.service import Caller, Campaign, Place, Reply, TableService
 from rules.base import Card, Outcome, RuleError
 from rules.text import clip
@@ -272,7 +272,7 @@ def edited_body(post: Post, text: str) -> str:
     for piece in pieces:
         if isinstance(piece, str):
             continue
-        match = next((i for i in left if " ".join(rolls[i]["written"].casefold().split()) == piece.key), None)
+        match = next((i for i in left if same_roll(rolls[i]["written"]) == piece.key), None)
         if match is None:
             raise RuleError(
                 f"An edit cannot roll: `{clip(piece.written, 60)}` was not in post #{post.number}. The rolls stay as "
