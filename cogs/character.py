@@ -56,7 +56,9 @@ class CharacterCog(commands.GroupCog, group_name="character", group_description=
     async def _pronoun_choices(self, interaction: discord.Interaction, current: str):
         return matching(list(campaigns.PRONOUN_CHOICES), current)
 
-    @app_commands.command(name="avatar", description="A character's picture for its /say posts: attach one or link one")
+    @app_commands.command(
+        name="avatar", description="A character's picture for its posts (`/say as`): attach one or link one"
+    )
     @app_commands.describe(
         name="One of your characters (GMs: any)",
         image="The picture, uploaded (PNG, JPEG, GIF or WebP)",

@@ -93,7 +93,7 @@ class SayCog(commands.GroupCog, group_name="say", group_description="Speak as yo
     @app_commands.command(name="edit", description="Change a post's words (yours; GMs: any). Its rolls stay as rolled")
     @app_commands.describe(
         text="The new words; write a roll as it was ([[3d6+2]]) to keep it in its place",
-        post="The post's number in the log (the reply to /say said it); default: your newest post here",
+        post="The post's number in the log (the reply to `/say as` names it); default: your newest post here",
     )
     async def edit(self, interaction: discord.Interaction, text: Text, post: Number | None = None) -> None:
         found = await say.find(service_of(interaction), place_of(interaction), caller_of(interaction), number=post)
