@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot.adapter.client import MagisterBot
 from bot.adapter.context import Host, caller_of, place_of, send_reply, send_secret, service_of
+from bot.adapter.forms import OwnedModal
 from bot.adapter.speaking import Voice
 from bot.table import say
 from bot.table.service import Place
@@ -77,6 +78,52 @@ async def delete_post(interaction: discord.Interaction, post: say.Post) -> None:
     await send_reply(interaction, reply)
 
 
+# ---------------------------------------------------------------------- right-click a post
+
+
+class EditPostForm(OwnedModal):
+    """The post's words prefilled; submitting edits it as ``/say edit post:`` would."""
+
+    def __init__(self, post: say.Post, owner_id: int) -> None:
+        super().__init__(title=f"Edit post #{post.number} ({post.character})", owner_id=owner_id)
+        self.number = post.number
+        self.words: discord.ui.TextInput = discord.ui.TextInput(
+            label="Its words (write a roll as it was to keep it)",
+            style=discord.TextStyle.paragraph,
+            default=post.text,
+            max_length=say.MAX_TEXT,
+            custom_id="text",
+        )
+        self.add_item(self.words)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        found = await say.find(
+            service_of(interaction), place_of(interaction), caller_of(interaction), number=self.number
+        )
+        await edit_post(interaction, found, self.words.value)
+
+
+@app_commands.context_menu(name="Edit post")
+async def edit_menu(interaction: discord.Interaction, message: discord.Message) -> None:
+    """A form with the post's words; its author and the GMs may change them (the rolls stay as rolled)."""
+    found = await say.find(
+        service_of(interaction), place_of(interaction), caller_of(interaction), message_id=message.id
+    )
+    await interaction.response.send_modal(EditPostForm(found, interaction.user.id))
+
+
+@app_commands.context_menu(name="Delete post")
+async def delete_menu(interaction: discord.Interaction, message: discord.Message) -> None:
+    """Take the post down, as ``/say delete post:`` would."""
+    found = await say.find(
+        service_of(interaction), place_of(interaction), caller_of(interaction), message_id=message.id
+    )
+    await delete_post(interaction, found)
+
+
+MENUS = (edit_menu, delete_menu)
+
+
 class SayCog(commands.GroupCog, group_name="say", group_description="Speak as your character, with rolls inside"):
     def __init__(self, bot: MagisterBot) -> None:
         self.bot = bot
@@ -108,3 +155,10 @@ class SayCog(commands.GroupCog, group_name="say", group_description="Speak as yo
 
 async def setup(bot: MagisterBot) -> None:
     await bot.add_cog(SayCog(bot))
+    for menu in MENUS:  # context menus cannot live in a cog
+        bot.tree.add_command(menu)
+
+
+async def teardown(bot: MagisterBot) -> None:
+    for menu in MENUS:
+        bot.tree.remove_command(menu.name, type=menu.type)

@@ -15,7 +15,7 @@ import pytest
 
 from bot.adapter.speaking import DiscordSpeaker, RecordingSpeaker, webhook_name
 from bot.cli.console import ConsoleTable
-from bot.cli.virtual import BOT_PERMISSIONS, ChannelPosts
+from bot.cli.virtual import BOT_PERMISSIONS, ChannelPosts, VirtualUser
 from bot.table.registry import Registry
 from tests.conftest import Console
 from tests.support.discord_harness import ok, refused, slash
@@ -303,3 +303,27 @@ def test_webhook_names_keep_within_discords_rules(name: str) -> None:
     shown = webhook_name(name)
     assert webhook_problems({"username": shown}) == []
     assert shown.replace("\u200b", "").casefold().startswith(" ".join(name.split())[:10].casefold())
+
+
+async def test_right_click_a_post_to_edit_or_delete_it(console: Console) -> None:
+    await _setup(console)
+    posted = await console.ok('/say as text:"Hello [[1d6]]"')
+    form = await console.ok("@menu Edit post")
+    assert form["form"]["fields"] == {"text": "Hello [[1d6]]"}  # its words as typed
+    edited = await console.ok('@form text:"Hello there [[1d6]]"')
+    assert edited["post"]["text"].startswith("Merlin\nHello there " + posted["data"]["rolls"][0]["shown"])
+    await console.ok("@as Vic")
+    refusal = await console.fails("@menu Delete post")
+    assert "Pat's" in refusal["text"]
+    await console.ok("@gm")
+    await console.ok("@menu Delete post")
+    assert not _speaker(console).posts
+
+
+async def test_discord_right_click_on_the_webhook_message(discord_table: tuple[ConsoleTable, ChannelPosts]) -> None:
+    table, _ = discord_table
+    await ok(table, "Pat", "say as", text="Right-click me")
+    (message,) = table.virtual.adapter.webhooks
+    interaction, sent = await table.virtual.context_menu(VirtualUser("Pat"), "Delete post", message=message)
+    assert interaction.extras.get("error") is None and "deleted" in sent[-1].embeds[0]["title"]
+    assert table.virtual.adapter.webhooks[-1].kind == "webhook delete"
