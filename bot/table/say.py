@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from bot.storage.rows import CampaignRow, EventRow, LogQuery
-from bot.table.inline import Rolled, parse, render, roll_all, same_roll
+from bot.table.inline import Marker, Rolled, parse, render, roll_all, same_roll
 from bot.table.service import Caller, Campaign, Place, Reply, TableService
 from rules.base import Card, Outcome, RuleError
 from rules.text import clip
@@ -130,12 +130,12 @@ async def log_post(
 ) -> Reply:
     """The post's own log entry, once its message is out: what the table read, and where it is."""
     shown = [
-        {"command": roll.command, "shown": roll.shown, "secret": roll.marker.secret, "written": roll.marker.written}
+        {"command": roll.command, "shown": roll.shown, "secret": roll.marker.secret, "written": _public(roll.marker)}
         for roll in post.rolled
     ]
     data = {
         "character": post.character,
-        "text": post.text,
+        "text": public_text(post.text),
         "body": post.body,
         "rolls": shown,
         "message_id": message_id,
@@ -145,6 +145,8 @@ async def log_post(
     }
     summary = f"{post.character}: {clip(post.body, 200)}"
     outcome = Outcome(card=Card(title=f"Posted as {post.character}"), summary=summary, data=data, ephemeral=True)
+    if any(roll.marker.secret for roll in post.rolled):  # what a secret roll was for is the GM's (and the author's)
+        outcome.secret_data = {"text": post.text, "written": [roll.marker.written for roll in post.rolled]}
     reply = await service.record(place, caller, "say", outcome)
     number = await _number(service, post.campaign.id, caller, reply.event_id)
     secrets = [r for r in rolls if r.outcome.secret is not None]
@@ -164,6 +166,26 @@ async def log_post(
     reply.outcome.card.description = "\n".join(lines)
     reply.outcome.data = {**data, "number": number}
     return reply
+
+
+SECRET_WRITTEN = "[[secret roll]]"
+
+
+def _public(marker: Marker) -> str:
+    return SECRET_WRITTEN if marker.secret else marker.written
+
+
+def public_text(text: str) -> str:
+    """The words as typed, each secret roll written only as ``[[secret roll]]``: its label can say what was
+    looked for, so the whole of it is on the GM's side of the log (docs/rulings.md, secret results)."""
+    pieces = parse(text)
+    markers = [piece for piece in pieces if isinstance(piece, Marker)]
+    return render(pieces, {index: _public(marker) for index, marker in enumerate(markers)})
+
+
+def _hidden(event: EventRow) -> dict[str, Any]:
+    """The GM's side of a post's (or an edit's) entry: its words with the secret rolls as written."""
+    return ((event.result.get("secret") or {}).get("data")) or {}
 
 
 async def _number(service: TableService, campaign_id: int, caller: Caller, event_id: int | None) -> int:
@@ -214,9 +236,12 @@ async def find(
     if await _deleted(service, cid, event):
         raise RuleError(f"Post #{event.seq} was deleted already.")
     data = dict(event.result)
-    edit = await _newest_about(service, cid, "say edit", event.seq)
-    text, body = (edit.result["text"], edit.result["body"]) if edit is not None else (data["text"], data["body"])
-    return Post(event, text, body, data)
+    written = _hidden(event).get("written")
+    if written:  # the secret rolls as written: what an edit matches a roll against
+        data["rolls"] = [{**roll, "written": mark} for roll, mark in zip(data["rolls"], written, strict=True)]
+    newest = await _newest_about(service, cid, "say edit", event.seq) or event
+    text = _hidden(newest).get("text", newest.result["text"])
+    return Post(event, text, newest.result["body"], data)
 
 
 async def _by_message(service: TableService, campaign_id: int, message_id: int) -> EventRow | None:
@@ -289,8 +314,10 @@ def edited_body(post: Post, text: str) -> str:
 
 
 async def log_edit(service: TableService, place: Place, caller: Caller, post: Post, text: str, body: str) -> Reply:
-    data = {"post": post.number, "text": text.strip(), "body": body, "character": post.character}
+    data = {"post": post.number, "text": public_text(text.strip()), "body": body, "character": post.character}
+    hidden = {"text": text.strip()} if data["text"] != text.strip() else {}
     outcome = Outcome(
+        secret_data=hidden,
         card=Card(title=f"Post #{post.number} edited", description="Its words changed; its rolls stay as rolled."),
         summary=f"edited post #{post.number} ({post.character}): {clip(body, 160)}",
         data=data,

@@ -7,6 +7,7 @@ message against Discord's limits (a name of 1 to 80 characters without "discord"
 
 from __future__ import annotations
 
+import json
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -37,6 +38,10 @@ async def _events(console: Console) -> int:
     campaign = await console.table.bot.service.campaign(console.table._place())
     assert campaign is not None
     return await console.table.bot.service.store.count_events(campaign.row.id)
+
+
+def _json(path: str) -> dict:
+    return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
 def _speaker(console: Console) -> RecordingSpeaker:
@@ -74,6 +79,13 @@ async def test_a_secret_inline_roll_goes_to_the_gm_like_a_secret_roll(console: C
     rolled = courier[0].card.title.removeprefix("Secret: Perception: ")
     post = result["post"]["text"]
     assert "secret roll, sent to the GM" in post and "Perception" not in post  # not even what it was for
+    form = await console.ok("@menu Edit post")  # its author still sees the roll as written
+    assert form["form"]["fields"]["text"] == "I listen at the door [[secret 1d20+3 # Perception]]"
+    kept = await console.ok('@form text:"I listen hard [[SECRET 1d20+3 #Perception]]"')
+    assert kept["post"]["text"].startswith("Merlin\nI listen hard [🎲 secret roll, sent to the GM]")
+    await console.ok("@as Vic")
+    log = await console.ok("/campaign log")
+    assert "Perception" not in log["text"]
     assert rolled not in result["text"].replace("post #", "")  # the total reaches nobody but the GM
     assert all(rolled not in str(r) for r in result["data"]["rolls"])
     log = await console.ok("/campaign log")  # a player's log: made, by whom; the result on the GM's side only
@@ -327,3 +339,22 @@ async def test_discord_right_click_on_the_webhook_message(discord_table: tuple[C
     interaction, sent = await table.virtual.context_menu(VirtualUser("Pat"), "Delete post", message=message)
     assert interaction.extras.get("error") is None and "deleted" in sent[-1].embeds[0]["title"]
     assert table.virtual.adapter.webhooks[-1].kind == "webhook delete"
+
+
+async def test_a_post_and_its_rolls_are_in_the_export(console: Console) -> None:
+    await _setup(console)
+    posted = await console.ok('/say as text:"For the record [[2d6]] and [[secret 1d20 # ambush]]"')
+    await console.ok('/say edit text:"For the log [[2d6]]"')
+    await console.ok("@gm")
+    result = await console.ok("/campaign export")
+    document = _json(next(p for p in result["files"] if p.endswith(".json")))
+    commands = [event["command"] for event in document["events"]]
+    assert commands[-4:] == ["roll", "roll", "say", "say edit"]
+    say_event = document["events"][-2]
+    public = {key: value for key, value in say_event["result"].items() if key != "secret"}
+    assert public["text"] == "For the record [[2d6]] and [[secret roll]]"  # what it was for is the GM's
+    assert "ambush" not in json.dumps(public)
+    assert say_event["result"]["secret"]["data"]["text"] == "For the record [[2d6]] and [[secret 1d20 # ambush]]"
+    assert say_event["result"]["message_id"] == posted["post"]["message_id"]
+    secret = document["events"][-3]["result"]  # the GM's export holds the secret side, as for /roll secret:true
+    assert secret["secret"]["data"]["label"] == "ambush"
