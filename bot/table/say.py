@@ -309,7 +309,7 @@ def edited_body(post: Post, text: str) -> str:
     body = render(pieces, shown)
     if left:
         body += "\n" + " ".join(rolls[i]["shown"] for i in left)
-    _fits(post.character, "x" * 32, body)
+    _fits(post.character, post.event.actor_name, body)
     return body
 
 

@@ -358,3 +358,22 @@ async def test_a_post_and_its_rolls_are_in_the_export(console: Console) -> None:
     assert say_event["result"]["message_id"] == posted["post"]["message_id"]
     secret = document["events"][-3]["result"]  # the GM's export holds the secret side, as for /roll secret:true
     assert secret["secret"]["data"]["label"] == "ambush"
+
+
+async def test_a_post_too_long_with_its_rolls_shown_is_refused(console: Console) -> None:
+    await _setup(console)
+    before = await _events(console)
+    refusal = await console.fails(f'/say as text:"{"a" * 1700} [[100d6]]"')
+    assert "Discord allows 2000" in refusal["text"] and "Nothing was posted" in refusal["text"]
+    assert await _events(console) == before and not _speaker(console).posts
+
+
+async def test_discord_a_name_discord_refuses_for_a_webhook_is_carried_so_it_reads_the_same(
+    discord_table: tuple[ConsoleTable, ChannelPosts],
+) -> None:
+    table, _ = discord_table
+    result = await table.execute('/runic mage create name:"Clyde the Discord Knight" magery:1 iq:12 thaumatology:12')
+    assert result is not None and result.ok, result and result.text
+    await ok(table, "Pat", "say as", character="Clyde the Discord Knight", text="Hail!")
+    (sent,) = table.virtual.adapter.webhooks  # the virtual Discord refuses "clyde" or "discord" in a name with a 400
+    assert sent.username is not None and sent.username.replace("\u200b", "") == "Clyde the Discord Knight"
