@@ -170,6 +170,7 @@ class RecordingAdapter(AsyncWebhookAdapter):
         self.messages: dict[int, Sent] = {}
         self.originals: dict[str, int] = {}  # interaction token -> message id
         self.webhooks: list[Sent] = []  # what channel webhooks sent ("webhook"), edited and deleted, in order
+        self.gone_hooks: set[int] = set()  # webhooks someone deleted in Discord: using one is a 404
 
     async def request(
         self, route: Any, session: Any = None, *, payload=None, multipart=None, files=None, params=None, **_: Any
@@ -199,6 +200,8 @@ class RecordingAdapter(AsyncWebhookAdapter):
         """Execute (POST), edit (PATCH) or delete (DELETE) a message through a channel webhook, as Discord would:
         over its limits (a name of more than 80 characters, or holding "discord" or "clyde") is a 400."""
         thread = int(params["thread_id"]) if params.get("thread_id") else None
+        if int(route.webhook_id) in self.gone_hooks:
+            raise discord.NotFound(_Gone(), "Unknown Webhook")
         if route.method == "DELETE":
             message_id = int(route.url.rsplit("/", 1)[1])
             if message_id not in self.messages:

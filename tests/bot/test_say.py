@@ -377,3 +377,16 @@ async def test_discord_a_name_discord_refuses_for_a_webhook_is_carried_so_it_rea
     await ok(table, "Pat", "say as", character="Clyde the Discord Knight", text="Hail!")
     (sent,) = table.virtual.adapter.webhooks  # the virtual Discord refuses "clyde" or "discord" in a name with a 400
     assert sent.username is not None and sent.username.replace("\u200b", "") == "Clyde the Discord Knight"
+
+
+async def test_discord_makes_a_new_webhook_when_someone_deleted_its_own(
+    discord_table: tuple[ConsoleTable, ChannelPosts],
+) -> None:
+    table, posts = discord_table
+    await ok(table, "Pat", "say as", text="First")
+    (old,) = posts.hooks.pop(table.virtual.channel_id)  # a moderator deletes the webhook in Discord
+    table.virtual.adapter.gone_hooks.add(int(old["id"]))
+    await ok(table, "Pat", "say as", text="Second")
+    (new,) = posts.hooks[table.virtual.channel_id]
+    assert new["id"] != old["id"]
+    assert [s.content.split("\n")[0] for s in table.virtual.adapter.webhooks if s.content] == ["First", "Second"]
