@@ -861,6 +861,30 @@ class PageList:
     note: str = ""
 
 
+SHARED_ROLLS = ("check", "pool")  # the system rolls an inline action may stand for (``/check``, ``/pool``)
+
+
+@dataclass(frozen=True)
+class InlineAction:
+    """A word a player may roll inside a post (``/say``): ``[[check 12]]`` stands for ``/check skill:12``.
+
+    ``command`` is the shared system roll it stands for (one of :data:`SHARED_ROLLS`); ``options`` name that
+    command's options, filled in order by the whole numbers after the word (``[[check 12 -2]]``: skill 12, modifier
+    -2). The roll is made, shown, logged and kept secret exactly as that command's. ``example`` is what a player
+    types, shown in help and in errors."""
+
+    word: str
+    command: str
+    options: tuple[str, ...]
+    example: str
+
+    def __post_init__(self) -> None:
+        if self.command not in SHARED_ROLLS:
+            raise ValueError(f"an inline action stands for one of {SHARED_ROLLS}, not {self.command!r}")
+        if not self.word.isalpha() or self.word != self.word.lower() or self.word in ("secret", "roll"):
+            raise ValueError(f"an inline word is lower-case letters other than secret and roll, not {self.word!r}")
+
+
 class Contributions:
     """What a ruleset declares besides its models and actions; :class:`Ruleset` inherits it. Read-only elsewhere."""
 
@@ -876,6 +900,9 @@ class Contributions:
     # a first session as a console script (docs/console.md): ``@as NAME``, ``@gm``, slash commands, ``@press LABEL``,
     # ``@wait 2h``; every line runs in a fresh campaign, and it holds every help example. Empty: none written yet
     first_session: ClassVar[tuple[str, ...]] = ()
+    # the ruleset's own rolls inside a post (``/say``): ``[[check 12]]`` for 3d6 systems, ``[[pool 6]]`` for d10
+    # pools. Dice expressions (``[[3d6+2]]``) work in every ruleset; empty: only those
+    inline_actions: ClassVar[tuple[InlineAction, ...]] = ()
 
     def reply_items(self, replied: Replied) -> list[ReplyItem]:
         """The buttons and selects a reply carries (what the table now waits for, one press away). Pure.

@@ -21,6 +21,7 @@ from bot.adapter.forms import FORM_ITEMS
 from bot.adapter.pickers import PICKER_ITEMS
 from bot.adapter.posting import BoardKeeper, DiscordCourier, DiscordPoster
 from bot.adapter.privacy import PRIVACY_ITEMS
+from bot.adapter.speaking import DiscordSpeaker, Speaker
 from bot.adapter.views import LASTING_ITEMS
 from bot.table.service import TableService
 from bot.table.weblinks import WebLinks
@@ -52,6 +53,7 @@ class MagisterBot(commands.AutoShardedBot):
         *,
         courier: Courier | None = None,
         poster: Poster | None = None,
+        speaker: Speaker | None = None,
         dev_guild: int | None = None,
         shard_ids: list[int] | None = None,
         shard_count: int | None = None,
@@ -68,6 +70,7 @@ class MagisterBot(commands.AutoShardedBot):
         self.service = service
         self.courier: Courier = courier or DiscordCourier()
         self.poster: Poster = poster or DiscordPoster()
+        self.speaker: Speaker = speaker or DiscordSpeaker()  # /say posts: through a channel webhook
         self.boards = BoardKeeper(self)
         self.dev_guild = dev_guild
         self.web_links: WebLinks | None = None  # the campaigns' web pages (docs/web.md), when they are on

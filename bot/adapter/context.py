@@ -14,6 +14,7 @@ import discord
 
 from bot.adapter import charts
 from bot.adapter.render import to_embed
+from bot.adapter.speaking import Speaker
 from bot.storage.rows import CampaignRow
 from bot.table.pbp import Ping, ping_content, pinged_roles, pinged_users
 from bot.table.service import Caller, Place, Reply, TableService
@@ -72,6 +73,7 @@ class Host(Protocol):
     courier: Courier
     poster: Poster
     boards: Boards
+    speaker: Speaker
 
 
 def mentions(pings: list[Ping]) -> discord.AllowedMentions:
@@ -123,13 +125,9 @@ async def send_reply(
         interaction.extras["private"] = {"card": private, "data": outcome.private_data}
     if private is not None and ephemeral:  # the caller sees the whole result, and nobody else anything
         card, private = private, None
-    if outcome.secret is not None and reply.campaign is not None:
-        bot: Host = interaction.client  # type: ignore[assignment]
-        secret_card = outcome.secret.model_copy(update={"footer": f"From {interaction.user.display_name}"})
-        where = await bot.courier.to_gm(bot, reply.campaign, secret_card)
-        interaction.extras["secret"] = {"to": where, "card": secret_card, "data": outcome.secret_data}
-        if secret:
-            card = card.model_copy(update={"description": f"Your roll went to {where}."})
+    where = await send_secret(interaction, reply)
+    if where is not None and secret:
+        card = card.model_copy(update={"description": f"Your roll went to {where}."})
     embed = to_embed(card)
     if outcome.chart is not None:  # drawn in a worker thread: the loop keeps answering meanwhile
         png = await asyncio.to_thread(charts.render, outcome.chart)
@@ -158,6 +156,19 @@ async def send_reply(
         boards = getattr(interaction.client, "boards", None)
         if boards is not None:
             boards.touch(reply.campaign.id, place_of(interaction))
+
+
+async def send_secret(interaction: discord.Interaction, reply: Reply) -> str | None:
+    """Carry a reply's secret card to the campaign's GMs (the one way every secret result goes); where it went,
+    in words, or None when it has no secret part."""
+    outcome = reply.outcome
+    if outcome.secret is None or reply.campaign is None:
+        return None
+    bot: Host = interaction.client  # type: ignore[assignment]
+    secret_card = outcome.secret.model_copy(update={"footer": f"From {interaction.user.display_name}"})
+    where = await bot.courier.to_gm(bot, reply.campaign, secret_card)
+    interaction.extras["secret"] = {"to": where, "card": secret_card, "data": outcome.secret_data}
+    return where
 
 
 def release(view: discord.ui.View | None) -> None:

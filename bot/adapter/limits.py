@@ -111,6 +111,24 @@ def message_problems(data: dict[str, Any]) -> list[str]:
     return problems
 
 
+MAX_WEBHOOK_NAME = 80
+WEBHOOK_NAME_FORBIDDEN = ("discord", "clyde")
+
+
+def webhook_problems(data: dict[str, Any]) -> list[str]:
+    """What Discord refuses in a webhook message's name: 1 to 80 characters, never "discord" or "clyde"."""
+    name = data.get("username")
+    if name is None:
+        return []
+    problems = []
+    if not 1 <= len(name) <= MAX_WEBHOOK_NAME:
+        problems.append(f"webhook username has {len(name)} characters (1 to {MAX_WEBHOOK_NAME})")
+    for word in WEBHOOK_NAME_FORBIDDEN:
+        if word in name.casefold():
+            problems.append(f"webhook username may not contain {word!r}")
+    return problems
+
+
 def autocomplete_problems(choices: list[dict[str, Any]]) -> list[str]:
     """Discord rejects more than 25 choices, or a name or string value outside 1 to 100 characters."""
     problems = []

@@ -27,6 +27,7 @@ from bot.adapter.client import MagisterBot
 from bot.adapter.errors import UNREACHABLE
 from bot.adapter.posting import RecordingCourier, RecordingPoster, post_fired
 from bot.adapter.render import to_text
+from bot.adapter.speaking import RecordingSpeaker
 from bot.cli import shell
 from bot.cli.config import configure_logging, fail, load_settings
 from bot.cli.virtual import (
@@ -94,6 +95,7 @@ class ConsoleTable:
     ) -> None:
         self.bot = bot
         self.poster = poster or RecordingPoster()
+        self.speaker: RecordingSpeaker = bot.speaker  # type: ignore[assignment]  # /say posts, printed after a line
         self._fired: list[tuple[Fired, Sent]] = []  # what timers posted, as the message Discord would show
         bot.boards.delay = 0  # the console refreshes boards itself, after each line
         self.names: dict[int, str] = {}
@@ -132,7 +134,7 @@ class ConsoleTable:
             service = TableService(store, registry or Registry.discover(), random.Random(seed))
             courier = RecordingCourier()
             poster = RecordingPoster()
-            bot = MagisterBot(service, courier=courier, poster=poster)
+            bot = MagisterBot(service, courier=courier, poster=poster, speaker=RecordingSpeaker())
             if web_url is not None:
                 bot.web_links = await web_links(service, web_url, web_secret)
             await bot.load_cogs()
@@ -186,6 +188,7 @@ class ConsoleTable:
         """Run one line; ``None`` for blank lines and comments. Then any board it changed is edited, and a board
         it posted (``/campaign board``) comes with its result, as the channel would show it."""
         seen = len(self.poster.board_log)
+        said = len(self.speaker.log)
         try:
             result = await self._execute(line)
         finally:
@@ -193,6 +196,14 @@ class ConsoleTable:
         posted = [at for kind, at in self.poster.board_log[seen:] if kind == "post" and at in self.poster.boards]
         if result is not None and posted:
             result.extra["board"] = {"message_id": posted[-1], "text": self.board_text(posted[-1])}
+        spoken = [(kind, at) for kind, at in self.speaker.log[said:] if at in self.speaker.posts]
+        if result is not None and spoken:  # a /say post as the channel shows it, under the reply only its author saw
+            kind, at = spoken[-1]
+            shown = self.speaker.text(at)
+            self.last_message = Sent("message", at, content=shown)  # `@menu Edit post` right-clicks it
+            result.extra["post"] = {"message_id": at, "text": shown, "edited": kind == "edit"}
+            where = "Edited in this channel" if kind == "edit" else "Posted in this channel, for everyone"
+            result.text = f"{result.text}\n\n{where}:\n{shown}"
         return result
 
     def board_text(self, message_id: int) -> str:

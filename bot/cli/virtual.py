@@ -25,7 +25,7 @@ import discord
 from discord import app_commands
 from discord.webhook.async_ import AsyncWebhookAdapter, async_context
 
-from bot.adapter.limits import autocomplete_problems, message_problems
+from bot.adapter.limits import autocomplete_problems, message_problems, webhook_problems
 
 APPLICATION_ID = 424242424242424242
 BOT_USER_ID = 424242424242424242
@@ -45,10 +45,22 @@ EVERYONE_PERMISSIONS = discord.Permissions(
     change_nickname=True,
 ).value
 VIEW_CHANNEL = discord.Permissions(view_channel=True).value
+# what the bot may do in a channel (an interaction's ``app_permissions``): what its invite asks for
+BOT_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    manage_messages=True,
+    manage_webhooks=True,
+).value
 GM_ONLY = "gm-only"  # every virtual server has this channel, which @everyone cannot view
 GUILD_CHANNEL_TYPES = (0, 2, 4, 5, 13, 15, 16)  # text, voice, category, news, stage, forum, media: not threads
 
 SELECTS = (3, 5, 6, 7, 8)
+IMAGE_TYPES = {"png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "webp": "image/webp"}
 MODAL_LIMITS = {"title": 45, "label": 45, "placeholder": 100, "value": 4000}
 
 _snowflakes = itertools.count(1_100_000_000_000_000_000)
@@ -126,6 +138,9 @@ class Sent:
     choices: list[dict] = field(default_factory=list)
     allowed_mentions: dict | None = None  # who Discord would let this message ping
     form: dict | None = None  # a modal the bot opened: custom_id, title, components
+    username: str | None = None  # a channel webhook's message: the name and picture it shows, and its thread
+    avatar_url: str | None = None
+    thread_id: int | None = None
 
     def inputs(self) -> list[dict]:
         """A modal's text inputs, in order."""
@@ -154,12 +169,20 @@ class RecordingAdapter(AsyncWebhookAdapter):
         self.sent: list[Sent] = []
         self.messages: dict[int, Sent] = {}
         self.originals: dict[str, int] = {}  # interaction token -> message id
+        self.webhooks: list[Sent] = []  # what channel webhooks sent ("webhook"), edited and deleted, in order
+        self.gone_hooks: set[int] = set()  # webhooks someone deleted in Discord: using one is a 404
 
-    async def request(self, route: Any, session: Any = None, *, payload=None, multipart=None, files=None, **_: Any):
+    async def request(
+        self, route: Any, session: Any = None, *, payload=None, multipart=None, files=None, params=None, **_: Any
+    ):
         method, path = route.method, route.path
         body = _body(payload, multipart)
         attachments = [(f.filename or "file", _read(f)) for f in (files or [])]
         token = route.webhook_token
+        if (
+            path.startswith("/webhooks/") and int(route.webhook_id) != APPLICATION_ID
+        ):  # a channel's webhook (``/say``), not an interaction's
+            return self._channel_webhook(route, body, attachments, params or {})
         if path.endswith("/callback"):
             return self._callback(route.webhook_id, token, body, attachments)
         if method == "POST":  # followup
@@ -172,6 +195,53 @@ class RecordingAdapter(AsyncWebhookAdapter):
         if method == "GET":
             return self._message_payload(self.messages[self._target(path, route, token)])
         return None  # DELETE
+
+    def _channel_webhook(self, route: Any, body: dict, attachments: list, params: dict) -> dict | None:
+        """Execute (POST), edit (PATCH) or delete (DELETE) a message through a channel webhook, as Discord would:
+        over its limits (a name of more than 80 characters, or holding "discord" or "clyde") is a 400."""
+        thread = int(params["thread_id"]) if params.get("thread_id") else None
+        if int(route.webhook_id) in self.gone_hooks:
+            raise discord.NotFound(_Gone(), "Unknown Webhook")
+        if route.method == "DELETE":
+            message_id = int(route.url.rsplit("/", 1)[1])
+            if message_id not in self.messages:
+                raise discord.NotFound(_Gone(), "Unknown Message")
+            self.webhooks.append(Sent("webhook delete", message_id, thread_id=thread))
+            del self.messages[message_id]
+            return None
+        _reject_over_limits(message_problems(body) + webhook_problems(body))
+        if route.method == "PATCH":
+            message_id = int(route.url.rsplit("/", 1)[1])
+            previous = self.messages.get(message_id)
+            if previous is None:
+                raise discord.NotFound(_Gone(), "Unknown Message")
+            sent = Sent(
+                "webhook edit",
+                message_id,
+                content=body.get("content", previous.content),
+                username=previous.username,
+                avatar_url=previous.avatar_url,
+                allowed_mentions=body.get("allowed_mentions", previous.allowed_mentions),
+                thread_id=thread,
+            )
+        else:
+            sent = Sent(
+                "webhook",
+                next(_snowflakes),
+                content=body.get("content"),
+                embeds=body.get("embeds", []),
+                files=attachments,
+                allowed_mentions=body.get("allowed_mentions"),
+                username=body.get("username"),
+                avatar_url=body.get("avatar_url"),
+                thread_id=thread,
+            )
+        self.webhooks.append(sent)
+        self.messages[sent.id] = sent
+        payload = message_payload(sent, channel_id=thread or 0)
+        payload["webhook_id"] = str(route.webhook_id)
+        payload["author"] = {"id": str(route.webhook_id), "username": sent.username or "", "avatar": None, "bot": True}
+        return payload
 
     def _target(self, path: str, route: Any, token: str) -> int:
         message_id = getattr(route, "message_id", None)
@@ -259,6 +329,11 @@ def submission_problems(form: dict, values: dict[str, str]) -> list[str]:
         if len(value) > (item.get("max_length") or 4000):
             problems.append(f"`{name}` takes at most {item.get('max_length') or 4000} characters")
     return problems
+
+
+class _NoPermission:
+    status = 403
+    reason = "Forbidden"
 
 
 class _BadRequest:
@@ -403,11 +478,47 @@ class ChannelPosts:
         self.guild_id = guild_id
         self.sent: list[Sent] = []
         self.pinned: list[int] = []
+        self.hooks: dict[int, list[dict]] = {}  # channel id -> its webhooks, as Discord lists them
+        self.changed: list[Sent] = []  # the bot's own messages edited ("edit") or deleted ("delete"), in order
+        self.refuse_webhooks = False  # True: the bot lacks Manage Webhooks here, as Discord answers it (403)
+
+    def hook(self, channel_id: int, name: str, *, mine: bool = True) -> dict:
+        """A webhook of the channel, as someone made it (``mine``: the bot), with a token the bot may use."""
+        hook_id = next(_snowflakes)
+        user = {"id": str(BOT_USER_ID if mine else snowflake_for("someone")), "username": "x", "discriminator": "0"}
+        body = {
+            "id": str(hook_id),
+            "type": 1,
+            "channel_id": str(channel_id),
+            "guild_id": str(self.guild_id),
+            "name": name,
+            "avatar": None,
+            "token": f"hook-{hook_id}",
+            "application_id": str(APPLICATION_ID) if mine else None,
+            "user": user | {"avatar": None, "bot": mine},
+        }
+        self.hooks.setdefault(channel_id, []).append(body)
+        return body
 
     async def request(self, route: Any, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
         channel_id = int(route.channel_id)
         if route.method == "GET" and route.path == "/channels/{channel_id}":
             return channel_payload(channel_id, self.guild_id)
+        if route.path == "/channels/{channel_id}/webhooks":
+            if self.refuse_webhooks:
+                raise discord.Forbidden(_NoPermission(), "Missing Permissions")
+            if route.method == "GET":
+                return list(self.hooks.get(channel_id, []))
+            return self.hook(channel_id, (kwargs.get("json") or {})["name"])
+        if route.path == "/channels/{channel_id}/messages/{message_id}" and route.method in ("PATCH", "DELETE"):
+            message_id = int(route.url.rsplit("/", 1)[1])
+            if route.method == "DELETE":
+                self.changed.append(Sent("delete", message_id))
+                return None
+            body = kwargs.get("json") or {}
+            _reject_over_limits(message_problems(body))
+            self.changed.append(Sent("edit", message_id, content=body.get("content")))
+            return message_payload(self.changed[-1], channel_id=channel_id)
         if route.method == "POST" and route.path == "/channels/{channel_id}/messages":
             body = kwargs.get("json") or _body(None, [dict(part) for part in form or []])
             _reject_over_limits(message_problems(body))
@@ -442,6 +553,7 @@ class VirtualDiscord:
         self.thread_id: int | None = None  # set: interactions come from this thread of channel_id
         self.adapter = RecordingAdapter()
         self.guilds: dict[int, VirtualGuild] = {}
+        self.app_permissions = BOT_PERMISSIONS  # what the bot may do here; take manage_webhooks away to test without
 
     def server(self, guild_id: int | None = None) -> VirtualGuild:
         """The server the bot sees (this one by default): add roles and channels with permission overwrites."""
@@ -475,7 +587,7 @@ class VirtualDiscord:
             "data": data,
             "channel_id": str(channel_id),
             "locale": "en-US",
-            "app_permissions": "0",
+            "app_permissions": str(self.app_permissions),
             "entitlements": [],
             "attachment_size_limit": 25 * 1024 * 1024,
             "authorizing_integration_owners": {},
@@ -739,7 +851,7 @@ def command_data(
                 "size": len(body),
                 "url": url,
                 "proxy_url": url,
-                "content_type": "text/plain; charset=utf-8",
+                "content_type": IMAGE_TYPES.get(filename.rsplit(".", 1)[-1].casefold(), "text/plain; charset=utf-8"),
             }
         elif parameter.type is discord.AppCommandOptionType.role:
             name = str(value).lstrip("@")

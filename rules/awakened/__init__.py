@@ -32,6 +32,7 @@ from rules.base import (
     BenchStep,
     Card,
     CharacterRecord,
+    InlineAction,
     LookupEntry,
     Outcome,
     Ruleset,
@@ -67,6 +68,7 @@ class AwakenedRuleset(Ruleset):
     getting_started = GETTING_STARTED
     help_examples = HELP_EXAMPLES
     first_session = FIRST_SESSION
+    inline_actions = (InlineAction("pool", "pool", ("dice",), "[[pool 6]]"),)  # a d10 pool, 10-again
     actions: ClassVar[dict[str, Action]] = _actions(
         Action("mage create", mages.mage_create, mages.MageCreateOptions, description="Create a mage"),
         Action("mage show", mages.mage_show, mages.MageShowOptions, logged=False, description="Show a mage's sheet"),

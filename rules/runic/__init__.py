@@ -20,6 +20,7 @@ from rules.base import (
     BenchStep,
     Card,
     CharacterRecord,
+    InlineAction,
     LookupEntry,
     Outcome,
     PrivateField,
@@ -79,6 +80,7 @@ class RunicRuleset(Ruleset):
     getting_started = GETTING_STARTED
     help_examples = HELP_EXAMPLES
     first_session = FIRST_SESSION
+    inline_actions = (InlineAction("check", "check", ("skill", "modifier"), "[[check 12]]"),)  # 3d6 roll-under
     actions: ClassVar[dict[str, Action]] = _actions(
         Action(
             "mage create",
