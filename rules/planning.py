@@ -8,12 +8,14 @@ for and draws them as one card. Pure: no I/O, no dice.
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from random import Random
 from typing import Any, Literal
 
-from rules.base import Card, Chart, Outcome, RuleError, RunOptionsButton
+from rules.base import Actor, Card, Chart, Outcome, RuleError, RunOptionsButton, Table
 from rules.dice.odds import percent
 from rules.text import clip
 
@@ -21,8 +23,24 @@ GoalKind = Literal["best", "success", "risk"]
 DEFAULT_SUCCESS = Fraction(90, 100)  # with no goal: the cheapest plan reaching 90%...
 DEFAULT_RISK = Fraction(5, 100)  # ...and the likeliest plan keeping the risk at or under 5%
 SHOWN = 3
-FRACTION_DIGITS = 12  # a fraction is shown beside its percentage while its denominator has at most this many digits
+FRACTION_DIGITS = 8  # a fraction is shown beside its percentage while its denominator has at most this many digits
 _GOAL = re.compile(r"^\s*(?P<what>[a-z]+)\s*(?P<op>>=|=>|≥|<=|=<|≤)\s*(?P<number>\d+(?:\.\d+)?)\s*%?\s*$")
+
+
+def scratch(table: Table, *, as_gm: bool = False) -> Table:
+    """A copy of the table a plan may be tried on freely: the real casting runs on it, and nothing is kept."""
+    actor = Actor(user_id=table.actor.user_id, name=table.actor.name, is_gm=table.actor.is_gm or as_gm)
+    return Table(
+        ruleset_id=table.ruleset_id,
+        campaign_name=table.campaign_name,
+        actor=actor,
+        rng=Random(0),
+        book=table.book,
+        settings=table.settings,
+        state=table.state.model_copy(deep=True),
+        characters=copy.deepcopy(table.characters),
+        now=table.now,
+    )
 
 
 @dataclass(frozen=True)

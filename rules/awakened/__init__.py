@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from rules.awakened import calendar, casting, contests, insight, life, mages, odds, shaping, upkeep, web
+from rules.awakened import calendar, casting, contests, insight, life, mages, odds, plan, shaping, upkeep, web
 from rules.awakened.book import AwakenedBook
 from rules.awakened.common import spell_label
 from rules.awakened.guide import FIRST_SESSION, GETTING_STARTED, HELP_EXAMPLES
@@ -34,6 +34,8 @@ from rules.base import (
     CharacterRecord,
     LookupEntry,
     Outcome,
+    Replied,
+    ReplyItem,
     Ruleset,
     Secrecy,
     SecretsCase,
@@ -41,6 +43,7 @@ from rules.base import (
     Wait,
     always,
 )
+from rules.planning import cast_buttons
 from rules.text import clip
 
 
@@ -131,6 +134,13 @@ class AwakenedRuleset(Ruleset):
         Action("roll", contests.spell_roll, contests.RollOptions, description="A roll a spell boosts, or against it"),
         Action("odds", odds.odds, odds.OddsOptions, logged=False, description="Exact odds of this ruleset's rolls"),
         Action(
+            "plan",
+            plan.plan,
+            plan.PlanOptions,
+            logged=False,
+            description="The best ways to cast and Shape a spell, on exact odds",
+        ),
+        Action(
             "time round",
             calendar.end_round,
             calendar.RoundOptions,
@@ -173,6 +183,10 @@ class AwakenedRuleset(Ruleset):
 
     character_option = "mage"
     private_fields = PRIVATE_FIELDS
+
+    def reply_items(self, replied: Replied) -> list[ReplyItem]:
+        """On a plan (`/awakened plan`): Cast plan 1…, each casting and Shaping that plan."""
+        return list(cast_buttons(replied.data, replied.user_id, replied.is_gm))
 
     def waits(self, table: Table) -> list[Wait]:
         """The GM with a paradox pool to roll; mages with an open Shaping window or a crisis roll owed."""

@@ -21,10 +21,10 @@ from pydantic import Field
 from rules.base import Model, Outcome, RuleError, Table
 from rules.dice.gurps import judge
 from rules.dice.odds import sum_distribution
-from rules.planning import Plan, choose, parse_goal, plan_outcome, undominated
+from rules.planning import Plan, choose, parse_goal, plan_outcome, scratch, undominated
 from rules.runic import mana
 from rules.runic.casting import CastOptions, CastResult, cast
-from rules.runic.preview import OUTCOMES, _scratch, faces_for
+from rules.runic.preview import OUTCOMES, faces_for
 from rules.runic.sheet import MageSheet
 
 RISK = "calamity"
@@ -45,7 +45,7 @@ class PlanOptions(Model):
 def _run(table: Table, options: CastOptions, total: int) -> CastResult:
     """The real casting on a scratch table, the 3d6 showing ``total``: nothing of it is kept."""
     dice = " ".join(map(str, faces_for(total)))
-    return cast(_scratch(table, as_gm=True), options.model_copy(update={"dice": dice}))
+    return cast(scratch(table, as_gm=True), options.model_copy(update={"dice": dice}))
 
 
 def evaluate(table: Table, options: CastOptions) -> Plan | None:
@@ -104,7 +104,7 @@ def candidates(table: Table, base: CastOptions, sheet: MageSheet) -> list[Plan]:
     than keeps MP at zero) are never tried."""
     first = evaluate(table, base)
     if first is None:
-        cast(_scratch(table, as_gm=False), base)  # the cast's own refusal, in its own words
+        cast(scratch(table), base)  # the cast's own refusal, in its own words
         raise RuleError("This spell cannot be cast as things stand.")
     key = first.steps[0][1]["spell"].casefold()
     sources = ["memory"] + (["grimoire"] if any(key in g.spells for g in sheet.grimoires.values()) else [])
