@@ -50,6 +50,8 @@ AWAKENED = (
             "resistance": "composure",
             "gnosis": 5,
             "arcana": "Life 5, Spirit 4, Forces 3",
+            "high_speech": True,
+            "willpower": 7,
         },
     ),
     BenchStep("spell cast", {"spell": "Mend", "arcana": "Life", "aspect": "covert", "mode": "rote"}),

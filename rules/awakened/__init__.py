@@ -81,7 +81,7 @@ class AwakenedRuleset(Ruleset):
             casting.CastOptions,
             logged=False,  # a preview changes nothing and is not logged; a cast changes the sheet and is
             secrecy=Secrecy(private_options=frozenset({"connection"}), private_when=_preparing),
-            description="Cast a spell (or preview, save a rote, prepare)",
+            description="Cast a spell (or see cost, save a rote)",
         ),
         Action("spell shape", shaping.shape, shaping.ShapeOptions, description="Shape a spell: the Shaping roll"),
         Action("spell sustain", life.sustain, life.SustainOptions, description="Sustain a spell to the scene's end"),
@@ -132,13 +132,13 @@ class AwakenedRuleset(Ruleset):
             "attainment", mages.attainment, mages.AttainmentOptions, description="Define, use or Shape an Attainment"
         ),
         Action("roll", contests.spell_roll, contests.RollOptions, description="A roll a spell boosts, or against it"),
-        Action("odds", odds.odds, odds.OddsOptions, logged=False, description="Exact odds of this ruleset's rolls"),
+        Action("odds", odds.odds, odds.OddsOptions, logged=False, description="Exact odds of a roll"),
         Action(
             "plan",
             plan.plan,
             plan.PlanOptions,
             logged=False,
-            description="The best ways to cast and Shape a spell, on exact odds",
+            description="Plan a cast: best odds",
         ),
         Action(
             "time round",

@@ -33,10 +33,11 @@ SHAPED = ("covert", "vulgar")  # a sensory spell can't be Shaped (l.237)
 
 
 class PlanOptions(Model):
-    spell: str = casting.CastOptions.model_fields["spell"]
-    goal: str | None = Field(default=None, max_length=40, description="best, success>=90% or paradox<=10%")
-    mage: str | None = casting.CastOptions.model_fields["mage"]
-    arcana: str | None = casting.CastOptions.model_fields["arcana"]
+    """Few options, short words: `/awakened` is near Discord's size limit for one command."""
+
+    spell: str = Field(min_length=1, max_length=100, description="Your rote")
+    goal: str | None = Field(default=None, max_length=40, description="e.g. success>=90%")
+    mage: str | None = Field(default=None, max_length=60, description="Your mage")
 
 
 def _typed(value: Any) -> str:
@@ -92,7 +93,13 @@ def candidates(table: Table, who: str, sheet: AwakenedSheet, options: PlanOption
     knows one (and improvised), Words of Power only with High Speech and within the house rule's limit, the
     Willpower point only while the Willpower lasts."""
     rote = find_rote(sheet, options.spell)
-    methods = ["rote", "improvised"] if rote is not None else ["improvised"]
+    if rote is None:
+        names = ", ".join(r.name for r in sheet.rotes) or "none yet"
+        raise RuleError(
+            f"{options.spell!r} is not one of {who}'s rotes ({names}). The planner plans a rote: save the spell "
+            "first with `/awakened spell cast mode:rote`."
+        )
+    methods = ["rote", "improvised"]
     settings: AwakenedSettings = table.settings
     words = range(min(settings.words_of_power_per_payment, sheet.willpower) + 1) if sheet.high_speech else range(1)
     plans: list[Plan] = []
@@ -103,13 +110,11 @@ def candidates(table: Table, who: str, sheet: AwakenedSheet, options: PlanOption
                     for willpower in (False, True):
                         if cast_words + shape_words + willpower > sheet.willpower:
                             continue
-                        cast_options: dict[str, Any] = {"spell": options.spell, "mage": who}
-                        if options.arcana:
-                            cast_options["arcana"] = options.arcana
+                        cast_options: dict[str, Any] = {"spell": rote.name, "mage": who}
                         cast_options |= {"aspect": aspect, "method": method}
                         if cast_words:
                             cast_options["words_of_power"] = cast_words
-                        shape_options: dict[str, Any] = {"spell": options.spell, "mage": who}
+                        shape_options: dict[str, Any] = {"spell": rote.name, "mage": who}
                         if shape_words:
                             shape_options["words_of_power"] = shape_words
                         if willpower:
@@ -133,7 +138,7 @@ def plan(table: Table, options: PlanOptions) -> Outcome:
     kept = undominated(searched)
     chosen, missed = choose(kept, goals, RISK)
     return plan_outcome(
-        title=f"Plan: {record.name} casts and Shapes {options.spell}",
+        title=f"Plan: {record.name} casts and Shapes {searched[0].steps[0][1]['spell']}",
         description=(
             f"Mana {sheet.mana}, Willpower {sheet.willpower}, Gnosis {sheet.gnosis}. Each plan is a cast, then a "
             "Shaping. Success: the Shaping roll scores at least one success. Paradox: the chance the round's "
@@ -144,5 +149,10 @@ def plan(table: Table, options: PlanOptions) -> Outcome:
         risk_word=RISK,
         searched=len(searched),
         kept=len(kept),
-        data={"planner": True, "mage": record.name, "spell": options.spell, "goal": options.goal or ""},
+        data={
+            "planner": True,
+            "mage": record.name,
+            "spell": searched[0].steps[0][1]["spell"],
+            "goal": options.goal or "",
+        },
     )

@@ -411,7 +411,7 @@ class AdjustOptions(Model):
     value: int = Field(ge=-100_000, le=100_000, description="The new value")
     reason: str = Field(min_length=1, max_length=200, description="Why, for the log")
     name: str | None = Field(default=None, max_length=60, description="The Word, item or condition it concerns")
-    apply_rules: bool = Field(default=True, description="Treat an MP drop as MP lost (strain, Calamity)")
+    apply_rules: bool = Field(default=True, description="An MP drop is MP lost (strain, Calamity)")
 
 
 def adjust(table: Table, options: AdjustOptions) -> Outcome:

@@ -33,13 +33,12 @@ MAX_HALVINGS = 6
 
 
 class PlanOptions(Model):
-    spell: str = CastOptions.model_fields["spell"]
-    goal: str | None = Field(default=None, max_length=40, description="best, success>=90% or calamity<=5%")
-    mage: str | None = CastOptions.model_fields["mage"]
-    parameters: str | None = CastOptions.model_fields["parameters"]
-    modifier: int = CastOptions.model_fields["modifier"]
-    target: str | None = CastOptions.model_fields["target"]
-    resistance: int | None = CastOptions.model_fields["resistance"]
+    """Few options, short words: `/runic` is near Discord's size limit for one command."""
+
+    spell: str = Field(min_length=1, max_length=200, description="Spell")
+    goal: str | None = Field(default=None, max_length=40, description="e.g. success>=90%")
+    mage: str | None = Field(default=None, max_length=60, description="Your mage")
+    resistance: int | None = Field(default=None, ge=0, le=100, description="Subject's resistance")
 
 
 def _run(table: Table, options: CastOptions, total: int) -> CastResult:
@@ -168,9 +167,6 @@ def plan(table: Table, options: PlanOptions) -> Outcome:
     base = CastOptions(
         spell=options.spell,
         mage=record.name,
-        parameters=options.parameters,
-        modifier=options.modifier,
-        target=options.target,
         resistance=options.resistance,
     )
     searched = candidates(table, base, sheet)
