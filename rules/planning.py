@@ -248,9 +248,9 @@ def plan_outcome(
     return Outcome(card=card, summary=summary, data=data, ephemeral=True, chart=chart)
 
 
-def cast_buttons(data: dict[str, Any], user_id: int, is_gm: bool) -> list[RunOptionsButton]:
-    """**Cast plan N** for each plan of a planner's reply: runs its steps, as the presser (the rules refuse anyone
-    but the caster's owner and the GMs). Only on a plan's reply, and only for whoever asked (or a GM)."""
+def cast_buttons(data: dict[str, Any]) -> list[RunOptionsButton]:
+    """**Cast plan N** for each plan of a planner's reply: runs its steps as the presser. Each step names the
+    mage, so the rules refuse anyone but its player and the GMs (the reply is shown to whoever asked alone)."""
     plans = data.get("plans")
     if not isinstance(plans, list) or not data.get("planner"):
         return []

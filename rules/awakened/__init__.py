@@ -186,7 +186,7 @@ class AwakenedRuleset(Ruleset):
 
     def reply_items(self, replied: Replied) -> list[ReplyItem]:
         """On a plan (`/awakened plan`): Cast plan 1…, each casting and Shaping that plan."""
-        return list(cast_buttons(replied.data, replied.user_id, replied.is_gm))
+        return list(cast_buttons(replied.data))
 
     def waits(self, table: Table) -> list[Wait]:
         """The GM with a paradox pool to roll; mages with an open Shaping window or a crisis roll owed."""

@@ -23,7 +23,7 @@ from rules.dice.gurps import judge
 from rules.dice.odds import sum_distribution
 from rules.planning import Plan, choose, parse_goal, plan_outcome, scratch, undominated
 from rules.runic import mana
-from rules.runic.casting import CastOptions, CastResult, cast
+from rules.runic.casting import CastOptions, CastResult, cast, resolve_spell
 from rules.runic.preview import OUTCOMES, faces_for
 from rules.runic.sheet import MageSheet
 
@@ -101,11 +101,8 @@ def _typed(value: Any) -> str:
 def candidates(table: Table, base: CastOptions, sheet: MageSheet) -> list[Plan]:
     """Every plan worth working out: dominated knobs (saving and buying energy at once, skill past 16, more FP
     than keeps MP at zero) are never tried."""
-    first = evaluate(table, base)
-    if first is None:
-        cast(scratch(table), base)  # the cast's own refusal, in its own words
-        raise RuleError("This spell cannot be cast as things stand.")
-    key = first.steps[0][1]["spell"].casefold()
+    spell, _ = resolve_spell(table, sheet, base)  # an unknown spell: the cast's own refusal
+    key = spell.name.casefold()
     sources = ["memory"] + (["grimoire"] if any(key in g.spells for g in sheet.grimoires.values()) else [])
     plans: list[Plan] = []
     for source in sources:
@@ -118,29 +115,44 @@ def candidates(table: Table, base: CastOptions, sheet: MageSheet) -> list[Plan]:
                 if not found and halvings:
                     break  # no more halvings: the time is down to 1, or the skill below 3
                 plans += found
+    if not plans:
+        cast(scratch(table), base)  # the cast's own refusal, in its own words
+        raise RuleError(f"{spell.name} cannot be cast as things stand, whatever the options.")
     return plans
 
 
 def _along_skill(table: Table, fixed: CastOptions) -> list[Plan]:
     """Energy saved (from the most) up to energy bought (until skill 16), with and without FP to stay above 0."""
     plain = evaluate(table, fixed)
-    if plain is None:
-        return []
-    cost, effective = plain.cost[0], plain.facts["effective"]
+    if plain is None:  # below skill 3, perhaps: the least energy bought that lets the mage attempt it
+        bought = (evaluate(table, fixed.model_copy(update={"boost": b})) for b in range(1, SATURATED))
+        first = next((found for found in bought if found is not None), None)
+        if first is None:
+            return []
+        boost = int(first.steps[0][1]["boost"])
+        return _boosted(table, fixed, first, boost)
+    cost = plain.cost[0]
     plans: list[Plan] = []
     for save in range(cost, 0, -1):
         plan = evaluate(table, fixed.model_copy(update={"save_energy": save}))
         if plan is not None:
             plans += _with_sacrifice(table, fixed.model_copy(update={"save_energy": save}), plan)
-    plans += _with_sacrifice(table, fixed, plain)
-    boost = 0
-    while effective + boost < SATURATED:
+    return plans + _boosted(table, fixed, plain, 0)
+
+
+def _boosted(table: Table, fixed: CastOptions, start: Plan, boost: int) -> list[Plan]:
+    """``start`` (with ``boost`` energy bought) and each more skill bought after it, until skill 16."""
+    options = fixed.model_copy(update={"boost": boost}) if boost else fixed
+    plans = _with_sacrifice(table, options, start)
+    effective = start.facts["effective"]
+    while effective < SATURATED:
         boost += 1
         options = fixed.model_copy(update={"boost": boost})
-        plan = evaluate(table, options)
-        if plan is None:
+        found = evaluate(table, options)
+        if found is None:
             break
-        plans += _with_sacrifice(table, options, plan)
+        effective = found.facts["effective"]
+        plans += _with_sacrifice(table, options, found)
     return plans
 
 

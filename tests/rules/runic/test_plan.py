@@ -133,3 +133,16 @@ def test_the_casts_own_refusal_comes_through(book, make_table) -> None:
     table = make_table(mages={"Merlin": (PLAYER, merlin(book))})
     with pytest.raises(RuleError, match="resistance"):
         plan(table, PlanOptions(spell="Sleep"))
+
+
+def test_below_skill_3_the_planner_buys_the_skill_to_attempt_it(book, make_table) -> None:
+    sheet = mage_sheet(book, magery=3, iq=10, thaumatology=10, words={"Ort": 6, "Sanct": 6})
+    sheet.spells["sleep"] = SLEEP  # not bought: -6, so skill 0 as it stands
+    table = make_table(mages={"Merlin": (PLAYER, sheet)})
+    with pytest.raises(RuleError, match="Effective skill 0 is below 3"):
+        cast(table, CastOptions(spell="Sleep", resistance=12))
+    shown = plan(table, PlanOptions(spell="Sleep", resistance=12, goal="best"))
+    cheapest = min(shown.data["plans"], key=lambda p: p["cost"])
+    assert all(p["effective"] >= 3 for p in shown.data["plans"])
+    assert "boost:" in shown.data["plans"][0]["commands"][0]
+    assert cheapest["effective"] >= 3
