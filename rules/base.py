@@ -819,7 +819,17 @@ class OptionSelect:
     fixed: tuple[str, str] | None = None
 
 
-ReplyItem = RunButton | OfferButton | RespondButton | PictureButton | OptionSelect
+@dataclass(frozen=True)
+class RunOptionsButton:
+    """A button that runs ``steps`` in order, each an action with exactly these options (text, as typed), as
+    whoever presses it: the rules then refuse anyone they would refuse typing it (the planner's **Cast plan 1**
+    names the mage, so only its owner or a GM casts). Dropped when its id would be too long for Discord."""
+
+    label: str
+    steps: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
+
+
+ReplyItem = RunButton | OfferButton | RespondButton | PictureButton | OptionSelect | RunOptionsButton
 
 
 @dataclass

@@ -19,6 +19,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any, ClassVar
+from urllib.parse import quote, unquote
 
 import discord
 
@@ -697,6 +698,67 @@ class OfferButton(
         await offer(interaction, self.ruleset, self.action, self.option, then=self.then)
 
 
+# ---------------------------------------------------------------------- a command with its options
+
+
+class RunOptionsButton(LastingButton, template=r"m:ro:(?P<r>[a-z]+):(?P<c>\d+):(?P<steps>[\s\S]+)"):
+    """Runs the steps a ruleset gave (the planner's **Cast plan 1**), each an action with exactly its options, as
+    whoever presses it: the rules refuse anyone they would refuse typing it. The ``custom_id`` carries the steps,
+    each option by its place among the action's options (short: Discord allows 100 characters)."""
+
+    def __init__(self, ruleset: str, campaign_id: int, label: str, steps: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80], style=discord.ButtonStyle.success, custom_id=f"m:ro:{ruleset}:{campaign_id}:{steps}"
+            )
+        )
+        self.ruleset, self.campaign_id, self.steps = ruleset, campaign_id, steps
+
+    @staticmethod
+    def encode(registry: Registry, ruleset: str, steps: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]) -> str:
+        """``action?place=value&…`` for each step, joined by ``|``; each value quoted."""
+        actions = registry.get(ruleset).ruleset.actions
+        parts = []
+        for action, options in steps:
+            fields = list(actions[action].options.model_fields)
+            pairs = "&".join(f"{fields.index(key):x}={quote(value, safe='')}" for key, value in options)
+            parts.append(f"{action.replace(' ', '.')}?{pairs}")
+        return "|".join(parts)
+
+    @staticmethod
+    def decode(registry: Registry, ruleset: str, steps: str) -> list[tuple[str, dict[str, str]]]:
+        actions = registry.get(ruleset).ruleset.actions
+        decoded = []
+        for part in steps.split("|"):
+            name, _, pairs = part.partition("?")
+            action = actions.get(name.replace(".", " "))
+            if action is None:
+                raise RuleError("This button's command no longer exists; run the plan again.")
+            fields = list(action.options.model_fields)
+            options = {}
+            for pair in filter(None, pairs.split("&")):
+                index, _, value = pair.partition("=")
+                if int(index, 16) >= len(fields):
+                    raise RuleError("This button's options no longer fit the command; run the plan again.")
+                options[fields[int(index, 16)]] = unquote(value)
+            decoded.append((action.name, options))
+        return decoded
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str]
+    ) -> RunOptionsButton:
+        return cls(match["r"], int(match["c"]), item.label or "Run", match["steps"])
+
+    async def press(self, interaction: discord.Interaction) -> None:
+        await _same_campaign(interaction, self.campaign_id)
+        service = service_of(interaction)
+        if self.ruleset not in service.registry:
+            raise RuleError("That campaign has ended here; nothing was changed.")
+        for action, options in self.decode(service.registry, self.ruleset, self.steps):
+            await run_or_ask(interaction, self.ruleset, action, options, interaction.user.id)
+
+
 # ---------------------------------------------------------------------- the board as a picture
 
 PICTURE_FILE = "battle.png"
@@ -765,9 +827,16 @@ def action_buttons(ruleset: str, actions: list[ButtonEntry], owner_id: int = 0) 
 
 
 def lasting_item(
-    ruleset: str, campaign_id: int, item: contract.ReplyItem, owner_id: int
+    ruleset: str, campaign_id: int, item: contract.ReplyItem, owner_id: int, registry: Registry | None = None
 ) -> discord.ui.Item[Any] | None:
     """The lasting component a ruleset's reply item describes (None: it cannot be made: a custom_id too long)."""
+    if isinstance(item, contract.RunOptionsButton):
+        if registry is None:
+            return None
+        steps = RunOptionsButton.encode(registry, ruleset, item.steps)
+        if len(f"m:ro:{ruleset}:{campaign_id}:{steps}") > CUSTOM_ID_MAX:
+            return None  # the card shows the command to type instead
+        return RunOptionsButton(ruleset, campaign_id, item.label, steps)
     if isinstance(item, contract.RunButton):
         return ActionButton(ruleset, item.action, item.label, 0 if item.anyone else owner_id)
     if isinstance(item, contract.OfferButton):
@@ -805,7 +874,7 @@ def reply_items(
             if selects >= MAX_SELECTS:
                 continue
             selects += 1
-        made = lasting_item(ruleset, reply.campaign.id, item, owner_id)
+        made = lasting_item(ruleset, reply.campaign.id, item, owner_id, registry)
         if made is not None:
             items.append(made)
     return items
@@ -869,4 +938,5 @@ LASTING_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PictureButton,
     OptionSelect,
     OfferButton,
+    RunOptionsButton,
 )

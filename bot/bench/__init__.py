@@ -45,6 +45,7 @@ from urllib.parse import urlsplit, urlunsplit
 import aiosqlite
 import asyncpg
 
+from bot.bench.plan import measure_planner, planner_targets
 from bot.storage.database import is_url, open_store
 from bot.storage.postgres import redact
 from bot.storage.rows import SYNCHRONOUS, CampaignRow
@@ -880,6 +881,7 @@ def targets(result: dict) -> list[tuple[str, str, bool]]:
             p99 = web[kind]["p99_ms"]
             what = f"web {kind} p99 <= 100 ms, {web['clients']} readers, {web['events']:,} events"
             rows.append((what, f"{p99} ms", p99 <= 100))
+    rows += planner_targets(result["planner"]) if "planner" in result else []
     if "startup" in result:
         startup = result["startup"]
         met = startup["first_reply_s"] < 1 or startup["ratio_to_import_discord"] <= 2
@@ -917,6 +919,7 @@ def main() -> None:
     result["web"] = asyncio.run(measure_web(args.web_events, args.seconds, db=args.db))
     result["startup"] = measure_startup(db=args.db)
     result["port"] = asyncio.run(measure_port(args.port_events, args.db)) if args.port_events else {}
+    result["planner"] = asyncio.run(measure_planner())
     result["targets"] = [{"target": t, "figure": f, "met": met} for t, f, met in targets(result)]
     if args.json:
         print(json.dumps(result, indent=2))

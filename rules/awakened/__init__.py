@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from rules.awakened import calendar, casting, contests, insight, life, mages, odds, shaping, upkeep, web
+from rules.awakened import calendar, casting, contests, insight, life, mages, odds, plan, shaping, upkeep, web
 from rules.awakened.book import AwakenedBook
 from rules.awakened.common import spell_label
 from rules.awakened.guide import FIRST_SESSION, GETTING_STARTED, HELP_EXAMPLES
@@ -35,6 +35,8 @@ from rules.base import (
     InlineAction,
     LookupEntry,
     Outcome,
+    Replied,
+    ReplyItem,
     Ruleset,
     Secrecy,
     SecretsCase,
@@ -42,6 +44,7 @@ from rules.base import (
     Wait,
     always,
 )
+from rules.planning import cast_buttons
 from rules.text import clip
 
 
@@ -80,7 +83,7 @@ class AwakenedRuleset(Ruleset):
             casting.CastOptions,
             logged=False,  # a preview changes nothing and is not logged; a cast changes the sheet and is
             secrecy=Secrecy(private_options=frozenset({"connection"}), private_when=_preparing),
-            description="Cast a spell (or preview, save a rote, prepare)",
+            description="Cast a spell (or see cost, save a rote)",
         ),
         Action("spell shape", shaping.shape, shaping.ShapeOptions, description="Shape a spell: the Shaping roll"),
         Action("spell sustain", life.sustain, life.SustainOptions, description="Sustain a spell to the scene's end"),
@@ -131,7 +134,14 @@ class AwakenedRuleset(Ruleset):
             "attainment", mages.attainment, mages.AttainmentOptions, description="Define, use or Shape an Attainment"
         ),
         Action("roll", contests.spell_roll, contests.RollOptions, description="A roll a spell boosts, or against it"),
-        Action("odds", odds.odds, odds.OddsOptions, logged=False, description="Exact odds of this ruleset's rolls"),
+        Action("odds", odds.odds, odds.OddsOptions, logged=False, description="Exact odds of a roll"),
+        Action(
+            "plan",
+            plan.plan,
+            plan.PlanOptions,
+            logged=False,
+            description="Plan a cast: best odds",
+        ),
         Action(
             "time round",
             calendar.end_round,
@@ -175,6 +185,10 @@ class AwakenedRuleset(Ruleset):
 
     character_option = "mage"
     private_fields = PRIVATE_FIELDS
+
+    def reply_items(self, replied: Replied) -> list[ReplyItem]:
+        """On a plan (`/awakened plan`): Cast plan 1…, each casting and Shaping that plan."""
+        return list(cast_buttons(replied.data))
 
     def waits(self, table: Table) -> list[Wait]:
         """The GM with a paradox pool to roll; mages with an open Shaping window or a crisis roll owed."""

@@ -38,7 +38,7 @@ class CostOptions(DesignOptions):
 
 class CastOptions(CostOptions, FreeManaOptions):
     mode: Literal["cast", "cost", "rote", "forget-rote", "contingency"] = Field(
-        default="cast", description="cast, or preview cost, save rote, prepare contingency"
+        default="cast", description="cast, or see cost, save rote, contingency"
     )
     inscribed: bool = Field(default=False, description="On an inscription")
     connection: str | None = Field(default=None, max_length=60, description="Sympathy connection")

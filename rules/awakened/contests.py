@@ -30,7 +30,7 @@ from rules.text import TITLE, clip
 
 
 class RollOptions(Model):
-    mode: Literal["boost", "contest"] = Field(description="boost: a roll the spell helps; contest: against it")
+    mode: Literal["boost", "contest"] = Field(description="boost: spell helps; contest: against it")
     mage: str = Field(min_length=1, max_length=60, description="The spell's caster")
     spell: str = Field(min_length=1, max_length=80, description="The spell (#number or name)")
     pool: int | None = Field(default=None, ge=0, le=60, description="Dice rolled (0: a chance die)")

@@ -172,7 +172,7 @@ def resonance_age(table: Table, options: ResonanceOptions) -> Outcome:
 
 class CrisisOptions(Model):
     mode: Literal["start", "replace", "call", "roll", "end"] = Field(
-        description="start, replace, call (for a roll), end: GM; roll: the mage"
+        description="GM: start, replace, call, end; the mage: roll"
     )
     pool: int | None = Field(default=None, ge=0, le=30, description="Crisis pool")
     mage: str | None = MageOption
@@ -293,8 +293,8 @@ class ParadoxOptions(Model):
     kind: str | None = Field(default=None, max_length=40, description="Paradox kind")
     where: str | None = Field(default=None, max_length=200, description="Where it stands")
     duration: str | None = Field(default=None, max_length=100, description="Duration, in the GM's words")
-    lasts: int | None = Field(default=None, ge=1, le=1000, description="declare: it fades after this many units")
-    unit: ParadoxUnit | None = Field(default=None, description="declare: rounds, scenes or days it lasts")
+    lasts: int | None = Field(default=None, ge=1, le=1000, description="declare: units until it fades")
+    unit: ParadoxUnit | None = Field(default=None, description="declare: rounds, scenes or days")
     paradox: int | None = Field(default=None, ge=1, description="end: number")
     character: str | None = Field(default=None, max_length=60, description="Mage")
     dice: int | None = Field(default=None, ge=-50, le=50, description="add: dice (+/-)")

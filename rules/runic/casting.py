@@ -43,23 +43,21 @@ class CastOptions(Model):
     unseen: bool = Field(default=False, description="Subject neither seen nor touched (-5)")
     halvings: int = Field(default=0, ge=0, le=20, description="Casting time halvings (-2 each)")
     instant: bool = Field(default=False, description="Blocking, Melee or Missile: cast instantly")
-    ritual: Ritual = Field(default="normal", description="No gestures or words, or precise (+1)")
+    ritual: Ritual = Field(default="normal", description="Omit gestures/words, or precise (+1)")
     save_energy: int = Field(default=0, ge=0, le=1000, description="Energy saved, -4 skill each")
     boost: int = Field(default=0, ge=0, le=100, description="+1 skill per 2 extra energy")
     sacrifice: Literal["fp", "hp", "ritual"] | None = Field(
         default=None, description="FP or HP (own: -4), or ritual (2× its HP)"
     )
     sacrifice_energy: int = Field(default=0, ge=0, le=1000, description="Energy the sacrifice pays")
-    donor: str | None = Field(
-        default=None, max_length=80, description="Volunteer in contact (no -4); ritual: e.g. goat 8 HP"
-    )
+    donor: str | None = Field(default=None, max_length=80, description="Volunteer (no -4); ritual: e.g. goat 8 HP")
     item_energy: int | None = Field(default=None, ge=0, le=10_000, description="Energy from your implement")
     shock: int = Field(default=0, ge=0, le=4, description="Shock penalty from injury")
     modifier: int = Field(default=0, ge=-50, le=50, description="Other modifiers the GM rules")
     target: str | None = Field(default=None, max_length=300, description="Who resists (names, commas)")
     resistance: int | None = Field(default=None, ge=0, le=100, description="The subject's resistance")
     magic_resistance: int = Field(default=0, ge=0, le=50, description="The subject's Magic Resistance")
-    living_subject: bool = Field(default=True, description="Living or sapient: the Rule of 16 applies")
+    living_subject: bool = Field(default=True, description="Living or sapient (Rule of 16)")
     dice: str | None = Field(default=None, max_length=40, description="GM: table 3d6, e.g. 3 4 5")
     calamity_dice: str | None = Field(default=None, max_length=40, description="GM: table 3d6 for the Calamity check")
     critical_hit: bool = Field(default=False, description="Blocking a critical hit (not allowed)")

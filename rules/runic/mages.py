@@ -7,9 +7,9 @@ check that answers with a RuleError, never a validation traceback.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
-from pydantic import Field, ValidationError
+from pydantic import Field, ValidationError, field_validator
 
 from rules.base import Card, CharacterRecord, Model, Outcome, RuleError, Table, add_field, fit, plain_error
 from rules.runic import mana
@@ -411,13 +411,25 @@ AdjustField = Literal[
 HIDDEN_FIELDS = ("mp_lost_temporary", "mp_lost_permanent")
 
 
+ADJUST_FIELDS: tuple[str, ...] = get_args(AdjustField)
+
+
 class AdjustOptions(Model):
     character: str = Field(min_length=1, max_length=60, description="Whose sheet")
-    field: AdjustField = Field(description="What to change")
+    # typed, with autocomplete (rules/runic/suggest.py): as fixed choices the 25 names filled /runic's room
+    field: str = Field(min_length=1, max_length=40, description="What to change (start typing)")
     value: int = Field(ge=-100_000, le=100_000, description="The new value")
     reason: str = Field(min_length=1, max_length=200, description="Why, for the log")
     name: str | None = Field(default=None, max_length=60, description="The Word, item or condition it concerns")
     apply_rules: bool = Field(default=True, description="An MP drop is MP lost (strain, Calamity)")
+
+    @field_validator("field")
+    @classmethod
+    def _a_field_of_the_sheet(cls, value: str) -> str:
+        name = value.strip().casefold().replace(" ", "_")
+        if name not in ADJUST_FIELDS:
+            raise RuleError(f"There is no field {value!r} to adjust. Fields: {', '.join(ADJUST_FIELDS)}.")
+        return name
 
 
 def adjust(table: Table, options: AdjustOptions) -> Outcome:

@@ -7,11 +7,14 @@ Discord adapter makes the select (it lasts across restarts).
 from __future__ import annotations
 
 from rules.base import OptionSelect, Replied, ReplyItem
+from rules.planning import cast_buttons
 
 
 def reply_items(replied: Replied) -> list[ReplyItem]:
     """On a mage's sheet, for its player (or a GM): Cast a spell…, the mage's saved spells by name."""
     data = replied.data
+    if data.get("planner"):  # `/runic plan`: Cast plan 1…
+        return list(cast_buttons(data))
     sheet = data.get("sheet")
     if not isinstance(sheet, dict):
         return []

@@ -32,7 +32,7 @@ class SpellDefineOptions(Model):
     concentration: bool = Field(default=False, description="Needs concentration while on")
     inscription: bool = Field(default=False, description="A Runic Inscription (Symbol Drawing)")
     known: bool = Field(default=False, description="The mage has bought this spell (no -6)")
-    where: Where = Field(default="mage", description="Your mage's, or the campaign grimoire (GM)")
+    where: Where = Field(default="mage", description="Your mage's, or the campaign's (GM)")
     mage: str | None = Field(default=None, max_length=60, description="Your mage, if several")
 
 
@@ -130,7 +130,7 @@ def _own_or_none(table: Table) -> CharacterRecord | None:
 
 class SpellForgetOptions(Model):
     spell: str = Field(min_length=1, max_length=60, description="The saved spell to erase")
-    where: Where = Field(default="mage", description="Your mage's, or the campaign grimoire's (GM)")
+    where: Where = Field(default="mage", description="Your mage's, or the campaign's (GM)")
     mage: str | None = Field(default=None, max_length=60, description="Your mage, if several")
 
 

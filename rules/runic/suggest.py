@@ -13,6 +13,7 @@ import re
 
 from rules.base import CharacterRecord, Table
 from rules.runic.book import RunicBook
+from rules.runic.mages import ADJUST_FIELDS
 from rules.runic.sheet import MageSheet, RunicState
 
 MAX_CHOICES = 25
@@ -92,6 +93,8 @@ def _choices(table: Table, book: RunicBook | None, action: str, option: str, cur
         return _complete_words(book, current)
     if option == "parameters":
         return _complete_parameters(current)
+    if option == "field" and action == "adjust":
+        return list(ADJUST_FIELDS)
     if option == "grimoire":
         return sorted({g.name for sheet in _sheets(table) for g in sheet.grimoires.values()})
     if option == "item":

@@ -75,9 +75,7 @@ class MaintainOptions(Model):
     spell: str | None = Field(default=None, max_length=60, description="One spell on (default: all)")
     times: int = Field(default=1, ge=1, le=20, description="How many intervals to pay")
     mage: str | None = MageName
-    calamity_dice: str | None = Field(
-        default=None, max_length=200, description="GM: table 3d6 per Calamity check, in order"
-    )
+    calamity_dice: str | None = Field(default=None, max_length=200, description="GM: 3d6 per Calamity check, in order")
 
 
 def maintain(table: Table, options: MaintainOptions) -> Outcome:

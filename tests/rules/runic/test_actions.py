@@ -66,7 +66,7 @@ def test_declared_actions() -> None:
         "sunrise", "adjust",
         "held launch", "held drop", "turn", "concentration", "mage points", "info ask", "info answer",
         "energy give", "energy paut", "lasting inscribe", "lasting trigger", "lasting end", "recognize", "ruling",
-        "preview",
+        "preview", "plan",
     }  # fmt: skip
     gm_only = {name for name, action in ACTIONS.items() if action.gm_only}
     assert gm_only == {"sunrise", "adjust", "turn", "info answer", "ruling"}
