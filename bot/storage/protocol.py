@@ -77,6 +77,9 @@ class Store(Protocol):
     async def events(self, campaign_id: int, *, limit: int, offset: int = 0) -> list[EventRow]:
         """A page of the log, newest first, from ``offset`` below the newest: a seek by event number."""
 
+    async def event_numbered(self, campaign_id: int, number: int) -> EventRow | None:
+        """The event the log shows as ``#number`` (its ``seq``): one seek, however long the log."""
+
     async def events_matching(
         self,
         campaign_id: int,

@@ -547,6 +547,13 @@ class SqliteStore:
         )
         return [event_row(row) for row in rows]
 
+    async def event_numbered(self, campaign_id: int, number: int) -> EventRow | None:
+        """The event the log shows as ``#number`` (its ``seq``): one seek of the unique index."""
+        rows = await self._reader.execute_fetchall(
+            "SELECT * FROM events WHERE campaign_id = ? AND seq = ?", (campaign_id, number)
+        )
+        return event_row(rows[0]) if rows else None
+
     async def events_matching(
         self,
         campaign_id: int,

@@ -215,8 +215,8 @@ async def find(
     cid = campaign.row.id
     event: EventRow | None = None
     if number is not None:
-        found = await service.store.events_numbered(cid, number, number)
-        event = found[0] if found and found[0].command == "say" else None
+        found = await service.store.event_numbered(cid, number)
+        event = found if found is not None and found.command == "say" else None
         if event is None:
             raise RuleError(f"#{number} is not a post of this campaign. `/campaign log command:say` lists them.")
     elif message_id is not None:

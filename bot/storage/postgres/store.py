@@ -234,6 +234,10 @@ class PgStore:
         )
         return [event_row(row) for row in rows]
 
+    async def event_numbered(self, campaign_id: int, number: int) -> EventRow | None:
+        rows = await self._fetch("SELECT * FROM events WHERE campaign_id = $1 AND seq = $2", campaign_id, number)
+        return event_row(rows[0]) if rows else None
+
     async def events_matching(
         self,
         campaign_id: int,
