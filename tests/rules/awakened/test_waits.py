@@ -44,8 +44,8 @@ def test_a_shaping_window_waits_until_shaped_or_the_round_ends(game: Game) -> No
     game.act("spell refresh", spell="Veil")
     assert waits(game) == []  # refreshed in the round it was Shaped: the Shaping stands for this round
     game.gm("time round")
-    assert waits(game) == []
-    game.act("spell refresh", spell="Veil")  # a new window, a new wait
+    assert keys(game) == ["expiring: Ash #1 scene 1 round 2"]  # refreshed, so no longer sustained: it expires
+    game.act("spell refresh", spell="Veil")  # a new window, a new wait; no longer expiring
     assert keys(game) == ["shaping: Ash scene 1 round 2"]
     game.act("spell cast", spell="Mend", arcana="Life", aspect="covert")
     game.act("spell cast", spell="Sense", arcana="Life", aspect="covert")
@@ -55,7 +55,7 @@ def test_a_shaping_window_waits_until_shaped_or_the_round_ends(game: Game) -> No
     game.act("spell shape", spell="Mend", rolls=failing(6))
     assert waits(game)[0].what.startswith("Shape #1 Veil or #3 Sense now")
     game.gm("time round")
-    assert waits(game) == []  # the windows closed unshaped
+    assert keys(game) == [f"expiring: Ash #{n} scene 1 round 3" for n in (1, 2, 3)]  # windows closed unshaped
 
 
 def test_the_paradox_pool_waits_on_the_gm_until_the_round_ends(game: Game) -> None:
@@ -76,7 +76,7 @@ def test_the_paradox_pool_waits_on_the_gm_until_the_round_ends(game: Game) -> No
     [paradox6] = waits(game)
     assert paradox6.key == paradox.key and "6 dice" in paradox6.what  # the same wait, a bigger pool
     game.gm("time round", rolls=[1] * 6)
-    assert waits(game) == []
+    assert keys(game) == ["expiring: Ash #1 scene 1 round 2", "expiring: Bex #2 scene 1 round 2"]  # no paradox wait
 
 
 def test_a_crisis_roll_owed_waits_on_the_mage(game: Game) -> None:

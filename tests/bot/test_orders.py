@@ -1,0 +1,230 @@
+"""Standing orders (issue 25, part 3): a player away from the table leaves an order; at a deadline that waits on them
+Magister runs it as them, through the same checks as if they had typed it, logged "by standing order", and pings
+them with what was done. An order that cannot run leaves the deadline as it is today, and the post says why.
+
+Time moves only on the console's virtual clock (``@wait``). The Discord half goes through real interactions.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.cli.console import ConsoleTable
+from bot.cli.virtual import VirtualUser
+from bot.table.registry import Registry
+from tests.conftest import Console
+from tests.support.discord_harness import choices, ok, refused
+
+START = "2030-01-01T12:00:00+00:00"
+
+SERPENT = (
+    "@as Gwen",
+    '/campaign start ruleset:serpent name:"Play by post"',
+    "/campaign settings key:response_window value:2h",
+    "/campaign settings key:turn_deadline value:1d",
+    "/campaign settings key:nudge value:0",
+    '/serpent spell define name:"Universum Negation" dispel_to:discard',
+    "@as White",
+    '/serpent magi create name:White codex:"Fireball x2, Universum Negation"',
+    "@as Grey",
+    '/serpent magi create name:Grey codex:"Universum Negation, Dissolve Tissue"',
+    "@as Black",
+    '/serpent magi create name:Black codex:"Fireball, Dissolve Tissue"',
+)
+BATTLE = (
+    "@as Gwen",
+    "/serpent battle start mode:teams",
+    "@as White",
+    "/serpent battle join team:Sun",
+    "@as Grey",
+    "/serpent battle join team:Sun",
+    "@as Black",
+    "/serpent battle join team:Moon",
+    "@as Gwen",
+    '/serpent battle round resonance:10 rolloff:"White, Black, Grey"',
+    "@as White",
+    "/serpent prepare spells:Fireball",
+    "@as Grey",
+    '/serpent prepare spells:"Dissolve Tissue"',
+    "@as Black",
+    "/serpent prepare spells:Fireball",
+    "@as White",
+    "/serpent cast spell:Fireball target:Black",  # White holds priority: her window's deadline is in 2h
+)
+
+
+async def _open(path: Path, registry: Registry) -> Console:
+    return Console(await ConsoleTable.open(path, seed=7, registry=registry, clock=START))
+
+
+@pytest.fixture
+async def serpent(tmp_path: Path, registry: Registry):
+    console = await _open(tmp_path / "orders.sqlite3", registry)
+    for line in SERPENT:
+        await console.ok(line)
+    yield console
+    await console.table.close()
+
+
+async def _battle(console: Console) -> None:
+    for line in BATTLE:
+        await console.ok(line)
+
+
+async def test_set_show_and_clear_are_the_players_own_and_refuse_what_would_not_work(serpent: Console) -> None:
+    await serpent.ok("@as Grey")
+    shown = await serpent.ok("/orders show")
+    assert shown["ephemeral"] and shown["data"] == {"order": None, "offers": ["pass", "end-turns"]}
+    assert "end their turns for the round" in shown["text"]
+    bad = await serpent.fails("/orders set order:fly")
+    assert "no standing order 'fly'" in bad["text"] and "`pass`, `end-turns`" in bad["text"]
+    extra = await serpent.fails("/orders set order:pass option:Fireball")
+    assert "takes no option" in extra["text"]
+    made = await serpent.ok("/orders set order:PASS")  # any case
+    assert made["ephemeral"] and made["data"] == {"order": "pass"}
+    assert (await serpent.ok("/orders show"))["data"]["order"] == {"order": "pass", "option": ""}
+    replaced = await serpent.ok("/orders set order:end-turns")
+    assert "It replaces: **pass**" in replaced["text"]
+    await serpent.ok("/orders clear")
+    assert (await serpent.ok("/orders show"))["data"]["order"] is None
+    assert "no standing order" in (await serpent.fails("/orders clear"))["text"]
+    await serpent.ok("@as Nobody")  # no character here: nothing an order could act for
+    assert "create one first" in (await serpent.fails("/orders set order:pass"))["text"]
+
+
+async def test_orders_are_secret_from_other_players_and_every_one_is_shown_to_the_gm(serpent: Console) -> None:
+    await serpent.ok("@as Grey")
+    await serpent.ok("/orders set order:end-turns")
+    await serpent.ok("@as White")
+    await serpent.ok("/orders set order:pass")
+    assert "Only a GM" in (await serpent.fails("/orders show all:true"))["text"]
+    await serpent.ok("@as Black")
+    log = await serpent.ok("/campaign log")
+    assert "changed a standing order" in log["text"]
+    assert "end-turns" not in log["text"] and "set standing order" not in log["text"]
+    await serpent.ok("@as Grey")  # the player reads their own in the log
+    assert "set standing order: end-turns" in (await serpent.ok("/campaign log"))["text"]
+    await serpent.ok("@as Gwen")
+    everyone = await serpent.ok("/orders show all:true")
+    assert everyone["ephemeral"]
+    assert {order["order"] for order in everyone["data"]["orders"].values()} == {"pass", "end-turns"}
+    assert "Grey" in everyone["text"] and "White" in everyone["text"]
+
+
+async def test_a_window_passes_and_a_turn_ends_as_the_player_by_standing_order(serpent: Console) -> None:
+    await serpent.ok("@as Grey")
+    await serpent.ok("/orders set order:end-turns")
+    await _battle(serpent)
+    await serpent.ok("@wait 2h")  # White's own window: no order, so the ruleset's rule passes it as the GM
+    (white,) = serpent.timers()
+    assert white["data"]["ran"] == "battle close-window" and "by_order" not in white["data"]
+    await serpent.ok("@wait 2h")  # Grey's window: her order passes it, as her
+    (grey,) = serpent.timers()
+    assert grey["data"]["ran"] == "pass" and grey["data"]["by_order"] == "end-turns"
+    assert "by Grey's standing order, Grey passes" in grey["text"]
+    assert "Grey" in grey["pings"]  # the player hears what was done for them
+    log = (await serpent.ok("/campaign log"))["data"]["events"]
+    assert log[0]["command"] == "serpent pass" and log[0]["summary"].endswith("(by standing order)")
+    assert log[0]["actor"] == "Grey (by standing order)"
+    await serpent.ok("@as Black")
+    await serpent.ok("/serpent end-turn")  # Grey's turn now
+    await serpent.ok("@wait 1d")
+    (turn,) = serpent.timers()
+    assert turn["data"]["ran"] == "end-turn" and "Grey's turns end for the round" in turn["text"]
+    await serpent.ok("@as Gwen")
+    undone = await serpent.undo()  # undoable like anything Grey typed; the undo says it was by standing order
+    assert "by standing order" in undone["text"]
+    waiting = (await serpent.ok("/campaign waiting"))["data"]["waits"]
+    assert [w["who"] for w in waiting] == ["Grey"]
+
+
+async def test_an_order_that_does_not_cover_a_wait_leaves_its_deadline_as_today(serpent: Console) -> None:
+    await serpent.ok("@as White")
+    await serpent.ok("/orders set order:pass")  # pass covers windows, not turns
+    await _battle(serpent)
+    await serpent.ok("@wait 2h")  # her own window: passed by her order this time
+    (window,) = serpent.timers()
+    assert window["data"]["by_order"] == "pass"
+    await serpent.ok("@wait 2h")  # Grey's window: no order of hers, so the GM's rule passes it
+    assert [fired["data"]["ran"] for fired in serpent.timers()] == ["battle close-window"]
+    await serpent.ok("@as Black")
+    await serpent.ok("/serpent end-turn")
+    await serpent.ok("@as Grey")
+    await serpent.ok("/serpent end-turn")  # White's turn
+    await serpent.ok("@wait 1d")
+    (turn,) = serpent.timers()
+    assert turn["data"]["rule"] == "gm" and "order" not in turn["text"].casefold()
+
+
+async def test_setting_an_order_is_undone_by_the_gm_and_kept_across_a_restart(tmp_path: Path, registry) -> None:
+    db = tmp_path / "restart.sqlite3"
+    console = await _open(db, registry)
+    for line in SERPENT:
+        await console.ok(line)
+    await console.ok("@as Grey")
+    await console.ok("/orders set order:pass")
+    await console.ok("/orders set order:end-turns")
+    await console.ok("@as Gwen")
+    undone = await console.undo()
+    assert "changed a standing order" in undone["text"] and "end-turns" not in undone["text"]
+    await console.table.close()
+    again = await _open(db, registry)
+    await again.ok("@as Grey")
+    assert (await again.ok("/orders show"))["data"]["order"]["order"] == "pass"
+    await again.table.close()
+
+
+async def test_awakened_sustains_by_order_and_an_impossible_order_falls_back_saying_why(
+    tmp_path: Path, registry: Registry
+) -> None:
+    console = await _open(tmp_path / "awakened.sqlite3", registry)
+    for line in (
+        "@as Gwen",
+        "/campaign start ruleset:awakened name:Boston",
+        "/campaign settings key:turn_deadline value:1d",
+        "/campaign settings key:nudge value:0",
+        "@as Pat",
+        '/awakened mage create name:Ash path:Thyrsus ruling:"Life, Spirit" inferior:Matter resistance:composure '
+        'gnosis:1 arcana:"Life 3, Spirit 2"',
+        "/orders set order:sustain",
+        "/awakened spell cast spell:Mend arcana:Life aspect:covert",
+        "/awakened spell cast spell:Heal arcana:Life aspect:covert",
+        "@as Gwen",
+        "/awakened time round",  # both expire: each waits on Pat to sustain it, or it lapses
+    ):
+        await console.ok(line)
+    await console.ok("@wait 1d")
+    sustained, refused_ = sorted(console.timers(), key=lambda fired: "order_refused" in fired["data"])
+    assert sustained["data"]["ran"] == "spell sustain" and "#1 Mend is sustained" in sustained["text"]
+    # Gnosis 1 holds one sustained Mana: the second sustain is refused by the rules, so the GM decides, and says why
+    assert refused_["data"]["rule"] == "gm" and "Gnosis 1 leaves room for 0" in refused_["data"]["order_refused"]
+    assert "could not run" in refused_["text"] and "Pat" in refused_["pings"] and "Gwen" in refused_["pings"]
+    await console.ok("@as Pat")
+    shown = await console.ok("/awakened mage show")
+    assert "#1 Mend: covert, cost 1, P2/T2, sustained" in shown["text"] and "#2 Heal" in shown["text"]
+    await console.ok("/orders set order:lapse")
+    await console.ok("/awakened spell refresh spell:Heal")
+    await console.ok("@as Gwen")
+    await console.ok("/awakened time round")
+    await console.ok("@wait 1d")
+    (lapse,) = console.timers()
+    assert lapse["data"]["rule"] == "order" and "left to lapse" in lapse["text"] and lapse["pings"] == ["Pat"]
+    await console.table.close()
+
+
+async def test_orders_through_discord_autocomplete_and_refuse_plainly(console: Console) -> None:
+    table = console.table
+    await ok(table, "Gwen", "campaign start", ruleset="serpent", name="Orders")
+    await ok(table, "Pat", "serpent magi create", name="White", codex="Fireball x2")
+    assert await choices(table, "Pat", "orders set", "order", "") == ["pass", "end-turns"]
+    assert await choices(table, "Pat", "orders set", "order", "end") == ["end-turns"]
+    made = await ok(table, "Pat", "orders set", order="end-turns")
+    assert made.ephemeral and made.data == {"order": "end-turns"}
+    bad = await refused(table, "Pat", "orders set", order="fly")
+    assert "Its orders: `pass`, `end-turns`" in bad.error
+    assert (await refused(table, "Pat", "orders show", all=True)).error.startswith("Only a GM")
+    everyone = await ok(table, "Gwen", "orders show", all=True)
+    assert everyone.ephemeral and str(VirtualUser("Pat").id) in everyone.data["orders"]
+    assert (await ok(table, "Pat", "orders clear")).data == {"order": None}
