@@ -228,3 +228,23 @@ async def test_orders_through_discord_autocomplete_and_refuse_plainly(console: C
     everyone = await ok(table, "Gwen", "orders show", all=True)
     assert everyone.ephemeral and str(VirtualUser("Pat").id) in everyone.data["orders"]
     assert (await ok(table, "Pat", "orders clear")).data == {"order": None}
+
+
+async def test_orders_are_exported_and_imported_with_the_campaign(console: Console) -> None:
+    for line in SERPENT[:2] + SERPENT[6:8]:
+        await console.ok(line)
+    await console.ok("/orders set order:end-turns")
+    await console.ok("@as Gwen")
+    exported = await console.ok("/campaign export")
+    path = next(Path(p) for p in exported["files"] if p.endswith(".json"))
+    assert '"orders"' in path.read_text()
+    await console.ok("@channel 2003")
+    await console.ok(f"/campaign import file:{path}")
+    await console.ok("@as White")
+    assert (await console.ok("/orders show"))["data"]["order"] == {"order": "end-turns", "option": ""}
+    broken = path.read_text().replace('"end-turns"', '{"no": 1}')
+    (path.parent / "broken.json").write_text(broken)
+    await console.ok("@as Gwen")
+    await console.ok("@channel 2004")
+    refused_ = await console.fails(f"/campaign import file:{path.parent / 'broken.json'}")
+    assert "standing order" in refused_["text"]
