@@ -111,7 +111,7 @@ async def order_set(service: TableService, place: Place, caller: Caller, order: 
     async def change(draft: Campaign, _: object) -> Outcome:
         ruleset = service.registry.get(draft.row.ruleset).ruleset
         offer = offer_named(ruleset, order)
-        if not _characters_of(draft, caller.user_id):
+        if ruleset.character_option is not None and not _characters_of(draft, caller.user_id):
             raise RuleError(
                 "A standing order acts for your characters, and you have none in this campaign yet: create one first."
             )
