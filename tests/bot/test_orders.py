@@ -248,3 +248,99 @@ async def test_orders_are_exported_and_imported_with_the_campaign(console: Conso
     await console.ok("@channel 2004")
     refused_ = await console.fails(f"/campaign import file:{path.parent / 'broken.json'}")
     assert "standing order" in refused_["text"]
+
+
+async def _play(console: Console, lines: tuple[str, ...] | list[str]) -> None:
+    for line in lines:
+        await console.ok(line)
+
+
+SAGA_TO_STEP_10 = (
+    "@as Pat",
+    "/saga start deck:sample seed:168",
+    '/saga move to:"Sample Cellar"',
+    "@press Next step",
+    '/saga bonus card:"Sample Sling" kind:good-luck',
+    "/saga search top:5 type:spell-song",
+    '/saga search take:"Sample Song of Dawn"',
+    "/saga continue",  # step 10: the hand is two over the source limit
+)
+
+
+async def test_saga_ends_the_turn_cycling_the_named_cards_or_says_which_are_missing(
+    tmp_path: Path, registry: Registry
+) -> None:
+    console = await _open(tmp_path / "saga.sqlite3", registry)
+    opening = ("@as Gwen", "/campaign start ruleset:saga name:Stars", "/campaign settings key:turn_deadline value:1d")
+    await _play(console, opening)
+    await console.ok("@as Pat")
+    assert (
+        "once" in (await console.fails('/orders set order:end-turn option:"Sample Old Mill, sample old mill"'))["text"]
+    )
+    await console.ok('/orders set order:end-turn option:"Sample Prologue, Sample Old Mill"')
+    await _play(console, SAGA_TO_STEP_10)
+    await console.ok("@wait 1d")  # two to cycle, and only one named card is in hand: the GM decides, and why
+    (missing,) = console.timers()
+    assert missing["data"]["rule"] == "gm" and "only Sample Old Mill is in hand" in missing["data"]["order_refused"]
+    assert "step 10 cycles 2 hand card(s)" in missing["text"] and "Pat" in missing["pings"]
+    await console.ok('/orders set order:end-turn option:"Sample Sling, Sample Old Mill, Sample Quiet Ford"')
+    await console.ok("@as Gwen")
+    posts = (await console.ok('/campaign log command:"saga continue"'))["data"]["events"]
+    await console.undo(f"/campaign undo event:{posts[0]['id']}")  # Pat's last post again: step 10 begins anew
+    await console.ok("@as Pat")
+    await console.ok("/saga continue")
+    await console.ok("@wait 1d")
+    (ended,) = console.timers()
+    assert ended["data"]["ran"] == "end" and "cycling Sample Sling, Sample Old Mill" in ended["text"]
+    table = await console.ok("/saga table")
+    assert "Turn: 2" in table["text"] and "Sample Quiet Ford" in table["text"]  # the third stays in hand
+    await console.table.close()
+
+
+async def test_realm_plays_the_ordered_move_chit_against_an_attack_spell(tmp_path: Path, registry: Registry) -> None:
+    console = await _open(tmp_path / "realm.sqlite3", registry)
+    await _play(
+        console,
+        (
+            "@as Gwen",
+            "/campaign start ruleset:realm name:Realm",
+            "/campaign settings key:turn_deadline value:1d",
+            '/realm spell define name:"Fiery Blast" type:IV color:purple target_type:individuals',
+            "/realm day set day:13",
+            '/realm clearing set name:"Cave 1" tile:Cave colors:"purple, black"',
+            "@as Pat",
+            '/realm character create name:Wizard location:"Cave 1" spells:"Fiery Blast" '
+            'chits:"MAGIC IV4, MAGIC IV3**, MOVE M4*, FIGHT L4"',
+            "@as Oz",
+            '/realm character create name:Witch location:"Cave 1" chits:"MAGIC V3*, MOVE L3, MOVE M4**"',
+        ),
+    )
+    assert "MOVE L3, MOVE M4**" in (await console.fails('/orders set order:maneuver option:"MOVE M9"'))["text"]
+    assert "not FIGHT" in (await console.fails('/orders set order:maneuver option:"FIGHT L4"'))["text"]
+    assert "needs `option:`" in (await console.fails("/orders set order:maneuver"))["text"]
+    made = await console.ok('/orders set order:maneuver option:"duck move m4**"')
+    assert "duck MOVE M4**" in made["text"]  # as the book writes chits
+    await _play(
+        console,
+        (
+            "@as Gwen",
+            '/realm combat start clearing:"Cave 1" order:"Wizard, Witch"',
+            "@as Pat",
+            '/realm cast spell:"Fiery Blast" ritual:"MAGIC IV3**"',
+            "@as Gwen",
+            "/realm combat melee",
+            "@as Pat",
+            "/realm target targets:Witch",
+            "@as Gwen",
+            "/realm resolve",
+            "@as Pat",
+            "/realm attack direction:thrust",
+        ),
+    )
+    await console.ok("@wait 1d")
+    (fired,) = console.timers()
+    assert fired["data"]["ran"] == "combat maneuver" and "Witch ducks with MOVE M4**" in fired["text"]
+    assert "thrust" not in fired["text"]  # the direction stays secret
+    waiting = (await console.ok("/campaign waiting"))["data"]["waits"]
+    assert [w["who"] for w in waiting] == ["GM"]
+    await console.table.close()
