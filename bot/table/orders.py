@@ -2,7 +2,8 @@
 
 Each ruleset offers its own (:attr:`rules.base.Ruleset.orders`) and says what one runs for a wait whose deadline
 passed (:meth:`rules.base.Ruleset.run_order`); this module keeps them and answers ``/orders``. An order is kept per
-player per campaign in the campaign's ``pbp`` column (``{"orders": {"<user id>": {"order", "option"}}}``), so it
+player per campaign in the campaign's ``pbp`` column (``{"orders": [{"user_id", "order", "option"}]}``: the id under
+``user_id``, where erasing a member finds it, bot/storage/members.py), so it
 lasts across restarts, is exported and imported with the campaign, and setting or clearing one is a campaign change
 the GM can undo. Orders say what a player plans: only that player and the GMs read them (the replies are ephemeral,
 and the log keeps what was set on its private side, for the player and the GMs).
@@ -25,12 +26,14 @@ def orders_of(row: CampaignRow) -> dict[int, StandingOrder]:
     """Every player's standing order in this campaign, by user id (an entry that no longer reads is skipped)."""
     found: dict[int, StandingOrder] = {}
     stored = row.pbp.get("orders")
-    if not isinstance(stored, dict):
+    if not isinstance(stored, list):
         return found
-    for user, order in stored.items():
+    for entry in stored:
+        if not isinstance(entry, dict) or type(entry.get("user_id")) is not int or not entry["user_id"]:
+            continue  # 0: a forgotten member's
         try:
-            found[int(user)] = StandingOrder.model_validate(order)
-        except (ValueError, TypeError, ValidationError):
+            found[entry["user_id"]] = StandingOrder.model_validate({k: v for k, v in entry.items() if k != "user_id"})
+        except ValidationError:
             continue
     return found
 
@@ -39,21 +42,32 @@ def order_of(row: CampaignRow, user_id: int | None) -> StandingOrder | None:
     return orders_of(row).get(user_id) if user_id else None
 
 
-def valid_orders(value: Any) -> dict[str, dict[str, str]]:
+def _stored(orders: dict[int, StandingOrder]) -> list[dict[str, Any]]:
+    return [{"user_id": user, **order.model_dump()} for user, order in sorted(orders.items())]
+
+
+def _with_orders(row: CampaignRow, orders: dict[int, StandingOrder]) -> dict[str, Any]:
+    """The row's pbp with these orders (none: no ``orders`` key at all)."""
+    rest = {k: v for k, v in row.pbp.items() if k != "orders"}
+    return {**rest, "orders": _stored(orders)} if orders else rest
+
+
+def valid_orders(value: Any) -> list[dict[str, Any]]:
     """An imported campaign's orders as stored, or a RuleError saying what is wrong (imports refuse plainly)."""
-    if not isinstance(value, dict):
+    if not isinstance(value, list):
         raise RuleError("its standing orders are not a list of players' orders")
-    out = {}
-    for user, order in value.items():
-        if not str(user).isdigit():
-            raise RuleError(f"a standing order belongs to {quoted(str(user))}, which is no member's id")
+    out = []
+    for entry in value:
+        user = entry.get("user_id") if isinstance(entry, dict) else None
+        if type(user) is not int or user < 0:
+            raise RuleError("a standing order belongs to no member's id")
         try:
-            parsed = StandingOrder.model_validate(order)
+            parsed = StandingOrder.model_validate({k: v for k, v in entry.items() if k != "user_id"})
         except ValidationError:
             raise RuleError(f"the standing order of member {user} is not an order and an option") from None
         if len(parsed.option) > MAX_OPTION or len(parsed.order) > 60:
             raise RuleError(f"the standing order of member {user} is too long")
-        out[str(int(user))] = parsed.model_dump()
+        out.append({"user_id": user, **parsed.model_dump()})
     return out
 
 
@@ -123,10 +137,10 @@ async def order_set(service: TableService, place: Place, caller: Caller, order: 
             raise RuleError(f"The option takes at most {MAX_OPTION} characters.")
         wanted = StandingOrder(order=offer.name, option=option)
         checked = ruleset.check_order(service.table_for(draft, caller), wanted)
-        before = order_of(draft.row, caller.user_id)
-        stored = dict(draft.row.pbp.get("orders") or {})
-        stored[str(caller.user_id)] = checked.model_dump()
-        draft.row.pbp = {**draft.row.pbp, "orders": stored}
+        orders = orders_of(draft.row)
+        before = orders.get(caller.user_id)
+        orders[caller.user_id] = checked
+        draft.row.pbp = _with_orders(draft.row, orders)
         text = describe(offer, checked)
         was = f"\nIt replaces: {_described(ruleset, before)}." if before is not None else ""
         card = Card(
@@ -151,13 +165,10 @@ async def order_clear(service: TableService, place: Place, caller: Caller) -> Re
     """``/orders clear``: the caller's deadlines act again as the campaign says, with no order of theirs."""
 
     async def change(draft: Campaign, _: object) -> Outcome:
-        if order_of(draft.row, caller.user_id) is None:
+        orders = orders_of(draft.row)
+        if orders.pop(caller.user_id, None) is None:
             raise RuleError("You have no standing order in this campaign. Set one with `/orders set`.")
-        stored = {k: v for k, v in (draft.row.pbp.get("orders") or {}).items() if k != str(caller.user_id)}
-        draft.row.pbp = {
-            **{k: v for k, v in draft.row.pbp.items() if k != "orders"},
-            **({"orders": stored} if stored else {}),
-        }
+        draft.row.pbp = _with_orders(draft.row, orders)
         return Outcome(
             card=Card(
                 title="Standing order cleared",

@@ -7,6 +7,7 @@ Time moves only on the console's virtual clock (``@wait``). The Discord half goe
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from bot.cli.console import ConsoleTable
 from bot.cli.virtual import VirtualUser
 from bot.table.registry import Registry
 from tests.conftest import Console
+from tests.support.db import fetch
 from tests.support.discord_harness import choices, ok, refused
 
 START = "2030-01-01T12:00:00+00:00"
@@ -242,7 +244,7 @@ async def test_orders_are_exported_and_imported_with_the_campaign(console: Conso
     await console.ok(f"/campaign import file:{path}")
     await console.ok("@as White")
     assert (await console.ok("/orders show"))["data"]["order"] == {"order": "end-turns", "option": ""}
-    broken = path.read_text().replace('"end-turns"', '{"no": 1}')
+    broken = re.sub(r'"order":\s*"end-turns"', '"order": {"no": 1}', path.read_text())
     (path.parent / "broken.json").write_text(broken)
     await console.ok("@as Gwen")
     await console.ok("@channel 2004")
@@ -344,3 +346,35 @@ async def test_realm_plays_the_ordered_move_chit_against_an_attack_spell(tmp_pat
     waiting = (await console.ok("/campaign waiting"))["data"]["waits"]
     assert [w["who"] for w in waiting] == ["GM"]
     await console.table.close()
+
+
+async def test_the_option_autocompletes_from_the_rulesets_offers_through_discord(console: Console) -> None:
+    table = console.table
+    await ok(table, "Gwen", "campaign start", ruleset="saga", name="Stars")
+    await ok(table, "Pat", "saga start", deck="sample", seed=168)
+    hand = (await ok(table, "Pat", "saga table")).text
+    offered = await choices(table, "Pat", "orders set", "option", "", order="end-turn")
+    assert offered and all(card in hand for card in offered)
+    first = offered[0]
+    after = await choices(table, "Pat", "orders set", "option", f"{first}, ", order="end-turn")
+    assert after and all(choice.startswith(f"{first}, ") for choice in after) and f"{first}, {first}" not in after
+    assert await choices(table, "Pat", "orders set", "option", "", order="nonsense") == []
+    made = await ok(table, "Pat", "orders set", order="end-turn", option=f"{first}, {after[0].split(', ')[1]}")
+    assert made.ephemeral and "cards:" in made.text
+
+
+async def test_a_forgotten_members_order_goes_with_them(serpent: Console) -> None:
+    await serpent.ok("@as Grey")
+    await serpent.ok("/orders set order:end-turns")
+    await serpent.ok("@as White")
+    await serpent.ok("/orders set order:pass")
+    grey = VirtualUser("Grey").id
+    await serpent.ok("@as Grey")
+    await serpent.ok("/privacy forget")
+    await serpent.ok("@press Confirm")
+    await serpent.ok("@as Gwen")
+    left = (await serpent.ok("/orders show all:true"))["data"]["orders"]
+    assert list(left) == [str(VirtualUser("White").id)]
+    store = serpent.table.bot.service.store
+    ((pbp,),) = await fetch(store, "SELECT pbp FROM campaigns WHERE archived_at IS NULL")
+    assert str(grey) not in pbp and "end-turns" not in pbp
