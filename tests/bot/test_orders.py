@@ -378,3 +378,44 @@ async def test_a_forgotten_members_order_goes_with_them(serpent: Console) -> Non
     store = serpent.table.bot.service.store
     ((pbp,),) = await fetch(store, "SELECT pbp FROM campaigns WHERE archived_at IS NULL")
     assert str(grey) not in pbp and "end-turns" not in pbp
+
+
+async def test_runic_keeps_spells_up_at_the_gms_upkeep_call_but_never_into_negative_mp(
+    tmp_path: Path, registry: Registry
+) -> None:
+    console = await _open(tmp_path / "runic.sqlite3", registry)
+    await _play(
+        console,
+        (
+            "@as Gwen",
+            "/campaign start ruleset:runic name:Camelot",
+            "/campaign settings key:turn_deadline value:1d",
+            "/campaign settings key:nudge value:0",
+            '/runic spell define name:"Ward of Flame" words:Sanct-Flam parameters:"duration: 1 minute; bonus: +2 '
+            'moderate" where:campaign effect:"+2 to resist fire."',
+            "@as Pat",
+            "/runic mage create name:Merlin magery:3 iq:15 thaumatology:15",
+            '/runic mage learn spell:"Ward of Flame"',
+            "/runic mage word word:Sanct skill:14",
+            "/runic mage word word:Flam skill:13",
+            "/orders set order:maintain",
+            "@as Gwen",
+            '/runic cast mage:Merlin spell:"Ward of Flame" dice:"2 5 5"',  # the GM rolls it at the table
+        ),
+    )
+    assert "nothing is owed" not in (await console.ok("/runic upkeep"))["text"]
+    await console.ok("@wait 1d")
+    (paid,) = console.timers()
+    assert paid["data"]["ran"] == "maintain" and "keeps Ward of Flame up, paying 1 MP" in paid["text"]
+    assert paid["data"]["mp_before"] - paid["data"]["mp_after"] == 1
+    assert (await console.ok("/campaign waiting"))["data"]["waits"] == []
+    await console.ok('/runic adjust character:Merlin field:mp value:0 reason:"drained by a ward"')
+    await console.ok("/runic upkeep")
+    await console.ok("@wait 1d")
+    (refused_,) = console.timers()
+    assert refused_["data"]["rule"] == "gm" and "never does" in refused_["data"]["order_refused"]
+    assert "Merlin has 0 MP" in refused_["text"]
+    await console.ok("@as Pat")
+    await console.ok("/runic maintain spell:due")  # the player may still choose to pay into negative MP
+    assert (await console.ok("/campaign waiting"))["data"]["waits"] == []
+    await console.table.close()
