@@ -127,7 +127,7 @@ class RunicRuleset(Ruleset):
             upkeep.upkeep,
             upkeep.UpkeepOptions,
             gm_only=True,
-            description="A maintenance interval passed: every spell on owes its maintenance",
+            description="Call for maintenance",
         ),
         Action("sunrise", upkeep.sunrise, upkeep.SunriseOptions, gm_only=True, description="Recover MP at sunrise"),
         Action("adjust", mages.adjust, mages.AdjustOptions, gm_only=True, description="Change any value"),

@@ -72,9 +72,7 @@ def mp_loss_consequences(table: Table, record: CharacterRecord, amount: int) -> 
 
 
 class MaintainOptions(Model):
-    spell: str | None = Field(
-        default=None, max_length=60, description="One spell on, or `due`: those the GM called for (default: all)"
-    )
+    spell: str | None = Field(default=None, max_length=60, description="One spell on (default: all)")
     times: int = Field(default=1, ge=1, le=20, description="How many intervals to pay")
     mage: str | None = MageName
     calamity_dice: str | None = Field(
@@ -198,7 +196,7 @@ def drop(table: Table, options: DropOptions) -> Outcome:
 
 
 class UpkeepOptions(Model):
-    mage: str | None = Field(default=None, max_length=60, description="One mage (default: every mage with spells on)")
+    pass
 
 
 def due_spells(table: Table, record: CharacterRecord) -> list[str]:
@@ -224,14 +222,11 @@ def settle_due(table: Table, record: CharacterRecord, names: set[str]) -> None:
 
 def upkeep(table: Table, options: UpkeepOptions) -> Outcome:
     """GM: a maintenance interval has passed. The state keeps no clock of intervals, so the GM says when one ends;
-    every spell on (of one mage, or of all) then owes its maintenance, and the table waits on each mage to pay it
+    every spell on then owes its maintenance, and the table waits on each mage to pay it
     (`/runic maintain`) or end the spell (`/runic drop`)."""
     table.require_gm("Calling for maintenance")
     state: RunicState = table.state
-    if options.mage:
-        records = [table.find_character(options.mage)]
-    else:
-        records = sorted(table.characters.values(), key=lambda r: r.name.casefold())
+    records = sorted(table.characters.values(), key=lambda r: r.name.casefold())
     owing = [record for record in records if record.sheet.spells_on]
     card = Card(title="Maintenance is due", tone="neutral")
     if not owing:
