@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.awakened import RULESET
-from rules.base import RuleError, Wait
+from rules.base import RuleError, StandingOrder, Wait
 from tests.rules.awakened.conftest import OTHER, PLAYER, Game
 from tests.rules.awakened.test_shaping import failing
 
@@ -108,3 +108,24 @@ def test_an_unconscious_mage_is_not_waited_on(game: Game) -> None:
     game.gm("crisis", mage="Ash", mode="start", pool=3)
     sheet.state = "unconscious"
     assert waits(game) == []
+
+
+def _wait(key: str) -> Wait:
+    return Wait(key=key, user_id=PLAYER, who="Ash", what="…")
+
+
+def test_standing_orders_cover_only_an_expiring_spell_that_is_still_expiring(game: Game) -> None:
+    game.mage()
+    game.act("spell cast", spell="Veil", arcana="Life", aspect="covert")
+    wait = _wait("expiring: Ash #1 scene 1 round 2")
+    with pytest.raises(RuleError, match="no longer has that spell about to lapse"):  # still running, not expiring
+        RULESET.run_order(game.table, wait, StandingOrder(order="sustain"))
+    game.gm("time round")
+    sustain = RULESET.run_order(game.table, wait, StandingOrder(order="sustain"))
+    assert sustain is not None and (sustain.action, sustain.options) == (
+        "spell sustain",
+        {"spell": "#1", "mage": "Ash"},
+    )
+    lapse = RULESET.run_order(game.table, wait, StandingOrder(order="lapse"))
+    assert lapse is not None and lapse.action is None and "#1 Veil is left to lapse" in lapse.says
+    assert RULESET.run_order(game.table, _wait("shaping: Ash scene 1 round 2"), StandingOrder(order="sustain")) is None
