@@ -152,7 +152,7 @@ async def order_set(service: TableService, place: Place, caller: Caller, order: 
         return Outcome(
             card=card,
             summary="changed a standing order",  # what others may read; the order itself is the player's and GMs'
-            private_summary=f"set standing order: {offer.name}" + (f" ({option})" if checked.option else ""),
+            private_summary=f"set standing order: {offer.name}" + (f" ({checked.option})" if checked.option else ""),
             private_data={"order": checked.model_dump()},
             data={"order": checked.order},
             ephemeral=True,
