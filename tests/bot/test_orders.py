@@ -419,3 +419,23 @@ async def test_runic_keeps_spells_up_at_the_gms_upkeep_call_but_never_into_negat
     await console.ok("/runic maintain spell:due")  # the player may still choose to pay into negative MP
     assert (await console.ok("/campaign waiting"))["data"]["waits"] == []
     await console.table.close()
+
+
+async def test_a_ruleset_outside_magister_adds_orders_through_the_contract_alone(console: Console) -> None:
+    """tests/support/tally.py is no part of Magister: its order runs like the built-in rulesets'."""
+    await _play(
+        console,
+        (
+            "@as Gwen",
+            "/campaign start ruleset:tally name:Crows",
+            "/campaign settings key:turn_deadline value:4h",
+            "@as Pat",
+            "/tally create name:Pip",
+            "/orders set order:add",
+            "@as Gwen",
+            "/tally ask names:Pip",
+        ),
+    )
+    await console.ok("@wait 4h")
+    fired = [f for f in console.timers() if f["data"].get("timer") == "deadline"]
+    assert fired[0]["data"]["ran"] == "add" and fired[0]["data"]["points"] == 1 and "Pip adds" in fired[0]["text"]
