@@ -661,6 +661,44 @@ class Wait(Model):
     on_deadline: OnDeadline | None = None  # None: the service applies the campaign's own rule for its kind
 
 
+# ---------------------------------------------------------------- standing orders (play-by-post)
+
+
+@dataclass(frozen=True)
+class OrderOffer:
+    """A standing order a ruleset offers its players: what to do, as them, when a deadline passes while they are away.
+
+    ``option`` names the one free-text option the order takes ("cards", "chit"), "" for none; ``option_help`` says
+    in plain words what to write there; with ``option_required`` the order cannot be set without it.
+    """
+
+    name: str  # "pass", "end-turns"
+    description: str  # "Pass every response window left waiting on me at its deadline"
+    option: str = ""
+    option_help: str = ""
+    option_required: bool = False
+
+
+class StandingOrder(Model):
+    """One player's standing order in one campaign, as stored: the offer's name and the option's text."""
+
+    order: str
+    option: str = ""
+
+
+class OrderRun(Model):
+    """What a standing order does at a wait's deadline: ``action`` run as the player, with ``options``.
+
+    ``action`` None means the order is to let the wait go by (let spells lapse): nothing runs, the wait ends for
+    now without the GM deciding, and ``says`` tells the player so. ``says`` is in a player's words, without the
+    name of the order: "White passes", "Merlin keeps Shield up".
+    """
+
+    action: str | None
+    options: dict[str, Any] = Field(default_factory=dict)
+    says: str = ""
+
+
 @dataclass(frozen=True)
 class BenchStep:
     """One command of a benchmark case, as the GM or as a player would send it."""
@@ -968,6 +1006,30 @@ class Ruleset(Contributions):
         the same transaction, and pings exactly the users of the new ones. The default: nobody.
         """
         return []
+
+    # the standing orders a player may leave for when a deadline passes while they are away (``/orders set``)
+    orders: ClassVar[tuple[OrderOffer, ...]] = ()
+
+    def order_choices(self, table: Table, order: str, current: str) -> list[str]:
+        """Autocomplete for the option of standing order ``order`` (the cards in hand, the chits), for
+        ``table.actor``. Pure. The default: none."""
+        return []
+
+    def check_order(self, table: Table, order: StandingOrder) -> StandingOrder:
+        """Refuse (:class:`RuleError`, saying what would work) an order ``table.actor`` cannot give in this campaign,
+        or return it tidied (names as the book spells them). The service has already checked that the order is
+        offered and that a required option is given. Pure. The default accepts it."""
+        return order
+
+    def run_order(self, table: Table, wait: Wait, order: StandingOrder) -> OrderRun | None:
+        """What ``order`` does now that ``wait``'s deadline passed, as its player (``table.actor``). Pure.
+
+        None: the order does not cover this kind of wait (the deadline acts as it would with no order). Raise
+        :class:`RuleError` saying why when it covers the wait but cannot run now (a card it names left the hand):
+        the deadline then acts as it would with no order, and the post says why. The action it names runs through
+        the same checks as if the player had typed it, so a refusal there falls back the same way.
+        """
+        return None
 
     def board(self, table: Table) -> Card | None:
         """The live board's card (``/campaign board``), as every member may see it; None: no board."""

@@ -154,6 +154,16 @@ def rename(text: str, names: list[str]) -> str:
     return text
 
 
+def without_orders_of(pbp: Any, user_id: int) -> Any:
+    """The campaign's play-by-post column without the member's standing order (bot/table/orders.py): it says what
+    they planned, so it goes with them rather than staying under no one's id."""
+    if not isinstance(pbp, dict) or not isinstance(pbp.get("orders"), list):
+        return pbp
+    kept = [entry for entry in pbp["orders"] if not (isinstance(entry, dict) and _is(entry.get("user_id"), user_id))]
+    rest = {key: value for key, value in pbp.items() if key != "orders"}
+    return {**rest, "orders": kept} if kept else rest
+
+
 def _is(value: Any, user_id: int) -> bool:
     return type(value) is int and value == user_id
 
@@ -243,7 +253,7 @@ def _campaign(user_id: int, campaign_id: int, pattern: str) -> Generator[Step, A
     gm_ids = [gm for gm in gm_ids if gm != user_id]
     report.gms_left = len(gm_ids)
     state, pbp = json.loads(state_text), json.loads(pbp_text)
-    new_state, new_pbp = scrub(state, user_id), scrub(pbp, user_id)
+    new_state, new_pbp = scrub(state, user_id), scrub(without_orders_of(pbp, user_id), user_id)
     if new_state != state or new_pbp != pbp:
         report.other += 1
 

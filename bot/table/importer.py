@@ -46,6 +46,7 @@ from bot.storage.rows import CampaignRow, ConstraintError, utcnow
 from bot.storage.spool import Spool
 from bot.table import snapshot as snapshots
 from bot.table.jsonstream import JsonStream, JsonStreamError, NotAnObjectError
+from bot.table.orders import valid_orders
 from bot.table.pbp import PbpSettings
 from bot.table.service import Caller, Place, Reply, TableService
 from bot.table.snapshot import MAX_GMS, Name, Snowflake, plain
@@ -258,6 +259,20 @@ def _constant(name: str) -> float:
 DECODER = json.JSONDecoder(parse_float=_finite, parse_constant=_constant)
 
 
+def carried_pbp(pbp: dict[str, Any]) -> dict[str, Any]:
+    """What an import brings of the play-by-post column: the settings and the players' standing orders (the same
+    members play on); not a pause, nor a turn order."""
+    return {key: pbp[key] for key in ("settings", "orders") if key in pbp}
+
+
+def _valid_orders(pbp: dict[str, Any], what: str) -> None:
+    if "orders" in pbp:
+        try:
+            valid_orders(pbp["orders"])
+        except RuleError as exc:
+            raise damaged(f"{what}: {exc}") from None
+
+
 def _validated(model: type[BaseModel], value: Any, what: str) -> None:
     try:
         model.model_validate(value)
@@ -282,7 +297,7 @@ def _here(snapshot: dict[str, Any] | None, importer: int) -> dict[str, Any] | No
     row = snapshot["row"]
     here = {**row, "gm_channel_id": None, "gm_ids": list(dict.fromkeys([*row["gm_ids"], importer]))}
     if isinstance(row.get("pbp"), dict):
-        here["pbp"] = {"settings": row["pbp"]["settings"]} if "settings" in row["pbp"] else {}
+        here["pbp"] = carried_pbp(row["pbp"])
     return {**snapshot, "row": here}
 
 
@@ -429,6 +444,7 @@ class _Reader:
         _validated(ruleset.settings_model, campaign.settings, "its house rules")
         _validated(ruleset.state_model, campaign.state, "its state")
         _validated(PbpSettings, campaign.pbp.get("settings", {}), "its play-by-post settings")
+        _valid_orders(campaign.pbp, "its standing orders")
         for character in self.characters:
             _validated(ruleset.sheet_model, sheet_parts(character.sheet)[0], f"the sheet of {character.name}")
 
@@ -610,6 +626,7 @@ def _check(
             _validated(ruleset.sheet_model, sheet, f"{what} a sheet of {entry.name} its ruleset refuses")
     if restored.row is not None and restored.row.pbp is not None:
         _validated(PbpSettings, restored.row.pbp.get("settings", {}), f"{what} play-by-post settings it refuses")
+        _valid_orders(restored.row.pbp, f"{what} standing orders")
 
 
 def _opened(body: bytes | Path, limit: int) -> BinaryIO:
@@ -757,7 +774,7 @@ async def _write(service: TableService, place: Place, caller: Caller, prepared: 
     await sweep(store)
     source = prepared.campaign
     gm_ids = list(dict.fromkeys([*source.gm_ids, caller.user_id]))
-    pbp = {"settings": source.pbp["settings"]} if "settings" in source.pbp else {}  # not a pause, nor a turn order
+    pbp = carried_pbp(source.pbp)
     hidden = hidden_channel(place.channel_id)
 
     def stage(tx: WriteTx) -> int:

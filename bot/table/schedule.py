@@ -22,10 +22,11 @@ from typing import Any
 from bot.storage.protocol import WriteTx
 from bot.storage.rows import DatabaseUnavailableError, StoredWait, TimerClaimedError, TimerRow
 from bot.table.board import BOARD_VIEWER
+from bot.table.orders import offer_named, order_of
 from bot.table.pbp import Ping, epoch, iso_at, pbp_settings, wait_line, wait_users, when
-from bot.table.service import Caller, Campaign, Place, Reply, TableService
+from bot.table.service import BY_ORDER, Caller, Campaign, Place, Reply, TableService
 from bot.table.turns import advance, tracker
-from rules.base import Card, Outcome, RuleError, Wait
+from rules.base import Card, Outcome, RuleError, StandingOrder, Wait
 
 log = logging.getLogger("magister.schedule")
 
@@ -119,6 +120,64 @@ async def _nudge(
 
 
 async def _deadline(
+    service: TableService, place: Place, campaign: Campaign, wait: StoredWait, timer: TimerRow
+) -> Fired:
+    """The player's standing order, if they left one that covers this wait; else (or if it cannot run) what the
+    ruleset's rule or the campaign's says, with the post saying why the order did not run."""
+    order = order_of(campaign.row, wait.user_id)
+    refused = ""
+    if order is not None:
+        ordered = await _by_order(service, place, campaign, wait, timer, order)
+        if isinstance(ordered, Fired):
+            return ordered
+        refused = ordered
+    fired = await _without_order(service, place, campaign, wait, timer)
+    if refused:
+        fired.card = fired.card.model_copy(update={"description": f"{refused}\n{fired.card.description}".strip()})
+        fired.pings = [*fired.pings, Ping((wait.user_id,), f"your standing order did not run: {refused}")]
+        fired.data = {**fired.data, "order_refused": refused}
+    return fired
+
+
+async def _by_order(
+    service: TableService, place: Place, campaign: Campaign, wait: StoredWait, timer: TimerRow, order: StandingOrder
+) -> Fired | str:
+    """Run the player's standing order as them, through the same checks as a typed command, logged "by standing
+    order" with the timer's claim; a Fired, or why it could not run ("" when the order does not cover this wait)."""
+    body = Wait.model_validate({k: v for k, v in wait.body.items() if k != "timed_out"})
+    ruleset = service.registry.get(campaign.row.ruleset).ruleset
+    player = Caller(int(wait.user_id or 0), f"{body.who} ({BY_ORDER})")
+    refused = f"{body.who}'s standing order (`{order.order}`) could not run"
+    try:
+        offer_named(ruleset, order.order)
+        planned = ruleset.run_order(service.table_for(campaign, player), body, order)
+    except RuleError as error:
+        return f"{refused}: {error}"
+    if planned is None:
+        return ""
+    says = planned.says or (f"`{planned.action}` ran" if planned.action else "nothing was done")
+    ping = Ping((player.user_id,), f"your standing order acted for **{body.who}** ({body.what}): {says}")
+    base = {"wait": wait.key, "who": body.who, "deadline": wait.deadline, "by_order": order.order}
+    if planned.action is None:  # the order is to let it go by: the wait times out, and no GM is asked to decide
+        fired = await _expire(service, place, campaign, wait, timer, "order", f"by {body.who}'s standing order, {says}")
+        fired.pings = [ping]
+        fired.data = {**fired.data, **base}
+        return fired
+    try:
+        reply = await service.run_as_timer(
+            place, player, planned.action, planned.options, also=_claim(service, timer), by_order=True
+        )
+    except RuleError as error:  # the rules refuse it now, exactly as they would refuse the player typing it
+        return f"{refused}: {error}"
+    card = reply.outcome.card.model_copy(deep=True)
+    card.description = (
+        f"⏰ **Time is up for {body.who}** ({body.what}): by {body.who}'s standing order, {says}.\n{card.description}"
+    ).strip()
+    data = {**base, "ran": planned.action, **reply.outcome.data}
+    return Fired(place, "deadline", card, [ping, *reply.pings], data, answers=reply)
+
+
+async def _without_order(
     service: TableService, place: Place, campaign: Campaign, wait: StoredWait, timer: TimerRow
 ) -> Fired:
     row = campaign.row

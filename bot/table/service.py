@@ -265,11 +265,19 @@ class TableService:
         return await self.locked(place, lambda: self._run(place, caller, ruleset_id, action_name, options))
 
     async def run_as_timer(
-        self, place: Place, caller: Caller, action_name: str, options: dict, *, also: Callable[[WriteTx], None]
+        self,
+        place: Place,
+        caller: Caller,
+        action_name: str,
+        options: dict,
+        *,
+        also: Callable[[WriteTx], None],
+        by_order: bool = False,
     ) -> Reply:
-        """A wait's ``on_deadline`` action, with the timer's claim in its transaction. The caller holds the lock."""
+        """A wait's ``on_deadline`` action (as the GM), or a standing order's (``by_order``: as its player, logged
+        "by standing order"), with the timer's claim in its transaction. The caller holds the lock."""
         campaign = await self.require_campaign(place)
-        return await self._run(place, caller, campaign.row.ruleset, action_name, options, also=also)
+        return await self._run(place, caller, campaign.row.ruleset, action_name, options, also=also, by_order=by_order)
 
     async def _run(
         self,
@@ -280,6 +288,7 @@ class TableService:
         options: dict,
         *,
         also: Callable[[WriteTx], None] | None = None,
+        by_order: bool = False,
     ) -> Reply:
         campaign = await self.require_campaign(place)
         if campaign.row.ruleset != ruleset_id:
@@ -305,12 +314,17 @@ class TableService:
             if question:
                 given = {key: value for key, value in options.items() if value is not None and key != "confirm"}
                 raise ConfirmFirstError(question, ruleset_id, action_name, given, campaign.row)
+
+        def run(table: Table) -> Outcome:
+            outcome = action.run(table, parsed)
+            return by_standing_order(outcome) if by_order else outcome
+
         return await self._act(
             place,
             campaign,
             caller,
             command,
-            lambda table: action.run(table, parsed),
+            run,
             logged=action.logged,
             also=also,
             secrecy=(action.secrecy, parsed),
@@ -629,11 +643,13 @@ class TableService:
         gm_only: bool = True,
         also: Callable[[WriteTx], None] | None = None,
         locked: bool = False,
+        readers: tuple[int, ...] = (),
     ) -> Reply:
         """Run a campaign-level change (GMs, settings, archive, turns...) atomically, with an undo snapshot.
 
         Whom the table waits on is compared afterwards too (the /turn tracker lives here). ``also`` writes more
-        in the same transaction (a timer's claim); ``locked``: the caller already holds the channel's lock.
+        in the same transaction (a timer's claim); ``locked``: the caller already holds the channel's lock;
+        ``readers``: who besides the GMs may read the outcome's private side in the log (a standing order's player).
         """
 
         async def work() -> Reply:
@@ -660,7 +676,7 @@ class TableService:
                     caller.name,
                     command,
                     outcome.summary,
-                    outcome.logged_result(),
+                    outcome.logged_result(readers),
                     snapshot,
                     thread_id=place.thread_id,
                 )
@@ -1043,6 +1059,21 @@ async def _restore_character(
 
 def _character_snapshot(row: CharacterRow) -> dict:
     return {"name": row.name, "before": {"owner_id": row.owner_id, "sheet": row.sheet}}
+
+
+BY_ORDER = "by standing order"
+
+
+def by_standing_order(outcome: Outcome) -> Outcome:
+    """An action a standing order ran, marked so in every summary the log, the undo and the GM read."""
+    note = f" ({BY_ORDER})"
+    return outcome.model_copy(
+        update={
+            "summary": outcome.summary + note,
+            "secret_summary": outcome.secret_summary + note if outcome.secret_summary else outcome.secret_summary,
+            "private_summary": outcome.private_summary + note if outcome.private_summary else outcome.private_summary,
+        }
+    )
 
 
 def _meta(row: CampaignRow) -> dict:

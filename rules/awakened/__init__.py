@@ -24,7 +24,7 @@ from rules.awakened.lookup import entries
 from rules.awakened.shaping import paradox_total
 from rules.awakened.sheet import PRIVATE_FIELDS, AwakenedSettings, AwakenedSheet, AwakenedState
 from rules.awakened.suggest import suggestions
-from rules.awakened.waits import awakened_waits
+from rules.awakened.waits import ORDERS, awakened_waits, run_order
 from rules.awakened.words import quantity
 from rules.base import (
     Action,
@@ -34,12 +34,15 @@ from rules.base import (
     CharacterRecord,
     InlineAction,
     LookupEntry,
+    OrderOffer,
+    OrderRun,
     Outcome,
     Replied,
     ReplyItem,
     Ruleset,
     Secrecy,
     SecretsCase,
+    StandingOrder,
     Table,
     Wait,
     always,
@@ -193,6 +196,12 @@ class AwakenedRuleset(Ruleset):
     def waits(self, table: Table) -> list[Wait]:
         """The GM with a paradox pool to roll; mages with an open Shaping window or a crisis roll owed."""
         return awakened_waits(table)
+
+    orders: ClassVar[tuple[OrderOffer, ...]] = ORDERS
+
+    def run_order(self, table: Table, wait: Wait, order: StandingOrder) -> OrderRun | None:
+        """An expiring spell is sustained (``sustain``) or left to lapse (``lapse``)."""
+        return run_order(table, wait, order)
 
     def bench_case(self) -> BenchCase:
         """A vulgar improvised cast paid with free Mana: cost, Gnosis limit, payment, paradox and the card."""

@@ -24,6 +24,8 @@ from rules.base import (
     Card,
     CharacterRecord,
     LookupEntry,
+    OrderOffer,
+    OrderRun,
     Outcome,
     PrivateField,
     Replied,
@@ -31,6 +33,7 @@ from rules.base import (
     Ruleset,
     Secrecy,
     SecretsCase,
+    StandingOrder,
     Table,
     Wait,
 )
@@ -49,6 +52,7 @@ from rules.realm import (
     rounds,
     web,
 )
+from rules.realm import waits as realm_orders
 from rules.realm.book import RealmBook
 from rules.realm.core import sheet_of
 from rules.realm.guide import FIRST_SESSION, GETTING_STARTED, HELP_EXAMPLES
@@ -306,6 +310,19 @@ class RealmRuleset(Ruleset):
     def waits(self, table: Table) -> list[Wait]:
         """Each combat's next step (a character, or the GM), then the GM between combats (rules/realm/waits.py)."""
         return realm_waits(table)
+
+    orders: ClassVar[tuple[OrderOffer, ...]] = realm_orders.ORDERS
+
+    def check_order(self, table: Table, order: StandingOrder) -> StandingOrder:
+        return realm_orders.check_order(table, order)
+
+    def order_choices(self, table: Table, order: str, current: str) -> list[str]:
+        """Each maneuver with each of the player's Move chits."""
+        return realm_orders.order_choices(table, current)
+
+    def run_order(self, table: Table, wait: Wait, order: StandingOrder) -> OrderRun | None:
+        """A maneuver against attack spells, with the order's Move chit."""
+        return realm_orders.run_order(table, wait, order)
 
     private_fields = (PrivateField("hidden"),)  # hidden status: the owner's and the GM's (docs/realm.md "Secrets")
 

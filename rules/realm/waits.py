@@ -10,10 +10,12 @@ Daylight waits on nobody: the state does not record which phases each character 
 
 from __future__ import annotations
 
-from rules.base import Table, Wait
-from rules.realm.core import sheet_of, state_of
+import re
+
+from rules.base import OrderOffer, OrderRun, RuleError, StandingOrder, Table, Wait
+from rules.realm.core import parse_chit, sheet_of, state_of
 from rules.realm.rounds import encounter_waiting
-from rules.realm.state import Casting, Combat
+from rules.realm.state import Casting, Chit, Combat
 from rules.text import fold
 
 
@@ -163,3 +165,63 @@ def _attack_waits(table: Table, combat: Combat, prefix: str, where: str) -> list
             )
         ]
     return [_gm(f"{prefix} attacks", f"resolve the attacks ({where})", ["/realm combat attacks"])]
+
+
+# ---------------------------------------------------------------------- standing orders
+
+MANEUVERS = ("dodge", "duck", "charge")
+MANEUVER_ORDER = OrderOffer(
+    "maneuver",
+    "When an attack spell targets my character and the maneuver's deadline passes, play this Move chit",
+    option="chit",
+    option_help="the maneuver (dodge, duck or charge; dodge if left out) and the Move chit: `dodge MOVE M4*`",
+    option_required=True,
+)
+ORDERS = (MANEUVER_ORDER,)
+MANEUVER_WAIT = re.compile(r"^combat (?P<clearing>.+) round \d+ maneuver: (?P<who>.+)$")
+
+
+def _maneuver_and_chit(text: str) -> tuple[str, Chit]:
+    words = text.split()
+    maneuver = words[0].casefold() if words and words[0].casefold() in MANEUVERS else "dodge"
+    chit = parse_chit(" ".join(words[1:] if words and words[0].casefold() in MANEUVERS else words))
+    if chit.kind != "move":
+        raise RuleError(f"A maneuver is played with a Move chit, not {chit.label}: e.g. `dodge MOVE M4*`.")
+    return maneuver, chit
+
+
+def check_order(table: Table, order: StandingOrder) -> StandingOrder:
+    """The chit must be a Move chit one of the player's characters holds (a GM's: anyone's)."""
+    maneuver, chit = _maneuver_and_chit(order.option)
+    mine = [r for r in table.characters.values() if r.owner_id == table.actor.user_id]
+    if not any(sheet_of(r).chit(chit.label) for r in mine):
+        held = sorted({c.label for r in mine for c in sheet_of(r).chits if c.kind == "move"})
+        raise RuleError(f"None of your characters has {chit.label}. Your Move chits: {', '.join(held) or 'none'}.")
+    return order.model_copy(update={"option": f"{maneuver} {chit.label}"})
+
+
+def order_choices(table: Table, current: str) -> list[str]:
+    """Each maneuver with each Move chit of the player's characters."""
+    mine = [r for r in table.characters.values() if r.owner_id == table.actor.user_id]
+    labels = sorted({c.label for r in mine for c in sheet_of(r).chits if c.kind == "move"})
+    typed = current.strip().casefold()
+    return [f"{m} {label}" for m in MANEUVERS for label in labels if typed in f"{m} {label}".casefold()]
+
+
+def run_order(table: Table, wait: Wait, order: StandingOrder) -> OrderRun | None:
+    """A maneuver the Melee Step waits for (L63): ``/realm combat maneuver`` as the player, with the order's chit;
+    the rules refuse a chit that is fatigued, committed or over the effort limit, exactly as if typed. The
+    Encounter Step (charge, run, alert, cast) and spell targets and directions are the player's choices: no order
+    covers them."""
+    found = MANEUVER_WAIT.match(wait.key)
+    if found is None:
+        return None
+    maneuver, chit = _maneuver_and_chit(order.option)
+    record = table.characters.get(fold(wait.who))
+    if record is None or sheet_of(record).chit(chit.label) is None:
+        raise RuleError(f"{wait.who} has no chit {chit.label}")
+    return OrderRun(
+        action="combat maneuver",
+        options={"who": record.name, "maneuver": maneuver, "chit": chit.label, "clearing": found["clearing"]},
+        says=f"{record.name} {maneuver}s with {chit.label}",
+    )

@@ -22,6 +22,8 @@ from rules.base import (
     CharacterRecord,
     InlineAction,
     LookupEntry,
+    OrderOffer,
+    OrderRun,
     Outcome,
     PrivateField,
     Replied,
@@ -30,6 +32,7 @@ from rules.base import (
     Ruleset,
     Secrecy,
     SecretsCase,
+    StandingOrder,
     Table,
     Wait,
 )
@@ -57,7 +60,7 @@ from rules.runic.guide import FIRST_SESSION, GETTING_STARTED, HELP_EXAMPLES
 from rules.runic.report import cast_outcome
 from rules.runic.sheet import MageSheet, RunicSettings, RunicState
 from rules.runic.suggest import suggestions
-from rules.runic.waits import runic_waits
+from rules.runic.waits import ORDERS, run_order, runic_waits
 from rules.text import clip
 
 
@@ -138,6 +141,13 @@ class RunicRuleset(Ruleset):
         ),
         Action("maintain", upkeep.maintain, upkeep.MaintainOptions, description="Pay maintenance for spells on"),
         Action("drop", upkeep.drop, upkeep.DropOptions, description="End a spell you have on"),
+        Action(
+            "upkeep",
+            upkeep.upkeep,
+            upkeep.UpkeepOptions,
+            gm_only=True,
+            description="Call for maintenance",
+        ),
         Action("sunrise", upkeep.sunrise, upkeep.SunriseOptions, gm_only=True, description="Recover MP at sunrise"),
         Action("adjust", mages.adjust, mages.AdjustOptions, gm_only=True, description="Change any value"),
         Action(
@@ -187,6 +197,12 @@ class RunicRuleset(Ruleset):
     def waits(self, table: Table) -> list[Wait]:
         """A held Melee or Missile spell awaiting launch or drop; an Information answer the GM owes today."""
         return runic_waits(table)
+
+    orders: ClassVar[tuple[OrderOffer, ...]] = ORDERS
+
+    def run_order(self, table: Table, wait: Wait, order: StandingOrder) -> OrderRun | None:
+        """The maintenance the GM called for, paid from MP."""
+        return run_order(table, wait, order)
 
     def bench_case(self) -> BenchCase:
         """A resisted spell cast by a trained mage: skill, energy, payment and the Rule of 16."""

@@ -182,6 +182,13 @@ class InfoAnswer(Model):
     asked: int = Field(default=1, ge=1)
 
 
+class UpkeepDue(Model):
+    """The maintenance a mage owes since the GM's call (``/runic upkeep``): paid or dropped, it goes."""
+
+    call: int = Field(ge=1)  # which call: a new call is a new wait
+    spells: list[str] = Field(default_factory=list)
+
+
 class RunicState(Model):
     """The campaign: its shared grimoire of spells, and how many sunrises have passed."""
 
@@ -190,6 +197,8 @@ class RunicState(Model):
     turn: int | None = Field(default=None, ge=1)  # the combat turn the GM counts with /runic turn; None: no combat
     answers: dict[str, InfoAnswer] = Field(default_factory=dict)  # question key -> today's answer
     gm_values: dict[str, int] = Field(default_factory=dict)  # values the seed leaves to the GM, once set
+    upkeep_calls: int = Field(default=0, ge=0)  # how many times the GM called for maintenance (/runic upkeep)
+    upkeep_due: dict[str, UpkeepDue] = Field(default_factory=dict)  # casefolded mage -> the maintenance still owed
 
 
 class RunicSettings(HouseRules):

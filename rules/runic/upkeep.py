@@ -19,7 +19,7 @@ from rules.runic.book import RunicBook
 from rules.runic.calamity import CalamityResult, calamity_check, companions
 from rules.runic.cards import calamity_data, calamity_fields, gm_calamity_card
 from rules.runic.rolls import parse_faces
-from rules.runic.sheet import MageSheet, RunicSettings
+from rules.runic.sheet import MageSheet, RunicSettings, RunicState, UpkeepDue
 
 MageName = Field(default=None, max_length=60, description="Your mage, if several")
 
@@ -84,7 +84,15 @@ def maintain(table: Table, options: MaintainOptions) -> Outcome:
     settings: RunicSettings = table.settings
     if not sheet.spells_on:
         raise RuleError(f"{record.name} has no spells on to maintain.")
-    chosen = [on for on in sheet.spells_on if options.spell is None or on.name.casefold() == options.spell.casefold()]
+    if options.spell is not None and options.spell.strip().casefold() == "due":
+        owed = {name.casefold() for name in due_spells(table, record)}
+        if not owed:
+            raise RuleError(f"{record.name} owes no maintenance the GM called for (`/runic upkeep`).")
+        chosen = [on for on in sheet.spells_on if on.name.casefold() in owed]
+    else:
+        chosen = [
+            on for on in sheet.spells_on if options.spell is None or on.name.casefold() == options.spell.casefold()
+        ]
     if not chosen:
         names = ", ".join(on.name for on in sheet.spells_on)
         raise RuleError(f"{record.name} has no spell {options.spell!r} on. Spells on: {names}.")
@@ -138,6 +146,7 @@ def maintain(table: Table, options: MaintainOptions) -> Outcome:
         })  # fmt: skip
     if supplied:
         lines.append(f"{len(supplied)} set(s) of Calamity dice were not needed and went unused.")
+    settle_due(table, record, {on.name for on in chosen})
     card.description = "\n".join(lines)
     card.footer = f"MP {start} → {sheet.mp}{sheet.mp_max_shown()} · FP {sheet.fp}/{sheet.fp_max}"
     summary = f"{record.name} maintained {', '.join(on.name for on in chosen)}: MP {start} → {sheet.mp}."
@@ -172,12 +181,66 @@ def drop(table: Table, options: DropOptions) -> Outcome:
         names = ", ".join(on.name for on in sheet.spells_on) or "none"
         raise RuleError(f"{record.name} has no spell {options.spell!r} on. Spells on: {names}.")
     sheet.end_spells(ended)
+    settle_due(table, record, set(ended))
     card = Card(title=f"{record.name} ends {', '.join(ended)}", description="The spell ends; nothing is paid.")
     left = [on.name for on in sheet.spells_on]
     card.footer = f"Still on: {', '.join(left)}" if left else "No spells on."
     return Outcome(card=card, summary=f"{record.name} dropped {', '.join(ended)}.", data={
         "mage": record.name, "ended": ended, "spells_on": left,
     })  # fmt: skip
+
+
+# ---------------------------------------------------------------- the GM's call for maintenance
+
+
+class UpkeepOptions(Model):
+    pass
+
+
+def due_spells(table: Table, record: CharacterRecord) -> list[str]:
+    """The spells on that the mage owes the GM's last call for (a spell that ended since owes nothing)."""
+    due = table.state.upkeep_due.get(record.name.casefold())
+    if due is None:
+        return []
+    on = {spell.name.casefold() for spell in record.sheet.spells_on}
+    return [name for name in due.spells if name.casefold() in on]
+
+
+def settle_due(table: Table, record: CharacterRecord, names: set[str]) -> None:
+    """Paid or dropped: those spells owe the call nothing more; a mage who owes nothing leaves the list."""
+    key = record.name.casefold()
+    due = table.state.upkeep_due.get(key)
+    if due is None:
+        return
+    folded = {name.casefold() for name in names}
+    due.spells = [name for name in due.spells if name.casefold() not in folded]
+    if not due_spells(table, record):
+        del table.state.upkeep_due[key]
+
+
+def upkeep(table: Table, options: UpkeepOptions) -> Outcome:
+    """GM: a maintenance interval has passed. The state keeps no clock of intervals, so the GM says when one ends;
+    every spell on then owes its maintenance, and the table waits on each mage to pay it
+    (`/runic maintain`) or end the spell (`/runic drop`)."""
+    table.require_gm("Calling for maintenance")
+    state: RunicState = table.state
+    records = sorted(table.characters.values(), key=lambda r: r.name.casefold())
+    owing = [record for record in records if record.sheet.spells_on]
+    card = Card(title="Maintenance is due", tone="neutral")
+    if not owing:
+        card.description = "No mage has a spell on: nothing is owed."
+        return Outcome(card=card, summary="called for maintenance: nothing is owed", data={"owed": {}})
+    state.upkeep_calls += 1
+    owed: dict[str, list[str]] = {}
+    for record in owing:
+        names = [on.name for on in record.sheet.spells_on]
+        state.upkeep_due[record.name.casefold()] = UpkeepDue(call=state.upkeep_calls, spells=names)
+        owed[record.name] = names
+        cost = sum(on.maintenance for on in record.sheet.spells_on)
+        add_field(card, record.name, f"{', '.join(names)}: {cost} MP (MP {record.sheet.mp} now)")
+    card.description = "Each mage pays with `/runic maintain` (or `spell:due`), or ends a spell with `/runic drop`."
+    summary = "called for maintenance: " + "; ".join(f"{name} ({', '.join(spells)})" for name, spells in owed.items())
+    return Outcome(card=fit(card), summary=summary, data={"owed": owed, "call": state.upkeep_calls})
 
 
 # ---------------------------------------------------------------- sunrise

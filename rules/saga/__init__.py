@@ -25,14 +25,18 @@ from rules.base import (
     Card,
     CharacterRecord,
     LookupEntry,
+    OrderOffer,
+    OrderRun,
     Outcome,
     Replied,
     ReplyItem,
     Ruleset,
+    StandingOrder,
     Table,
     Wait,
 )
 from rules.saga import lookup, replies, web
+from rules.saga import waits as saga_orders
 from rules.saga.actions import ACTIONS
 from rules.saga.area import Ctx
 from rules.saga.book import SagaBook
@@ -66,6 +70,19 @@ class SagaRuleset(Ruleset):
     def waits(self, table: Table) -> list[Wait]:
         """The player, for the post the step pointer needs next; nobody once the game is won or lost."""
         return saga_waits(table)
+
+    orders: ClassVar[tuple[OrderOffer, ...]] = saga_orders.ORDERS
+
+    def check_order(self, table: Table, order: StandingOrder) -> StandingOrder:
+        return saga_orders.check_order(table, order)
+
+    def order_choices(self, table: Table, order: str, current: str) -> list[str]:
+        """The cards in hand, for ``end-turn``'s cards to cycle."""
+        return saga_orders.order_choices(table, current)
+
+    def run_order(self, table: Table, wait: Wait, order: StandingOrder) -> OrderRun | None:
+        """Step 10: the turn ends, cycling the named cards the source limit needs."""
+        return saga_orders.run_order(table, wait, order)
 
     def lookup_entries(self, book: Any) -> Iterable[LookupEntry]:
         return list(lookup.entries(book))

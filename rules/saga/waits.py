@@ -7,8 +7,9 @@ battle), so a wait that goes on keeps its key and pings nobody again. Pure: it r
 
 from __future__ import annotations
 
-from rules.base import OnDeadline, RuleError, Table, Wait
-from rules.saga.area import Ctx, source_limit
+from rules.base import OnDeadline, OrderOffer, OrderRun, RuleError, StandingOrder, Table, Wait
+from rules.saga.area import Ctx, exact, source_limit
+from rules.saga.optional import split_names
 from rules.saga.state import Game, SagaState
 from rules.saga.steps import loses_at_end, loss_warning
 from rules.text import fold
@@ -109,3 +110,62 @@ def battle_waits(game: Game, wait, turn: str) -> list[Wait]:
             )
         )
     return waits
+
+
+# ---------------------------------------------------------------------- standing orders
+
+END_ORDER = OrderOffer(
+    "end-turn",
+    "At step 10's deadline, end my turn, cycling the cards I name (the first ones in my hand) down to the source limit",
+    option="cards",
+    option_help="hand cards to cycle, in the order you would give them up: `Sample Old Mill, Sample Quiet Ford`",
+)
+ORDERS = (END_ORDER,)
+MAX_CARDS = 20
+
+
+def check_order(table: Table, order: StandingOrder) -> StandingOrder:
+    """The cards are names, each once (at most 20); they need not be in hand yet: the deadline checks that."""
+    cards = split_names(order.option)
+    if len(cards) > MAX_CARDS:
+        raise RuleError(f"Name at most {MAX_CARDS} cards to cycle.")
+    if len({fold(card) for card in cards}) != len(cards):
+        raise RuleError("Name each card to cycle once.")
+    return order.model_copy(update={"option": ", ".join(cards)})
+
+
+def order_choices(table: Table, current: str) -> list[str]:
+    """The hand's cards, added after those already typed (``A, B, `` offers ``A, B, C``)."""
+    game = table.state.game
+    if game is None:
+        return []
+    typed = split_names(current)
+    done, rest = (typed, "") if current.rstrip().endswith(",") else (typed[:-1], typed[-1] if typed else "")
+    taken = {fold(card) for card in done}
+    prefix = "".join(card + ", " for card in done)
+    return [prefix + card for card in game.hand if fold(card) not in taken and fold(rest) in fold(card)]
+
+
+def run_order(table: Table, wait: Wait, order: StandingOrder) -> OrderRun | None:
+    """Step 10's wait: ``/saga end`` as the player, cycling the first named cards still in hand, as many as the
+    source limit needs (S22). Fewer named cards in hand than that, or a turn end that would lose the game (L85,
+    which the command asks about first), and the order does not run: the player decides those."""
+    game = table.state.game
+    if game is None or not wait.key.endswith(" step 10") or game.step != 10 or game.wanted_draw is not None:
+        return None
+    state: SagaState = table.state
+    need = max(0, len(game.hand) - source_limit(Ctx(table, state, game, table.settings)))
+    chosen = []
+    for card in split_names(order.option):
+        found = exact(game.hand, card)
+        if found is not None and found not in chosen:
+            chosen.append(found)
+    if len(chosen) < need:
+        named = ", ".join(chosen) or "none of them"
+        raise RuleError(
+            f"step 10 cycles {need} hand card(s), and of the cards the order names only {named} "
+            f"{'is' if len(chosen) == 1 else 'are'} in hand"
+        )
+    cycled = chosen[:need]
+    says = f"the turn ends, cycling {', '.join(cycled)}" if cycled else "the turn ends (nothing to cycle)"
+    return OrderRun(action="end", options={"cycle": ", ".join(cycled)} if cycled else {}, says=says)

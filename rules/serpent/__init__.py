@@ -25,10 +25,13 @@ from rules.base import (
     Card,
     CharacterRecord,
     LookupEntry,
+    OrderOffer,
+    OrderRun,
     Replied,
     ReplyItem,
     Ruleset,
     SecretsCase,
+    StandingOrder,
     Table,
     Wait,
 )
@@ -40,7 +43,7 @@ from rules.serpent.magi import MagiSheet, codex_summary
 from rules.serpent.replies import battle_picture, reply_items
 from rules.serpent.state import SerpentSettings, SerpentState
 from rules.serpent.suggest import suggestions
-from rules.serpent.waits import table_waits
+from rules.serpent.waits import ORDERS, run_order, table_waits
 
 
 class SerpentRuleset(Ruleset):
@@ -88,6 +91,12 @@ class SerpentRuleset(Ruleset):
     def waits(self, table: Table) -> list[Wait]:
         """Who the battle waits on: response windows, the turn, spell preparation, a Spell Loss, or the GM."""
         return table_waits(table)
+
+    orders: ClassVar[tuple[OrderOffer, ...]] = ORDERS
+
+    def run_order(self, table: Table, wait: Wait, order: StandingOrder) -> OrderRun | None:
+        """A response window passes (``pass``, ``end-turns``); a turn ends for the round (``end-turns``)."""
+        return run_order(table, wait, order)
 
     def suggest(self, table: Table, action: str, option: str, current: str) -> list[str]:
         """Autocomplete from the channel's battle: the spells and targets that make sense for this action."""

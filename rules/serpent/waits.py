@@ -19,7 +19,7 @@ id and the Magi; the round, the turn count and the being; the round and the Magi
 
 from __future__ import annotations
 
-from rules.base import OnDeadline, Table, Wait
+from rules.base import OnDeadline, OrderOffer, OrderRun, StandingOrder, Table, Wait
 from rules.serpent.context import Ctx
 from rules.serpent.runner import make_ctx, state_of
 from rules.serpent.state import Being
@@ -141,3 +141,27 @@ def spell_loss_waits(ctx: Ctx, table: Table) -> list[Wait]:
 
 def gm_wait(key: str, what: str, commands: tuple[str, ...] = ("/serpent battle round",)) -> Wait:
     return Wait(key=f"{key}: GM", user_id=None, who="GM", what=what, commands=list(commands), kind="gm")
+
+
+# ---------------------------------------------------------------------- standing orders
+
+PASS_ORDER = OrderOffer(
+    "pass",
+    "When a response window's deadline passes while it waits on my Magi, pass it for them",
+)
+END_TURNS_ORDER = OrderOffer(
+    "end-turns",
+    "When my Magi's turn reaches its deadline, end their turns for the round; a response window's deadline passes",
+)
+ORDERS = (PASS_ORDER, END_TURNS_ORDER)
+
+
+def run_order(table: Table, wait: Wait, order: StandingOrder) -> OrderRun | None:
+    """``pass`` answers a response window with ``/serpent pass``; ``end-turns`` does that too, and at a turn's
+    deadline ends the Magi's turns for the round with ``/serpent end-turn``. Preparing spells and choosing a Spell
+    Loss are choices only the player can make: no order covers them (the campaign's rule applies)."""
+    if wait.key.startswith("window "):
+        return OrderRun(action="pass", options={"magi": wait.who}, says=f"{wait.who} passes")
+    if order.order == END_TURNS_ORDER.name and wait.key.startswith("round ") and " turn " in wait.key:
+        return OrderRun(action="end-turn", options={"magi": wait.who}, says=f"{wait.who}'s turns end for the round")
+    return None

@@ -15,10 +15,13 @@ from rules.base import (
     CharacterRecord,
     Model,
     OnDeadline,
+    OrderOffer,
+    OrderRun,
     Outcome,
     RuleError,
     Ruleset,
     Secrecy,
+    StandingOrder,
     Table,
     Wait,
     always,
@@ -170,6 +173,14 @@ class TallyRuleset(Ruleset):
                 )
             )
         return found
+
+    # a ruleset outside Magister adds standing orders through the contract alone (rules/base.py), nothing in bot/
+    orders = (OrderOffer("add", "When a turn waits on my character at its deadline, add a point for them"),)
+
+    def run_order(self, table: Table, wait: Wait, order: StandingOrder) -> OrderRun | None:
+        return (
+            OrderRun(action="add", options={"name": wait.who}, says=f"{wait.who} adds") if wait.kind == "turn" else None
+        )
 
     def character_summary(self, record: CharacterRecord) -> str:
         return f"{record.sheet.points} points"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.awakened import RULESET
-from rules.base import RuleError, Wait
+from rules.base import RuleError, StandingOrder, Wait
 from tests.rules.awakened.conftest import OTHER, PLAYER, Game
 from tests.rules.awakened.test_shaping import failing
 
@@ -44,8 +44,8 @@ def test_a_shaping_window_waits_until_shaped_or_the_round_ends(game: Game) -> No
     game.act("spell refresh", spell="Veil")
     assert waits(game) == []  # refreshed in the round it was Shaped: the Shaping stands for this round
     game.gm("time round")
-    assert waits(game) == []
-    game.act("spell refresh", spell="Veil")  # a new window, a new wait
+    assert keys(game) == ["expiring: Ash #1 scene 1 round 2"]  # refreshed, so no longer sustained: it expires
+    game.act("spell refresh", spell="Veil")  # a new window, a new wait; no longer expiring
     assert keys(game) == ["shaping: Ash scene 1 round 2"]
     game.act("spell cast", spell="Mend", arcana="Life", aspect="covert")
     game.act("spell cast", spell="Sense", arcana="Life", aspect="covert")
@@ -55,7 +55,7 @@ def test_a_shaping_window_waits_until_shaped_or_the_round_ends(game: Game) -> No
     game.act("spell shape", spell="Mend", rolls=failing(6))
     assert waits(game)[0].what.startswith("Shape #1 Veil or #3 Sense now")
     game.gm("time round")
-    assert waits(game) == []  # the windows closed unshaped
+    assert keys(game) == [f"expiring: Ash #{n} scene 1 round 3" for n in (1, 2, 3)]  # windows closed unshaped
 
 
 def test_the_paradox_pool_waits_on_the_gm_until_the_round_ends(game: Game) -> None:
@@ -76,7 +76,7 @@ def test_the_paradox_pool_waits_on_the_gm_until_the_round_ends(game: Game) -> No
     [paradox6] = waits(game)
     assert paradox6.key == paradox.key and "6 dice" in paradox6.what  # the same wait, a bigger pool
     game.gm("time round", rolls=[1] * 6)
-    assert waits(game) == []
+    assert keys(game) == ["expiring: Ash #1 scene 1 round 2", "expiring: Bex #2 scene 1 round 2"]  # no paradox wait
 
 
 def test_a_crisis_roll_owed_waits_on_the_mage(game: Game) -> None:
@@ -108,3 +108,24 @@ def test_an_unconscious_mage_is_not_waited_on(game: Game) -> None:
     game.gm("crisis", mage="Ash", mode="start", pool=3)
     sheet.state = "unconscious"
     assert waits(game) == []
+
+
+def _wait(key: str) -> Wait:
+    return Wait(key=key, user_id=PLAYER, who="Ash", what="…")
+
+
+def test_standing_orders_cover_only_an_expiring_spell_that_is_still_expiring(game: Game) -> None:
+    game.mage()
+    game.act("spell cast", spell="Veil", arcana="Life", aspect="covert")
+    wait = _wait("expiring: Ash #1 scene 1 round 2")
+    with pytest.raises(RuleError, match="no longer has that spell about to lapse"):  # still running, not expiring
+        RULESET.run_order(game.table, wait, StandingOrder(order="sustain"))
+    game.gm("time round")
+    sustain = RULESET.run_order(game.table, wait, StandingOrder(order="sustain"))
+    assert sustain is not None and (sustain.action, sustain.options) == (
+        "spell sustain",
+        {"spell": "#1", "mage": "Ash"},
+    )
+    lapse = RULESET.run_order(game.table, wait, StandingOrder(order="lapse"))
+    assert lapse is not None and lapse.action is None and "#1 Veil is left to lapse" in lapse.says
+    assert RULESET.run_order(game.table, _wait("shaping: Ash scene 1 round 2"), StandingOrder(order="sustain")) is None

@@ -66,10 +66,10 @@ def test_declared_actions() -> None:
         "sunrise", "adjust",
         "held launch", "held drop", "turn", "concentration", "mage points", "info ask", "info answer",
         "energy give", "energy paut", "lasting inscribe", "lasting trigger", "lasting end", "recognize", "ruling",
-        "preview", "plan",
+        "preview", "plan", "upkeep",
     }  # fmt: skip
     gm_only = {name for name, action in ACTIONS.items() if action.gm_only}
-    assert gm_only == {"sunrise", "adjust", "turn", "info answer", "ruling"}
+    assert gm_only == {"sunrise", "adjust", "turn", "info answer", "ruling", "upkeep"}
     assert RULESET.id == "runic"
     for name, action in ACTIONS.items():
         assert action.name == name

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules.base import Outcome, Table, Wait
 from rules.runic import RULESET
 from rules.runic.book import RunicBook
-from rules.runic.sheet import MageSheet, RunicState
+from rules.runic.sheet import MageSheet, RunicState, SpellOn
 
 from .conftest import GM, OTHER, PLAYER, TableMaker, mage_sheet
 from .test_combat import battle_mage
@@ -90,3 +90,31 @@ def test_a_long_question_is_clipped_in_the_wait(make_table: TableMaker, book: Ru
     run(player, "info ask", spell="Seek", question="Where " + "very " * 50 + "far?")
     [answer] = waits(player)
     assert len(answer.what) < 160 and answer.what.endswith("…”")
+
+
+def test_the_gms_upkeep_call_waits_on_each_mage_until_paid_or_dropped(make_table: TableMaker, book: RunicBook) -> None:
+    nim, ora = mage_sheet(book), mage_sheet(book)
+    nim.spells_on = [
+        SpellOn(name="Ward", words=["Sanct"], cost=4, maintenance=2, interval="1 minute"),
+        SpellOn(name="Light", words=["Lux"], cost=2, maintenance=1, interval="1 minute"),
+    ]
+    ora.spells_on = [SpellOn(name="Shield", words=["Sanct"], cost=2, maintenance=1, interval="1 minute")]
+    table = make_table(actor=GM, gm=True, mages={"Nim": (PLAYER, nim), "Ora": (OTHER, ora)})
+    assert waits(table) == []  # no clock of intervals: nothing is due until the GM says so
+    called = run(table, "upkeep")
+    assert called.data == {"owed": {"Nim": ["Ward", "Light"], "Ora": ["Shield"]}, "call": 1}
+    first, second = waits(table)
+    assert (first.key, first.user_id, first.kind) == ("upkeep 1: Nim", PLAYER, "turn")
+    assert first.what == "pay the maintenance of Ward, Light (3 MP), or drop it"
+    assert first.commands == ["/runic maintain", "/runic drop"] and second.key == "upkeep 1: Ora"
+    run(table, "drop", spell="Light", mage="Nim")
+    assert waits(table)[0].key == "upkeep 1: Nim" and "Ward (2 MP)" in waits(table)[0].what  # the same wait goes on
+    paid = run(table, "maintain", spell="due", mage="Nim")
+    assert paid.data["spells"] == ["Ward"] and paid.data["mp_before"] - paid.data["mp_after"] == 2
+    assert [w.key for w in waits(table)] == ["upkeep 1: Ora"]
+    run(table, "upkeep")  # the next interval: a new call, a new wait for each
+    assert [w.key for w in waits(table)] == ["upkeep 2: Nim", "upkeep 2: Ora"]
+    run(table, "maintain", mage="Ora")  # paying every spell on pays what was due too
+    assert [w.key for w in waits(table)] == ["upkeep 2: Nim"]
+    table.characters["nim"].sheet.spells_on = []  # ended some other way (a Calamity): nothing is owed
+    assert waits(table) == []
