@@ -201,6 +201,8 @@ async def test_an_information_spell_is_sealed_and_undoing_it_withdraws_the_seal(
     await console.ok("@gm")
     reveal_choices = await console.table.autocomplete(["campaign", "reveal"], {"event": ""}, "event")
     assert [c["value"] for c in reveal_choices] == [6]
+    await console.ok("/campaign redo")  # the change comes back, its seal does not
+    assert "withdrawn" in (await console.fails("/campaign reveal event:7"))["text"]
 
 
 async def test_autocomplete_shows_a_gm_the_sealed_text_and_anyone_else_only_the_public_side(console: Console) -> None:
