@@ -385,9 +385,10 @@ class TableService:
         numbers an event as it writes it)."""
         if made is None or event_id is None:
             return None
-        for event in await self.store.events(campaign_id, limit=SCAN_PAGE):  # under the lock: ours is the newest
-            if event.id == event_id:
-                return sealing.Posted(event.seq, made.sha256, event.at)
+        for limit in (1, SCAN_PAGE):  # under the lock ours is the newest, unless another process wrote since
+            for event in await self.store.events(campaign_id, limit=limit):
+                if event.id == event_id:
+                    return sealing.Posted(event.seq, made.sha256, event.at)
         return None
 
     def _kept(
