@@ -179,7 +179,9 @@ class RecordingPoster:
         *,
         view: discord.ui.View | None = None,
     ) -> int | None:
-        labels = [str(getattr(item, "label", "")) for item in (view.children if view is not None else [])]
+        # a lasting button is a DynamicItem: its label is on the button it wraps
+        items = [getattr(item, "item", item) for item in (view.children if view is not None else [])]
+        labels = [str(getattr(item, "label", "") or "") for item in items]
         release(view)
         if message_id is not None and message_id in self.boards:
             self.boards[message_id] = card

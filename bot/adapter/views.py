@@ -102,7 +102,7 @@ class PageButton(
         self, kind: str, owner_id: int, page: int, side: str, arg: str, *, at: int | None = None, disabled: bool = False
     ) -> None:
         label = "Previous" if side == "p" else "Next"
-        seek = f".{base36(at)}" if at is not None else ""
+        seek = f".{campaigns.base36(at)}" if at is not None else ""
         super().__init__(
             discord.ui.Button(
                 label=label,
@@ -136,16 +136,6 @@ class PageButton(
         view = pager(self.kind, self.owner_id, page, pages, self.arg, ends)
         await interaction.response.edit_message(embed=to_embed(card), view=view)
         release(view)
-
-
-def base36(number: int) -> str:
-    digits = "0123456789abcdefghijklmnopqrstuvwxyz"
-    out = ""
-    while True:
-        number, rest = divmod(number, 36)
-        out = digits[rest] + out
-        if not number:
-            return out
 
 
 def pager(

@@ -77,9 +77,6 @@ class Store(Protocol):
     async def events(self, campaign_id: int, *, limit: int, offset: int = 0) -> list[EventRow]:
         """A page of the log, newest first, from ``offset`` below the newest: a seek by event number."""
 
-    async def events_numbered(self, campaign_id: int, first: int, last: int) -> list[EventRow]:
-        """The events numbered ``first`` to ``last``, newest first: one seek, however deep in the log."""
-
     async def events_matching(
         self,
         campaign_id: int,

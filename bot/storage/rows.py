@@ -192,16 +192,27 @@ def dumps(value: Any) -> str:
     return _ENCODER.encode(value)
 
 
+def pg_text(value: str) -> str:
+    """PostgreSQL's text cannot hold NUL (SQLite's can): a NUL someone typed is stored as U+FFFD instead. The one
+    place that rule lives: text columns (:func:`pg_texts`) and JSON (:func:`dumps_text`) both call it."""
+    return value.replace("\x00", "\ufffd") if "\x00" in value else value
+
+
+def pg_texts(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A statement's arguments with :func:`pg_text` applied to each string."""
+    return tuple(pg_text(arg) if isinstance(arg, str) else arg for arg in args)
+
+
 def dumps_text(value: Any) -> str:
-    """:func:`dumps` for PostgreSQL, whose text cannot hold NUL and whose JSON functions refuse ``\\u0000``
-    (the log's text index reads results as JSON): a NUL someone typed is stored as U+FFFD, as in its text columns."""
+    """:func:`dumps` for PostgreSQL, whose JSON functions refuse ``\\u0000`` too (the log's text index reads
+    results as JSON): a NUL in any string of the value becomes U+FFFD, as in its text columns."""
     encoded = _ENCODER.encode(value)
     return _ENCODER.encode(_without_nul(value)) if "\\u0000" in encoded else encoded
 
 
 def _without_nul(value: Any) -> Any:
     if isinstance(value, str):
-        return value.replace("\x00", "\ufffd")
+        return pg_text(value)
     if isinstance(value, dict):
         return {_without_nul(key): _without_nul(item) for key, item in value.items()}
     if isinstance(value, list | tuple):

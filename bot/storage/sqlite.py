@@ -547,15 +547,6 @@ class SqliteStore:
         )
         return [event_row(row) for row in rows]
 
-    async def events_numbered(self, campaign_id: int, first: int, last: int) -> list[EventRow]:
-        """The events numbered ``first`` to ``last`` (``seq``), newest first: one seek of the unique index, however
-        deep in the log (a page of the web's log)."""
-        rows = await self._reader.execute_fetchall(
-            "SELECT * FROM events WHERE campaign_id = ? AND seq BETWEEN ? AND ? ORDER BY seq DESC",
-            (campaign_id, first, last),
-        )
-        return [event_row(row) for row in rows]
-
     async def events_matching(
         self,
         campaign_id: int,

@@ -18,7 +18,7 @@ from typing import Any
 from pydantic import BaseModel, ValidationError
 
 from bot.storage.export import export_files
-from bot.storage.protocol import Transaction
+from bot.storage.protocol import Store, Transaction
 from bot.storage.rows import RECAP_COUNT_CAP, SHORT_TEXT_WINDOW, EventRow, LogQuery
 from bot.table.pbp import (
     PBP_KEYS,
@@ -347,7 +347,7 @@ class LogFilter:
     def arg(self) -> str:
         """The filters in a page button's custom_id (Discord allows 100 characters in all): the player's id in
         base 36, ``s`` for secrets, the command's short hash (names can be long), then the text, whole."""
-        player = _base36(self.player_id) if self.player_id is not None else ""
+        player = base36(self.player_id) if self.player_id is not None else ""
         command = _command_key(self.command) if self.command else ""
         return f"{player}~{'s' if self.secrets else ''}~{command}~{self.text or ''}"
 
@@ -355,7 +355,8 @@ class LogFilter:
 LOG_TEXT_MAX = 30  # a search text, kept whole in the page buttons
 
 
-def _base36(number: int) -> str:
+def base36(number: int) -> str:
+    """A number in base 36 (0-9a-z): short enough for the ids a Discord custom_id carries."""
     digits = "0123456789abcdefghijklmnopqrstuvwxyz"
     out = ""
     while True:
@@ -399,8 +400,8 @@ LOG_COUNT_CAP = 200  # a filtered log counts its matches this far, then says "ov
 
 
 @dataclass
-class _Found:
-    """A filtered page as read: its events, its number, and what is known of the matches."""
+class LogSlice:
+    """A log page as read: its events (in the order asked), its number, and what is known of the matches."""
 
     events: list[EventRow]
     page: int
@@ -408,15 +409,46 @@ class _Found:
     more: bool
 
 
-async def _filtered(
-    service: TableService, campaign_id: int, query: LogQuery, page: int, older: int | None, newer: int | None
-) -> _Found:
-    """Page ``page`` of a filtered log. A page button carries the number of the event its page ended (or began)
-    at, so Next and Previous seek from there; a typed page number skips that many matches, reading only their
-    numbers (in the index); the count stops at :data:`LOG_COUNT_CAP`."""
-    store, size = service.store, LOG_PAGE_SIZE
-    counted = await store.count_matching(campaign_id, query, limit=LOG_COUNT_CAP + 1)
-    exact = counted <= LOG_COUNT_CAP
+async def read_log_page(
+    store: Store,
+    campaign_id: int,
+    query: LogQuery | None,
+    page: int,
+    *,
+    count_cap: int = LOG_COUNT_CAP,
+    older: int | None = None,
+    newer: int | None = None,
+    oldest_first: bool = False,
+) -> LogSlice:
+    """Page ``page`` of a campaign's log, whole (``query`` None) or filtered: the one reader Discord's
+    `/campaign log` and the web's log page share. Every read seeks by event number: the whole log's page N is
+    numbers count-10N+1 to count-10N+10. A filter's pages follow its index: a page button carries the number of
+    the event its page ended (``older``) or began (``newer``) at, so Next and Previous seek from there; a typed page
+    number skips that many matches, reading only their numbers (in the index); the count stops at ``count_cap``,
+    past which the matches are "over" it. ``oldest_first`` reads a page from the other end (the web's story order);
+    a filter counts to ``count_cap`` and goes no further then."""
+    size = LOG_PAGE_SIZE
+    if query is None or oldest_first:
+        total = (
+            await store.count_events(campaign_id)
+            if query is None
+            else await store.count_matching(campaign_id, query, limit=count_cap)
+        )
+        page = min(max(1, page), max(1, math.ceil(total / size)))
+        offset, limit = (page - 1) * size, size
+        if oldest_first:  # page 1 holds #1..#10: the same rows read from the other end
+            offset, limit = max(0, total - page * size), min(size, total - (page - 1) * size)
+        if limit <= 0:
+            events = []
+        elif query is None:
+            events = await store.events(campaign_id, limit=limit, offset=offset)
+        else:
+            events = await store.events_matching(campaign_id, query, limit=limit, skip=offset)
+        if oldest_first:
+            events.reverse()
+        return LogSlice(events, page, total, more=False)
+    counted = await store.count_matching(campaign_id, query, limit=count_cap + 1)
+    exact = counted <= count_cap
     if exact:
         page = min(page, max(1, math.ceil(counted / size)))
     rows: list[EventRow] = []
@@ -435,10 +467,10 @@ async def _filtered(
             rows = await store.events_matching(campaign_id, query, limit=size + 1, skip=(page - 1) * size)
         following, rows = len(rows) > size, rows[:size]
     if exact:
-        return _Found(rows, page, counted, more=False)
+        return LogSlice(rows, page, counted, more=False)
     if not following:  # the end, reached: every match is behind this page
-        return _Found(rows, page, (page - 1) * size + len(rows), more=False)
-    return _Found(rows, page, max(LOG_COUNT_CAP + 1, page * size + 1), more=True)
+        return LogSlice(rows, page, (page - 1) * size + len(rows), more=False)
+    return LogSlice(rows, page, max(count_cap + 1, page * size + 1), more=True)
 
 
 async def log_page(
@@ -454,11 +486,8 @@ async def log_page(
     """One page of the log, newest first, maybe filtered, and the number of pages (with a filter matching over
     :data:`LOG_COUNT_CAP` events, as many as are known: the page's own and one more when there is one more).
     Only a GM reads the secret side of an entry, lists the secret events, or finds an entry by the words of its
-    secret side. ``older_than``/``newer_than``: the event number a filtered page's Next/Previous seeks from.
-
-    Every read seeks by event number: the whole log's page N is numbers count-10N+1 to count-10N+10; a
-    filter's pages follow its index, so none of it costs more as the log grows, but a typed page number N of
-    a filter skips 10(N-1) index entries to get there."""
+    secret side. ``older_than``/``newer_than``: the event number a filtered page's Next/Previous seeks from
+    (:func:`read_log_page` reads it)."""
     campaign = await service.require_campaign(place)
     reveal = campaign.is_gm(caller)
     filters = filters or LogFilter()
@@ -470,14 +499,10 @@ async def log_page(
     if page < 1:
         raise RuleError("Pages start at 1, the newest.")
     query = LogQuery(filters.player_id, filters.command, filters.secrets, filters.text, reveal)
-    more = False
-    if filters:
-        found = await _filtered(service, campaign.row.id, query, page, older_than, newer_than)
-        events, page, total, more = found.events, found.page, found.matches, found.more
-    else:
-        total = await service.store.count_events(campaign.row.id)
-        page = min(page, max(1, math.ceil(total / LOG_PAGE_SIZE)))
-        events = await service.store.events(campaign.row.id, limit=LOG_PAGE_SIZE, offset=(page - 1) * LOG_PAGE_SIZE)
+    read = await read_log_page(
+        service.store, campaign.row.id, query if filters else None, page, older=older_than, newer=newer_than
+    )
+    events, page, total, more = read.events, read.page, read.matches, read.more
     pages = max(1, math.ceil(total / LOG_PAGE_SIZE), page + 1 if more else page)
     if filters.player_id is not None and filters.player_name is None:  # a page button carries the id alone
         name = events[0].actor_name if events else "that member"

@@ -203,28 +203,14 @@ async def log_page(
     row = access.campaign.row
     reveal = access.is_gm
     query = LogQuery(filters.player_id, filters.command, filters.secrets, filters.text, reveal)
-    store = service.store
-    logged = await store.count_events(row.id)
+    logged = await service.store.count_events(row.id)
     # a filtered count is a walk of the filter's index: it stops at WEB_COUNT_CAP matches (the pages past them,
     # newest first, are the oldest of those matches; docs/web.md)
-    total = await store.count_matching(row.id, query, limit=WEB_COUNT_CAP) if filters else logged
-    pages = max(1, math.ceil(total / LOG_PAGE_SIZE))
-    page = min(max(1, page), pages)
-    if oldest_first:  # page 1 holds #1..#10: the same rows read from the other end
-        offset = max(0, total - page * LOG_PAGE_SIZE)
-        limit = min(LOG_PAGE_SIZE, total - (page - 1) * LOG_PAGE_SIZE)
-    else:
-        offset, limit = (page - 1) * LOG_PAGE_SIZE, LOG_PAGE_SIZE
-    if limit <= 0:
-        events = []
-    elif filters:
-        events = await store.events_matching(row.id, query, limit=limit, skip=offset)
-    else:  # events are numbered 1..total in their campaign: a page is a range of numbers, one seek deep or not
-        events = await store.events_numbered(row.id, total - offset - limit + 1, total - offset)
-        if len(events) != limit:  # numbers with a gap (never made by Magister): read by position instead
-            events = await store.events(row.id, limit=limit, offset=offset)
-    if oldest_first:
-        events.reverse()
+    read = await campaigns.read_log_page(
+        service.store, row.id, query if filters else None, page, count_cap=WEB_COUNT_CAP, oldest_first=oldest_first
+    )
+    page, total, events = read.page, read.matches, read.events
+    pages = max(1, math.ceil(total / LOG_PAGE_SIZE), page + 1 if read.more else page)
     readers = set(access.names)  # members with web access now (a forgotten one's row is gone)
     await learn_names(service, access)
     wanted = {*row.gm_ids, *readers, *(c.owner_id for c in access.campaign.characters.values())} - {0}

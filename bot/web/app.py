@@ -260,7 +260,11 @@ async def style(request: web.Request) -> web.Response:
 
 
 async def to_slash(request: web.Request) -> web.Response:
-    raise web.HTTPFound(f"{request.path}/")
+    """``/w/<token>`` to ``/w/<token>/``, relative to where it was asked: behind a proxy that serves Magister under
+    a path (``/magister/w/<token>``), the browser stays under that path."""
+    last = request.raw_path.partition("?")[0].rsplit("/", 1)[-1]
+    query = f"?{request.query_string}" if request.query_string else ""
+    raise web.HTTPFound(f"{last}/{query}")
 
 
 @web.middleware

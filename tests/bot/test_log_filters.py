@@ -267,7 +267,7 @@ async def test_a_search_of_one_or_two_characters_reads_the_newest_events_and_say
 
 
 def _base36(number: int) -> str:
-    from bot.adapter.views import base36
+    from bot.table.campaigns import base36
 
     return base36(number)
 

@@ -81,3 +81,18 @@ async def test_a_board_without_a_picture_carries_no_buttons(tmp_path: Path, regi
         assert list(poster.board_buttons.values()) == [[]]  # type: ignore[attr-defined]
     finally:
         await table.close()
+
+
+async def test_the_console_shows_the_live_boards_picture_button(tmp_path: Path, registry: Registry) -> None:
+    """The console's recording poster reads a lasting button's label (it wraps a button): Picture shows."""
+    table = await ConsoleTable.open(tmp_path / "serpent.sqlite3", seed=3, registry=registry)
+    try:
+        for line in (*SETUP, "@as Gwen", "/campaign board"):
+            result = await table.execute(line)
+            assert result is not None and result.ok, (line, result and result.text)
+        poster = table.bot.poster
+        assert list(poster.board_buttons.values()) == [["Picture"]]  # type: ignore[attr-defined]
+        (message_id,) = poster.boards  # type: ignore[attr-defined]
+        assert table.board_text(message_id).endswith("[buttons: Picture]")
+    finally:
+        await table.close()

@@ -17,6 +17,7 @@ from bot.cli.console import ConsoleTable
 from bot.cli.virtual import Sent, VirtualUser, snowflake_for
 from tests.conftest import Console
 from tests.support.discord_harness import ok, slash
+from tests.support.serpent import DUEL
 
 PROMPT = ["Confirm", "Cancel"]
 
@@ -164,19 +165,7 @@ async def test_undo_and_redo_messages_keep_secrets_from_the_channel(console: Con
 # ---------------------------------------------------------------------- serpent's round for every Magus at once
 
 SERPENT = [
-    "@gm",
-    "/campaign start ruleset:serpent name:Duel",
-    "@as White",
-    '/serpent magi create name:White codex:"Pillar of Earth, Acidic Matter x2, Air Essence, Karmic Debt"',
-    "@as Black",
-    '/serpent magi create name:Black codex:"Fireball x2, Dissolve Tissue x2, Beast Form"',
-    "@gm",
-    "/serpent battle start",
-    "@as White",
-    "/serpent battle join",
-    "@as Black",
-    "/serpent battle join",
-    "@gm",
+    *DUEL,
     "/serpent battle round resonance:7 rolloff:Black",  # round 1: preparation, nobody has actions yet
     "/serpent battle round",  # preparation closes: the action phase begins
 ]

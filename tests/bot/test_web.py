@@ -14,6 +14,7 @@ import logging
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
+from urllib.parse import urljoin
 
 import aiohttp
 import pytest
@@ -350,3 +351,13 @@ async def test_a_sealed_rolls_text_and_salt_reach_a_players_page_only_once_revea
     await site.console.ok(f"/campaign reveal event:{sealed.seq}")
     _, after, _ = await site.get(player + "log")
     assert f"revealed #{sealed.seq}" in after and "XqGmOnly" in after and salt in after
+
+
+async def test_a_link_without_its_slash_redirects_relative_to_where_it_was_asked(site: Site) -> None:
+    """Behind a proxy serving Magister under a path, the redirect keeps that path: it is relative."""
+    url = await site.link(PAT)
+    token = url.split("/w/")[1].strip("/")
+    status, _, headers = await site.get(url.rstrip("/") + "?page=2")
+    assert status == 302 and headers["Location"] == f"{token}/?page=2"
+    status, body, _ = await site.get(urljoin(url.rstrip("/"), headers["Location"]))
+    assert status == 200 and "Crows" in body

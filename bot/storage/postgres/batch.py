@@ -30,7 +30,7 @@ from typing import Any
 import asyncpg
 
 from bot.storage.action import ActionDone, ActionWrite
-from bot.storage.rows import ConstraintError, StaleCampaignError, utcnow
+from bot.storage.rows import ConstraintError, StaleCampaignError, pg_text, utcnow
 from bot.storage.rows import dumps_text as dumps
 
 MODES = {"check": 0, "touch": 1, "state": 2, "settings": 3}
@@ -104,11 +104,6 @@ SELECT (SELECT array_agg(n) FROM (SELECT n FROM moved UNION ALL SELECT n FROM ch
 """
 
 
-def _text(value: str) -> str:
-    """PostgreSQL text cannot hold NUL (SQLite's can): a NUL someone typed is stored as U+FFFD instead."""
-    return value.replace("\x00", "\ufffd") if "\x00" in value else value
-
-
 @dataclass
 class Split:
     """A group's jobs: the actions to batch (by their index in the group), and the rest, in order."""
@@ -159,8 +154,8 @@ def _arguments(actions: Sequence[ActionWrite], now: str) -> list[Any]:
         for owner_id, name, sheet in action.added:
             born_campaigns.append(row.id)
             born_owners.append(owner_id)
-            born_names.append(_text(name))
-            born_keys.append(_text(name.casefold()))
+            born_names.append(pg_text(name))
+            born_keys.append(pg_text(name.casefold()))
             born_sheets.append(dumps(sheet))
         event = action.event
         for column, value in zip(
@@ -168,9 +163,9 @@ def _arguments(actions: Sequence[ActionWrite], now: str) -> list[Any]:
             (
                 row.id,
                 event.actor_id,
-                _text(event.actor_name),
-                _text(event.command),
-                _text(event.summary),
+                pg_text(event.actor_name),
+                pg_text(event.command),
+                pg_text(event.summary),
                 dumps(event.result),
                 dumps(event.snapshot) if event.snapshot is not None else None,
                 event.thread_id,
@@ -180,9 +175,9 @@ def _arguments(actions: Sequence[ActionWrite], now: str) -> list[Any]:
             column.append(value)
         for key in action.waits_ended:
             ended_campaigns.append(row.id)
-            ended_keys.append(_text(key))
+            ended_keys.append(pg_text(key))
         for wait in action.waits_put:
-            values = (row.id, _text(wait.key), wait.user_id, dumps(wait.body), wait.since, wait.deadline)
+            values = (row.id, pg_text(wait.key), wait.user_id, dumps(wait.body), wait.since, wait.deadline)
             for column, value in zip(wait_columns, values, strict=True):
                 column.append(value)
         for timer in action.timers:
@@ -241,7 +236,7 @@ async def run_batch(
         if number not in ok:
             outcomes.append(StaleCampaignError(row.id))
             continue
-        added = [characters[(row.id, _text(name.casefold()))] for _, name, _ in action.added]
+        added = [characters[(row.id, pg_text(name.casefold()))] for _, name, _ in action.added]
         outcomes.append(ActionDone(events[row.id], added))
     return outcomes
 

@@ -19,16 +19,12 @@ from bot.storage.rows import (
     LogQuery,
     StaleCampaignError,
     TimerClaimedError,
+    pg_texts,
 )
 from bot.storage.rows import (
     dumps_text as dumps,
 )
 from bot.storage.sqlite import like_pattern
-
-
-def _text(args: tuple[Any, ...]) -> tuple[Any, ...]:
-    """PostgreSQL text cannot hold NUL (SQLite's can): a NUL someone typed is stored as U+FFFD instead."""
-    return tuple(arg.replace("\x00", "\ufffd") if isinstance(arg, str) and "\x00" in arg else arg for arg in args)
 
 
 def _count(status: str) -> int:
@@ -126,10 +122,10 @@ class Statements(ImportStatements):
         return connection
 
     async def _execute(self, sql: str, *args: Any) -> str:
-        return await self._db.execute(sql, *_text(args))
+        return await self._db.execute(sql, *pg_texts(args))
 
     async def _fetchval(self, sql: str, *args: Any) -> Any:
-        return await self._db.fetchval(sql, *_text(args))
+        return await self._db.fetchval(sql, *pg_texts(args))
 
     async def _lock(self, campaign_id: int) -> None:
         """Serialize this campaign's actions across processes until the transaction ends (once per transaction)."""
@@ -482,7 +478,7 @@ class Statements(ImportStatements):
 
         async def run(step: Step) -> Any:
             if isinstance(step, Query):
-                return [tuple(row) for row in await self._db.fetch(placeholders(step.sql), *_text(step.parameters))]
+                return [tuple(row) for row in await self._db.fetch(placeholders(step.sql), *pg_texts(step.parameters))]
             if isinstance(step, Execute):
                 return _count(await self._execute(placeholders(step.sql), *step.parameters))
             await self._lock(step.campaign_id)

@@ -234,15 +234,6 @@ class PgStore:
         )
         return [event_row(row) for row in rows]
 
-    async def events_numbered(self, campaign_id: int, first: int, last: int) -> list[EventRow]:
-        rows = await self._fetch(
-            "SELECT * FROM events WHERE campaign_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq DESC",
-            campaign_id,
-            first,
-            last,
-        )
-        return [event_row(row) for row in rows]
-
     async def events_matching(
         self,
         campaign_id: int,

@@ -4,22 +4,9 @@ from __future__ import annotations
 
 from tests.conftest import Console
 from tests.support.db import fetch
+from tests.support.serpent import DUEL
 
-SETUP = [
-    "@gm",
-    "/campaign start ruleset:serpent name:Duel",
-    "@as White",
-    '/serpent magi create name:White codex:"Pillar of Earth, Acidic Matter x2, Air Essence, Karmic Debt"',
-    "@as Black",
-    '/serpent magi create name:Black codex:"Fireball x2, Dissolve Tissue x2, Beast Form"',
-    "@gm",
-    "/serpent battle start",
-    "@as White",
-    "/serpent battle join",
-    "@as Black",
-    "/serpent battle join",
-    "@gm",
-]
+SETUP = DUEL
 
 
 async def board(console: Console) -> dict:
