@@ -293,3 +293,14 @@ async def test_through_discord_the_commitment_is_a_public_message_and_reveal_and
     checked = await ok(table, OZ, "verify", event=2)
     assert checked.ephemeral and checked.title == "#2 matches"
     assert await choices(table, GM, "campaign reveal", "event") == []
+
+
+async def test_a_reveal_is_found_however_many_came_after_it(console: Console, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("bot.table.sealed.PAGE", 2)  # reveals are read a page at a time: make the pages small
+    await _start(console)
+    for _ in range(5):
+        await console.ok("/roll expression:1d20 secret:true")
+    for number in range(2, 7):
+        await console.ok(f"/campaign reveal event:{number}")
+    assert "revealed already, by #7" in (await console.fails("/campaign reveal event:2"))["text"]
+    assert "#2 matches" in (await console.ok("/verify event:2"))["text"]
