@@ -18,7 +18,7 @@ from bot.adapter.pickers import gm_card, gm_pickers
 from bot.adapter.posting import post_board
 from bot.adapter.privacy import forget_player_view
 from bot.adapter.views import confirm, pager, seek_renderer
-from bot.table import campaigns, importer, privacy, weblinks
+from bot.table import campaigns, importer, privacy, sealed, weblinks
 from bot.table.service import Reply
 from cogs._common import gm_only, matching
 from rules.base import Card, RuleError
@@ -314,6 +314,20 @@ class CampaignCog(commands.GroupCog, group_name="campaign", group_description="S
             await send_reply(interaction, reply)
             return
         await send_reply(interaction, reply, view=confirm("undo", caller.user_id, reply.campaign.id, asked))
+
+    @app_commands.command(name="reveal", description="Post a sealed secret result and its salt, for all to check (GM)")
+    @app_commands.describe(event="The sealed result, by its # in the log (🔐)")
+    @gm_only()
+    async def reveal(self, interaction: discord.Interaction, event: app_commands.Range[int, 1, 2**53]):
+        reply = await sealed.reveal(service_of(interaction), place_of(interaction), caller_of(interaction), event)
+        await send_reply(interaction, reply)
+
+    @reveal.autocomplete("event")
+    async def _sealed_to_reveal(self, interaction: discord.Interaction, current: str):
+        found = await sealed.choices(
+            service_of(interaction), place_of(interaction), caller_of(interaction), current, to_reveal=True
+        )
+        return [app_commands.Choice(name=label, value=number) for label, number in found]
 
     @app_commands.command(name="redo", description="Bring back what the latest undo reverted, if nothing changed (GM)")
     @gm_only()

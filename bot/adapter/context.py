@@ -17,6 +17,7 @@ from bot.adapter.render import to_embed
 from bot.adapter.speaking import Speaker
 from bot.storage.rows import CampaignRow
 from bot.table.pbp import Ping, ping_content, pinged_roles, pinged_users
+from bot.table.sealing import commitment_card
 from bot.table.service import Caller, Place, Reply, TableService
 from rules.base import Card
 
@@ -115,7 +116,7 @@ async def send_reply(
     """Show an outcome; its secret card goes to the GM. With ``secret``, the caller is told where it went.
 
     A private card (the owner's and the GMs') goes to the caller alone: instead of an ephemeral card, or after
-    the public one as an ephemeral follow-up.
+    the public one as an ephemeral follow-up. A sealed secret result's commitment follows, in the channel.
     """
     outcome = reply.outcome
     interaction.extras["outcome"] = outcome
@@ -152,6 +153,8 @@ async def send_reply(
         await interaction.followup.send(embed=to_embed(private), ephemeral=True)
     if pings and ephemeral:  # only the actor sees the reply: the ping goes to the channel on its own
         await interaction.followup.send(content=ping_content(pings), allowed_mentions=mentions(pings))
+    if reply.seal is not None:  # a secret result's commitment: the whole channel reads it, nothing of the result
+        await interaction.followup.send(embed=to_embed(commitment_card(reply.seal)))
     if reply.event_id is not None and reply.campaign is not None:  # a change: the live board, if any, catches up
         boards = getattr(interaction.client, "boards", None)
         if boards is not None:

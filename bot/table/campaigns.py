@@ -33,6 +33,7 @@ from bot.table.pbp import (
     wait_line,
     when,
 )
+from bot.table.sealing import SHORT, commitment
 from bot.table.secrecy import EVERYONE, Reader, guard_view, may_read_private, private_summary
 from bot.table.service import Caller, Campaign, ConfirmUndoError, Place, Reply, TableService
 from rules.base import Card, Outcome, Pronouns, RuleError, Table
@@ -584,6 +585,9 @@ def event_data(event: EventRow, *, reveal: bool = False, reader: int | None = No
     }
     if event.thread_id is not None:
         data["thread_id"] = event.thread_id
+    sealed = commitment(event.result)
+    if sealed is not None:  # public: the commitment, never the result
+        data["sealed"] = sealed
     hidden = secret_summary(event)
     if reveal and hidden:
         data["secret"] = hidden
@@ -603,10 +607,13 @@ def undone_number(event: EventRow) -> int | None:
 
 def event_line(event: EventRow, *, reveal: bool = False, reader: int | None = None) -> str:
     """One line of the log; with ``reveal`` (GMs only), a secret entry shows its result after 🔒, and a private
-    entry its private side after 🔏 to its readers (the owner) and the GMs."""
+    entry its private side after 🔏 to its readers (the owner) and the GMs. A sealed entry shows everyone the
+    start of its commitment after 🔐."""
     hidden = secret_summary(event) if reveal else None
     private = private_summary(event.result) if may_read_private(event.result, reader, reveal) else None
-    summary = event.summary + (f" 🔏 {private}" if private else "") + (f" 🔒 {hidden}" if hidden else "")
+    sealed = commitment(event.result)
+    seal = f" 🔐 sealed `{sealed[:SHORT]}`" if sealed else ""
+    summary = event.summary + seal + (f" 🔏 {private}" if private else "") + (f" 🔒 {hidden}" if hidden else "")
     where = f" in <#{event.thread_id}>" if event.thread_id is not None else ""
     line = f"`#{event.seq}` {event.at[:16].replace('T', ' ')}{where} **{event.actor_name}** /{event.command}: {summary}"
     return line[:380]

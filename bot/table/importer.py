@@ -117,11 +117,25 @@ class ExportedEvent(_Exported):
     snapshot: dict[str, Any] | None = None  # an undo snapshot (bot/table/snapshot.py), checked by its model
 
 
+class KeptSeal(_Exported):
+    """A sealed result's text and salt, on its GM side (``bot/table/sealing.py``)."""
+
+    text: str = Field(max_length=MAX_PART)
+    salt: str = Field(pattern=r"^[0-9a-f]{32,128}$")
+
+
+class Commitment(_Exported):
+    """A sealed result's commitment, on its public side: a SHA-256 in hex."""
+
+    sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
+
+
 class SecretSide(_Exported):
-    """A log entry's GM side, as ``Outcome.logged_result`` writes it."""
+    """A log entry's GM side, as ``Outcome.logged_result`` writes it (with its seal, if it was sealed)."""
 
     summary: str | None = Field(default=None, max_length=SUMMARY_MAX)
     data: dict[str, Any] = Field(default_factory=dict)
+    seal: KeptSeal | None = None
 
 
 class PrivateSide(SecretSide):
@@ -554,6 +568,8 @@ class _Reader:
             _validated(SecretSide, event.result["secret"], f"{where}'s secret side")
         if isinstance(event.result.get("private"), dict):
             _validated(PrivateSide, event.result["private"], f"{where}'s private side")
+        if "sealed" in event.result:
+            _validated(Commitment, event.result["sealed"], f"{where}'s commitment")
         if event.command == "campaign resume":
             _validated(ResumeResult, event.result, where)
 

@@ -30,7 +30,7 @@ from bot.storage.rows import (
     StoredWait,
     utcnow,
 )
-from bot.table import secrecy
+from bot.table import sealing, secrecy
 from bot.table import snapshot as snapshots
 from bot.table.delta import reverse_delta
 from bot.table.pbp import Ping, WaitPlan, apply_plan, pings_for, plan_waits, unshift_for_undo, updated_waits
@@ -100,6 +100,7 @@ class Reply:
     campaign: CampaignRow | None = None
     event_id: int | None = None
     pings: list[Ping] = field(default_factory=list)  # the waits this action opened: exactly these users hear it
+    seal: sealing.Posted | None = None  # a secret result's commitment: the channel reads it (bot/table/sealing.py)
 
 
 class NoCampaignError(RuleError):
@@ -384,12 +385,25 @@ class TableService:
                 f"`/{command}` would take a value out of its range ({_problems(exc)}). Nothing was changed."
             ) from None
         outcome, readers = self._kept(campaign, table, command, outcome, secrecy)
+        made = sealing.seal(outcome)
         event_id, plan, row = await self._persist(
-            place, campaign, caller, command, table, outcome, logged=logged, also=also, readers=readers
+            place, campaign, caller, command, table, outcome, logged=logged, also=also, readers=readers, made=made
         )
         if event_id is None:  # a view (nothing changed, nothing logged): only what its reader may see
             outcome = self._viewed(campaign, caller, run, outcome)
-        return Reply(outcome, row, event_id, pings_for(row, plan))
+        posted = await self._posted(row.id, event_id, made)
+        return Reply(outcome, row, event_id, pings_for(row, plan), posted)
+
+    async def _posted(self, campaign_id: int, event_id: int | None, made: sealing.Seal | None) -> sealing.Posted | None:
+        """A sealed result's commitment as the channel reads it: its event's number and time, read back (the store
+        numbers an event as it writes it)."""
+        if made is None or event_id is None:
+            return None
+        for limit in (1, SCAN_PAGE):  # under the lock ours is the newest, unless another process wrote since
+            for event in await self.store.events(campaign_id, limit=limit):
+                if event.id == event_id:
+                    return sealing.Posted(event.seq, made.sha256, event.at)
+        return None
 
     def _kept(
         self, campaign: Campaign, table: Table, command: str, outcome: Outcome, declared: tuple[Secrecy, Any] | None
@@ -439,11 +453,13 @@ class TableService:
         logged: bool = True,
         also: Callable[[WriteTx], None] | None = None,
         readers: list[int] | None = None,
+        made: sealing.Seal | None = None,
     ) -> tuple[int | None, WaitPlan, CampaignRow]:
         """Save what the action changed, with an undo snapshot and the table's new waits, then update the cache;
         the event's id (None when nothing was saved), the wait plan, and the campaign's row as it now stands.
 
-        ``also`` writes more in the same transaction (a timer's claim, so it fires exactly once).
+        ``also`` writes more in the same transaction (a timer's claim, so it fires exactly once); ``made``: the
+        result's seal, logged with it.
         """
         new_state = _dump(table.state)
         new_settings = _dump(table.settings)
@@ -491,7 +507,7 @@ class TableService:
                 caller.name,
                 command,
                 outcome.summary,
-                outcome.logged_result(readers or ()),
+                _logged(outcome, readers or (), made),
                 snapshot,
                 place.thread_id,
             ),
@@ -613,6 +629,7 @@ class TableService:
                     )
                 )
             logged = outcome.kept_secret("roll" if command == "roll" else f"{command} roll") if secret else outcome
+            made = sealing.seal(logged)
 
             # not into a campaign another process ended: the check refuses an archived or moved campaign
             action = ActionWrite(
@@ -624,12 +641,12 @@ class TableService:
                     caller.name,
                     command,
                     logged.summary,
-                    logged.logged_result(),
+                    _logged(logged, (), made),
                     thread_id=place.thread_id,
                 ),
             )
             event_id = (await self.store.write(action)).event_id
-            return Reply(logged, campaign.row, event_id)
+            return Reply(logged, campaign.row, event_id, seal=await self._posted(campaign.row.id, event_id, made))
 
         return await self.locked(place, work)
 
@@ -802,10 +819,16 @@ class TableService:
             undoes=target.id,
             unshift=unshift,
         )
+        withdrawn = (
+            f"\nIts seal is withdrawn with it: #{target.seq} can no longer be revealed."
+            if sealing.commitment(target.result)
+            else ""
+        )
         outcome = Outcome(
             card=Card(
                 title="Undone",
-                description=f"Reverted #{target.seq} by {target.actor_name}, `/{target.command}`: {target.summary}",
+                description=f"Reverted #{target.seq} by {target.actor_name}, `/{target.command}`: {target.summary}"
+                + withdrawn,
                 footer="" if unshift else "/campaign redo brings it back, while nothing else changes.",
             ),
             summary=summary,
@@ -1019,6 +1042,12 @@ def _problems(exc: ValidationError) -> str:
         name = ".".join(str(part) for part in error["loc"]) or "options"
         problems.append(f"`{name}` {plain_error(error)}")
     return "; ".join(problems)
+
+
+def _logged(outcome: Outcome, readers: Any, made: sealing.Seal | None) -> dict[str, Any]:
+    """What the log keeps of a result: its sides, and its seal if it has one."""
+    result = outcome.logged_result(readers)
+    return result if made is None else sealing.sealed_result(result, made)
 
 
 def _dump(model: Any) -> dict:

@@ -338,6 +338,21 @@ async def test_a_members_web_access_is_in_their_data_export_and_goes_when_they_a
     assert exported(await site.console.ok("/privacy export"))["web_access"] == []
 
 
+async def test_a_sealed_rolls_text_and_salt_reach_a_players_page_only_once_revealed(site: Site) -> None:
+    service = site.table.bot.service
+    campaign = await service.campaign(site.table._place())
+    assert campaign is not None
+    (sealed,) = [e for e in await service.store.events(campaign.row.id, limit=50) if "sealed" in e.result]
+    salt = sealed.result["secret"]["seal"]["salt"]
+    player = await site.link(PAT)
+    _, before, _ = await site.get(player + "log")
+    assert "made a secret roll" in before and "XqGmOnly" not in before and salt not in before
+    await site.console.ok(f"@as {GM}")
+    await site.console.ok(f"/campaign reveal event:{sealed.seq}")
+    _, after, _ = await site.get(player + "log")
+    assert f"revealed #{sealed.seq}" in after and "XqGmOnly" in after and salt in after
+
+
 async def test_a_link_without_its_slash_redirects_relative_to_where_it_was_asked(site: Site) -> None:
     """Behind a proxy serving Magister under a path, the redirect keeps that path: it is relative."""
     url = await site.link(PAT)

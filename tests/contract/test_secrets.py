@@ -11,7 +11,7 @@ The paths: what the channel saw as the script ran (public messages, buttons, pin
 edited, the log (every page, the Next button, ``player:``, ``command:`` for every command, ``text:`` for every
 marker, ``secrets:``), the recap, ``/campaign status``, ``/character list`` and ``show`` of every character,
 ``/campaign waiting``, the ruleset's own read-only actions (its sheets, boards), autocomplete of every option that
-has it, undo messages, the export (refused) and, after
+has it (`/verify`'s too), `/verify` of every sealed result, undo messages, the export (refused) and, after
 ``/campaign end``, the archive's export (refused), the imported copy of a GM's export (its log, text search,
 recap, status, sheets), and the store's public side of every event.
 """
@@ -50,6 +50,7 @@ class Sweep:
     channel: list[str] = field(default_factory=list)  # what everyone in the channel saw as the script ran
     boards: list[str] = field(default_factory=list)  # every version of the live board
     last_sent: list[Sent] = field(default_factory=list)
+    sealed: list[int] = field(default_factory=list)  # the numbers of the sealed results (docs/sealed-rolls.md)
 
     @property
     def table(self) -> ConsoleTable:
@@ -142,9 +143,11 @@ async def _read_everything(sweep: Sweep, reader: str, commands: list[str], chara
     await sweep.read("export", reader, "/campaign export")
     await _ruleset_views(sweep, reader, characters)
     await sweep.console(f"@as {reader}")
-    for path, option in _autocompleted(sweep.table, ("campaign", "character", sweep.ruleset.id)):
+    for path, option in _autocompleted(sweep.table, ("campaign", "character", "verify", sweep.ruleset.id)):
         choices = await sweep.table.autocomplete(path, {option: ""}, option)
         sweep.see("autocomplete", reader, json.dumps([path, option, choices], ensure_ascii=False))
+    for number in sweep.sealed:  # a sealed result, not yet revealed: /verify says only that it is sealed
+        await sweep.read("verify", reader, f"/verify event:{number}")
 
 
 CHARACTER_OPTIONS = ("mage", "character", "magi")
@@ -205,6 +208,11 @@ async def sweep_ruleset(console: Console, ruleset: Ruleset, tmp_path: Path) -> S
     campaign = await service.campaign(table._place())
     assert campaign is not None
     commands = sorted({f"{ruleset.id} {step.action}" for step in (*case.setup, *case.steps)})
+    # every result with a GM's side was sealed as it was logged, whatever the ruleset (docs/sealed-rolls.md)
+    logged = await service.store.events(campaign.row.id, limit=10_000)
+    unsealed = [e.seq for e in logged if isinstance(e.result.get("secret"), dict) and "sealed" not in e.result]
+    assert unsealed == [], unsealed
+    sweep.sealed = [e.seq for e in logged if "sealed" in e.result]
     characters = sorted(c.name for c in campaign.characters.values())
     for reader in READERS:
         await _read_everything(sweep, reader, commands, characters)

@@ -28,7 +28,9 @@ class Reply:
         messages = [s for s in sent if s.kind not in ("autocomplete", "defer")]
         # a result kept private comes after the public card, as an ephemeral follow-up only the caller sees
         self.private = [s for s in messages[1:] if s.kind == "followup" and s.ephemeral]
-        self.messages = [s for s in messages if s not in self.private]
+        # a sealed secret result's commitment follows in the channel, as a message of its own (bot/table/sealing.py)
+        self.seals = [s for s in messages[1:] if s.kind == "followup" and not s.ephemeral and _is_seal(s)]
+        self.messages = [s for s in messages if s not in self.private and s not in self.seals]
         for message in self.messages:
             for embed in message.embeds:
                 assert embed_problems(discord.Embed.from_dict(embed)) == [], embed
@@ -78,6 +80,10 @@ class Reply:
             return message.content
         embed = message.embeds[0]
         return "\n".join([embed.get("title", ""), embed.get("description", ""), *self.fields.values()])
+
+
+def _is_seal(message: Sent) -> bool:
+    return len(message.embeds) == 1 and str(message.embeds[0].get("title", "")).startswith("Sealed #")
 
 
 def _user(user: User) -> VirtualUser:
