@@ -36,22 +36,9 @@ class Revealed:
     salt: str
 
 
-async def numbered(service: TableService, campaign_id: int, number: int) -> EventRow | None:
-    """Event #``number``: the log's events are numbered 1 to its count, so it is one seek from the newest (read
-    again if an event was logged meanwhile)."""
-    for _ in range(3):
-        total = await service.store.count_events(campaign_id)
-        if not 1 <= number <= total:
-            return None
-        found = await service.store.events(campaign_id, limit=1, offset=total - number)
-        if found and found[0].seq == number:
-            return found[0]
-    return None
-
-
 async def _event(service: TableService, campaign: Campaign, number: int) -> EventRow:
     """Event #``number``, sealed: refused plainly if there is none, or it is not a sealed result."""
-    event = await numbered(service, campaign.row.id, number)
+    event = await service.store.event_numbered(campaign.row.id, number)
     if event is None:
         raise RuleError(f"There is no #{number} in this campaign's log. `/campaign log` shows the numbers.")
     if commitment(event.result) is None:
