@@ -12,7 +12,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.adapter.client import MagisterBot
-from bot.adapter.context import Host, caller_of, place_of, send_reply, send_secret, service_of
+from bot.adapter.context import Host, caller_of, place_of, send_reply, send_seal, send_secret, service_of
 from bot.adapter.forms import OwnedModal
 from bot.adapter.speaking import Voice
 from bot.table import say
@@ -49,6 +49,8 @@ async def speak(interaction: discord.Interaction, character: str | None, text: s
         raise RuleError(NOT_POSTED) from None
     reply = await say.log_post(service, place, caller, post, rolls, message_id=spoken.message_id, as_bot=spoken.as_bot)
     await send_reply(interaction, reply)
+    for roll in rolls:  # a secret inline roll is sealed like any secret roll: its commitment goes to the channel
+        await send_seal(interaction, roll)
 
 
 def _where(interaction: discord.Interaction, post: say.Post) -> Place:

@@ -153,12 +153,17 @@ async def send_reply(
         await interaction.followup.send(embed=to_embed(private), ephemeral=True)
     if pings and ephemeral:  # only the actor sees the reply: the ping goes to the channel on its own
         await interaction.followup.send(content=ping_content(pings), allowed_mentions=mentions(pings))
-    if reply.seal is not None:  # a secret result's commitment: the whole channel reads it, nothing of the result
-        await interaction.followup.send(embed=to_embed(commitment_card(reply.seal)))
+    await send_seal(interaction, reply)
     if reply.event_id is not None and reply.campaign is not None:  # a change: the live board, if any, catches up
         boards = getattr(interaction.client, "boards", None)
         if boards is not None:
             boards.touch(reply.campaign.id, place_of(interaction))
+
+
+async def send_seal(interaction: discord.Interaction, reply: Reply) -> None:
+    """A sealed secret result's commitment, in the channel: everyone reads it, and nothing of the result."""
+    if reply.seal is not None:
+        await interaction.followup.send(embed=to_embed(commitment_card(reply.seal)))
 
 
 async def send_secret(interaction: discord.Interaction, reply: Reply) -> str | None:

@@ -8,6 +8,7 @@ message against Discord's limits (a name of 1 to 80 characters without "discord"
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -71,6 +72,13 @@ async def test_a_post_is_printed_as_the_character_with_every_roll_logged_as_its_
     assert "/say: Merlin: I strike!" in log["text"]
 
 
+def _words(text: str) -> str:
+    """A reply without what holds digits by chance: hashes, times, event numbers."""
+    for chance in (r"`[0-9a-f]{64}`", r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", r"#\d+", r"(event|post):\d+"):
+        text = re.sub(chance, "", text)
+    return text
+
+
 async def test_a_secret_inline_roll_goes_to_the_gm_like_a_secret_roll(console: Console) -> None:
     await _setup(console)
     result = await console.ok('/say as text:"I listen at the door [[secret 1d20+3 # Perception]]"')
@@ -79,6 +87,10 @@ async def test_a_secret_inline_roll_goes_to_the_gm_like_a_secret_roll(console: C
     rolled = courier[0].card.title.removeprefix("Secret: Perception: ")
     post = result["post"]["text"]
     assert "secret roll, sent to the GM" in post and "Perception" not in post  # not even what it was for
+    # sealed like any secret roll: the channel reads the roll's commitment (#3), and nothing of its result
+    assert "Sealed #3" in result["text"] and rolled not in _words(result["text"])
+    verified = await console.ok("/verify event:3")
+    assert "sealed" in verified["text"].casefold() and rolled not in _words(verified["text"]), verified["text"]
     form = await console.ok("@menu Edit post")  # its author still sees the roll as written
     assert form["form"]["fields"]["text"] == "I listen at the door [[secret 1d20+3 # Perception]]"
     kept = await console.ok('@form text:"I listen hard [[SECRET 1d20+3 #Perception]]"')
@@ -86,7 +98,7 @@ async def test_a_secret_inline_roll_goes_to_the_gm_like_a_secret_roll(console: C
     await console.ok("@as Vic")
     log = await console.ok("/campaign log")
     assert "Perception" not in log["text"]
-    assert rolled not in result["text"].replace("post #", "")  # the total reaches nobody but the GM
+    assert rolled not in _words(result["text"])  # the total reaches nobody but the GM
     assert all(rolled not in str(r) for r in result["data"]["rolls"])
     log = await console.ok("/campaign log")  # a player's log: made, by whom; the result on the GM's side only
     assert "/roll: made a secret roll" in log["text"]
