@@ -283,7 +283,12 @@ def _damage(value: str, p: ParameterTables) -> ParameterLine:
         raise RuleError(f"damage: from 1 to {MAX_DAMAGE_DICE} dice.")
     target = wanted.count * 3.5 + wanted.adds
     progression = damage_progression(p, column)
-    base, dice = next((e, d) for e, d in progression if d.count * 3.5 + d.adds >= target - 1e-9)
+    reached = next(((e, d) for e, d in progression if d.count * 3.5 + d.adds >= target - 1e-9), None)
+    if reached is None:  # dice within the limit, but adds beyond what the table's last step reaches
+        raise RuleError(
+            f"damage: {wanted.text} is more than the damage table reaches ({MAX_DAMAGE_DICE}d); use fewer adds."
+        )
+    base, dice = reached
     multiplier = multipliers[type_name]
     energy = _ceil(base * multiplier)
     exact = dice.text == wanted.text

@@ -274,3 +274,10 @@ def test_fuzz_parameters(book: RunicBook, items: list[tuple[str, str]], separato
 def test_fuzz_parameters_free_text(book: RunicBook, text: str) -> None:
     with contextlib.suppress(RuleError):
         parse_parameters(text, book)
+
+
+@pytest.mark.parametrize("damage", ["90d+40 burning", "100d+60 explosive crushing", "100d+9 malediction toxic"])
+def test_damage_past_the_tables_last_step_is_refused_plainly(book: RunicBook, damage: str) -> None:
+    """Found by the fuzz above: dice within the limit with adds past the table's last step ran off its end."""
+    with pytest.raises(RuleError, match="more than the damage table reaches"):
+        parse_parameters(f"damage: {damage}", book)
