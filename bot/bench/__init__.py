@@ -341,6 +341,10 @@ async def _measure(dbs: Databases, channels: int, rate: float, seconds: float) -
     async def service_act(channel: int) -> None:
         await service.run(Place(1, channel), CALLER, "counter", "bump", {})
 
+    # the raw floors, once before the service's runs and once after: the better of the two is the floor, so a
+    # moment of a busy disk (raw sqlite3 waits on it, the service mostly on the CPU) cannot make a ratio pass
+    floors = [await raw_rate(dbs, seconds)]
+    schemas = [] if dbs.on_postgres else [sqlite3_schema_rate(dbs.folder, seconds)]
     # warm both paths so neither pays first-call costs in the figures
     await saturate(service_act, channels, 0.3)
     await saturate(baseline_act, channels, 0.3)
@@ -355,8 +359,10 @@ async def _measure(dbs: Databases, channels: int, rate: float, seconds: float) -
     service_latency = await offered(full_act, channels, rate, seconds)
     await full.store.close()
     baseline_latency = await offered(baseline_act, channels, rate, seconds)
-    sync_rate = await raw_rate(dbs, seconds)
-    schema_rate = None if dbs.on_postgres else sqlite3_schema_rate(dbs.folder, seconds)
+    floors.append(await raw_rate(dbs, seconds))
+    if not dbs.on_postgres:
+        schemas.append(sqlite3_schema_rate(dbs.folder, seconds))
+    sync_rate, schema_rate = max(floors), max(schemas, default=None)
     await baseline_db.close()
     await service.store.close()
     durability = await measure_durability(dbs, channels, seconds)
@@ -368,9 +374,14 @@ async def _measure(dbs: Databases, channels: int, rate: float, seconds: float) -
             "baseline_per_s": round(baseline_rate),
             "ratio": round(service_rate / baseline_rate, 2),
             "raw_per_s": round(sync_rate),
+            "raw_runs_per_s": [round(rate) for rate in floors],
             "ratio_to_raw": round(service_rate / sync_rate, 3),
             **(
-                {"schema_raw_per_s": round(schema_rate), "ratio_to_schema_raw": round(service_rate / schema_rate, 3)}
+                {
+                    "schema_raw_per_s": round(schema_rate),
+                    "schema_raw_runs_per_s": [round(rate) for rate in schemas],
+                    "ratio_to_schema_raw": round(service_rate / schema_rate, 3),
+                }
                 if schema_rate
                 else {}
             ),
@@ -935,10 +946,12 @@ def main() -> None:
     print(f"saturation, {args.channels} channels:")
     print(f"  table service     {sat['service_actions_per_s']:>7} actions/s")
     print(f"  {baseline:<17} {sat['baseline_per_s']:>7} actions/s   ratio {sat['ratio']}")
-    print(f"  {raw:<17} {sat['raw_per_s']:>7} actions/s   service at {sat['ratio_to_raw']:.0%}")
+    runs = " / ".join(str(rate) for rate in sat["raw_runs_per_s"])
+    print(f"  {raw:<17} {sat['raw_per_s']:>7} actions/s   service at {sat['ratio_to_raw']:.0%} (best of {runs})")
     if "schema_raw_per_s" in sat:
         schema_raw, share = sat["schema_raw_per_s"], sat["ratio_to_schema_raw"]
-        print(f"  {'sqlite3, schema':<17} {schema_raw:>7} actions/s   service at {share:.0%}")
+        runs = " / ".join(str(rate) for rate in sat["schema_raw_runs_per_s"])
+        print(f"  {'sqlite3, schema':<17} {schema_raw:>7} actions/s   service at {share:.0%} (best of {runs})")
     print("durability: synchronous=FULL (default; survives power loss) and NORMAL (survives a killed process):")
     for synchronous, figure in result["durability"].items():
         print(

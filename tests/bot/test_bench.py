@@ -32,6 +32,11 @@ async def test_bench_measures_both_paths() -> None:
     assert saturation["service_actions_per_s"] > 0
     assert saturation["baseline_per_s"] > 0
     assert saturation["raw_per_s"] > 0
+    # the floor is the better of a run before the service's and one after: a slow moment cannot pass a ratio
+    assert len(saturation["raw_runs_per_s"]) == 2 and saturation["raw_per_s"] == max(saturation["raw_runs_per_s"])
+    if not DB:
+        schemas = saturation["schema_raw_runs_per_s"]
+        assert len(schemas) == 2 and saturation["schema_raw_per_s"] == max(schemas)
     assert load["actions"] == 40
     assert set(result["durability"]) == {"FULL", "NORMAL"}
     assert all(figure["service_actions_per_s"] > 0 for figure in result["durability"].values())
