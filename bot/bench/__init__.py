@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import math
 import os
 import random
 import sqlite3
@@ -85,6 +86,8 @@ CALLER = Caller(1, "bench")
 PLAYER = Caller(2, "player")
 REFERENCE_CASE = "runic"
 RAW_POOL = 8  # connections the raw asyncpg floor writes on at once
+P99_TARGET_MS = {False: 10, True: 20}  # issue 23: SQLite, PostgreSQL at 1,000 actions/s (FULL)
+PORT_EVENTS = 1_000_000  # the export/import round trip the issue asks for
 
 
 class Databases:
@@ -339,6 +342,10 @@ async def _measure(dbs: Databases, channels: int, rate: float, seconds: float) -
     async def service_act(channel: int) -> None:
         await service.run(Place(1, channel), CALLER, "counter", "bump", {})
 
+    # the raw floors, once before the service's runs and once after: the better of the two is the floor, so a
+    # moment of a busy disk (raw sqlite3 waits on it, the service mostly on the CPU) cannot make a ratio pass
+    floors = [await raw_rate(dbs, seconds)]
+    schemas = [] if dbs.on_postgres else [sqlite3_schema_rate(dbs.folder, seconds)]
     # warm both paths so neither pays first-call costs in the figures
     await saturate(service_act, channels, 0.3)
     await saturate(baseline_act, channels, 0.3)
@@ -353,8 +360,10 @@ async def _measure(dbs: Databases, channels: int, rate: float, seconds: float) -
     service_latency = await offered(full_act, channels, rate, seconds)
     await full.store.close()
     baseline_latency = await offered(baseline_act, channels, rate, seconds)
-    sync_rate = await raw_rate(dbs, seconds)
-    schema_rate = None if dbs.on_postgres else sqlite3_schema_rate(dbs.folder, seconds)
+    floors.append(await raw_rate(dbs, seconds))
+    if not dbs.on_postgres:
+        schemas.append(sqlite3_schema_rate(dbs.folder, seconds))
+    sync_rate, schema_rate = max(floors), max(schemas, default=None)
     await baseline_db.close()
     await service.store.close()
     durability = await measure_durability(dbs, channels, seconds)
@@ -366,9 +375,14 @@ async def _measure(dbs: Databases, channels: int, rate: float, seconds: float) -
             "baseline_per_s": round(baseline_rate),
             "ratio": round(service_rate / baseline_rate, 2),
             "raw_per_s": round(sync_rate),
+            "raw_runs_per_s": [round(rate) for rate in floors],
             "ratio_to_raw": round(service_rate / sync_rate, 3),
             **(
-                {"schema_raw_per_s": round(schema_rate), "ratio_to_schema_raw": round(service_rate / schema_rate, 3)}
+                {
+                    "schema_raw_per_s": round(schema_rate),
+                    "schema_raw_runs_per_s": [round(rate) for rate in schemas],
+                    "ratio_to_schema_raw": round(service_rate / schema_rate, 3),
+                }
                 if schema_rate
                 else {}
             ),
@@ -466,35 +480,34 @@ UNDOABLE = '{"state_delta":[],"settings_delta":[],"characters":[]}'
 
 def _history_rows(campaign_id: int, events: int, first: int):
     """Nine rolls to each undoable change, like a real table, numbered on from the campaign's last event."""
-    return (
-        (campaign_id, "counter bump", UNDOABLE, first + i) if i % 10 == 0 else (campaign_id, "roll", None, first + i)
-        for i in range(events)
-    )
+    for i in range(events):
+        command, snapshot = ("counter bump", UNDOABLE) if i % 10 == 0 else ("roll", None)
+        yield (campaign_id, "2026-01-01T00:00:00+00:00", 2, "player", command, "x", "{}", snapshot, first + i)
 
 
-BULK_INSERT = (
-    "INSERT INTO events (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, seq)"
-    " VALUES ({0}, '2026-01-01T00:00:00+00:00', 2, 'player', {1}, 'x', '{{}}', {2}, {3})"
-)
+HISTORY_COLUMNS = ("campaign_id", "at", "actor_id", "actor_name", "command", "summary", "result", "snapshot", "seq")
 NEXT_SEQ = "SELECT coalesce(max(seq), 0) + 1 FROM events WHERE campaign_id = {0}"
 
 
-async def _bulk_history(target: str | Path, campaign_id: int, events: int) -> None:
-    """``events`` log rows straight into the database, under the store's feet."""
+async def _bulk_events(
+    target: str | Path, campaign_id: int, events: int, rows=_history_rows, columns: tuple[str, ...] = HISTORY_COLUMNS
+) -> None:
+    """``events`` log rows made by ``rows(campaign_id, events, first number)``, one value per name in ``columns``,
+    straight into the database under the store's feet: one COPY, or one executemany."""
     if is_url(target):
         db = await asyncpg.connect(str(target))
         try:
             first = await db.fetchval(NEXT_SEQ.format("$1"), campaign_id)
-            await db.executemany(
-                BULK_INSERT.format("$1", "$2", "$3", "$4"), list(_history_rows(campaign_id, events, first))
-            )
+            await db.copy_records_to_table("events", records=rows(campaign_id, events, first), columns=columns)
+            await db.execute("VACUUM (ANALYZE) events")  # as autovacuum leaves a table: statistics, visibility map
         finally:
             await db.close()
         return
     db = sqlite3.connect(target)
     with db:
         (first,) = db.execute(NEXT_SEQ.format("?"), (campaign_id,)).fetchone()
-        db.executemany(BULK_INSERT.format("?", "?", "?", "?"), _history_rows(campaign_id, events, first))
+        insert = f"INSERT INTO events ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        db.executemany(insert, rows(campaign_id, events, first))
     db.close()
 
 
@@ -527,7 +540,7 @@ async def measure_history(
                 place = Place(1, 0)
                 await service.start_campaign(place, CALLER, "counter", "history")
                 campaign = await service.require_campaign(place)
-                await _bulk_history(target, campaign.row.id, size)
+                await _bulk_events(target, campaign.row.id, size)
                 for _ in range(repeats):  # changes the undos will walk back through
                     await service.run(place, CALLER, "counter", "bump", {})
                 _, pages = await campaigns.log_page(service, place, 1, CALLER)
@@ -575,23 +588,13 @@ def _log_rows(campaign_id: int, events: int, first: int):
         )
 
 
-async def _bulk_log(target: str | Path, campaign_id: int, events: int) -> None:
-    """``events`` log rows straight into the database (COPY, or one executemany), under the store's feet."""
-    if is_url(target):
-        db = await asyncpg.connect(str(target))
-        try:
-            first = await db.fetchval(NEXT_SEQ.format("$1"), campaign_id)
-            await db.copy_records_to_table("events", records=_log_rows(campaign_id, events, first), columns=LOG_COLUMNS)
-            await db.execute("VACUUM (ANALYZE) events")  # as autovacuum leaves a table: statistics, visibility map
-        finally:
-            await db.close()
-        return
-    db = sqlite3.connect(target)
-    with db:
-        (first,) = db.execute(NEXT_SEQ.format("?"), (campaign_id,)).fetchone()
-        insert = f"INSERT INTO events ({', '.join(LOG_COLUMNS)}) VALUES ({', '.join('?' * len(LOG_COLUMNS))})"
-        db.executemany(insert, _log_rows(campaign_id, events, first))
-    db.close()
+async def _oldest_shown(service: TableService, page: int) -> bool:
+    """Does the whole log's page ``page``, typed, show the campaign's first event (is every page reachable)?"""
+    from bot.table import campaigns
+
+    reply, _ = await campaigns.log_page(service, Place(1, 0), page, CALLER)
+    data = reply.outcome.data
+    return data["page"] == page and 1 in [event["id"] for event in data["events"]]
 
 
 async def measure_log(
@@ -610,7 +613,8 @@ async def measure_log(
         "log secrets": (CALLER, campaigns.LogFilter(secrets=True)),
     }
     mine, place = campaigns.LogFilter(player_id=PLAYER.user_id), Place(1, 0)
-    figures: dict[str, dict[str, float]] = {name: {} for name in (*views, "log middle page", "log player middle")}
+    names = (*views, "log middle page", "log last page", "log player middle")
+    figures: dict[str, dict[str, float]] = {name: {} for name in names}
     with tempfile.TemporaryDirectory() as tmp:
         dbs = Databases(Path(tmp), db)
         try:
@@ -624,7 +628,7 @@ async def measure_log(
                 try:
                     await service.start_campaign(place, CALLER, "counter", "log")
                     campaign = await service.require_campaign(place)
-                    await _bulk_log(target, campaign.row.id, size)
+                    await _bulk_events(target, campaign.row.id, size, _log_rows, LOG_COLUMNS)
                     for name, (caller, filters) in views.items():
                         figures[name][str(size)] = await _median_ms(
                             lambda s=service, c=caller, f=filters: campaigns.log_page(s, place, 1, c, f), repeats
@@ -633,6 +637,8 @@ async def measure_log(
                     figures["log middle page"][str(size)] = await _median_ms(
                         lambda s=service, n=max(1, pages // 2): campaigns.log_page(s, place, n, CALLER), repeats
                     )
+                    last = await _median_ms(lambda s=service, n=pages: campaigns.log_page(s, place, n, CALLER), repeats)
+                    figures["log last page"][str(size)] = last if await _oldest_shown(service, pages) else math.inf
                     middle = max(1, size // 4 // campaigns.LOG_PAGE_SIZE // 2)  # PLAYER's events: one in four
                     figures["log player middle"][str(size)] = await _median_ms(
                         lambda s=service, n=middle: campaigns.log_page(s, place, n, CALLER, mine), repeats
@@ -668,7 +674,7 @@ async def measure_web(events: int = 1_000_000, seconds: float = 5.0, clients: in
             await service.run(place, PLAYER, "runic", "mage create", {"name": "Merlin", "magery": 3, "iq": 15})
             campaign = await service.require_campaign(place)
             filled = time.perf_counter()
-            await _bulk_history(target, campaign.row.id, events)
+            await _bulk_events(target, campaign.row.id, events)
             filled = time.perf_counter() - filled
             links = await weblinks.web_links(service, "http://127.0.0.1", "bench-" * 6)
             url = (await weblinks.issue(service, links, place, PLAYER)).outcome.data["url"]
@@ -837,41 +843,45 @@ async def measure_port(events: int, db: str | None = None, *, idle_seconds: floa
 # ---------------------------------------------------------------------- the issue's targets
 
 
+def _flat(values: list[float], base: float, slack: float) -> bool:
+    """Flat: the largest log's figure within 2x (or ``slack`` ms) of ``base``."""
+    return values[-1] <= 2 * base + slack
+
+
 def targets(result: dict) -> list[tuple[str, str, bool]]:
-    """Each target of the performance issue: (what, the figure, met?)."""
+    """Each target of the performance issue (issue 23): (what, the figure, met?). A figure the run did not measure
+    is not a row."""
     rows: list[tuple[str, str, bool]] = []
+    on_postgres = result["raw"].startswith("asyncpg")
     saturation = result["saturation"]
     ratio = saturation["ratio_to_raw"]
-    floor = 0.5 if result["raw"].startswith("asyncpg") else 0.25  # issue 23: PostgreSQL's raw floor is a pool of 8
-    rows.append((f"saturation >= {floor:.0%} of {result['raw']} (both NORMAL)", f"{ratio:.0%}", ratio >= floor))
-    p99 = result["offered_load"]["service_p99_ms"]
-    rate = result["offered_load"]["rate_per_s"]
-    rows.append((f"p99 <= 20 ms at {rate:.0f} actions/s (FULL)", f"{p99} ms", p99 <= 20))
-    if "serpent" in result:
-        serpent = result["serpent"]["ratio"]
-        rows.append(("serpent cast, 8 Magi / 2 Magi CPU <= 3x", f"{serpent}x", serpent <= 3))
+    if on_postgres:
+        rows.append((f"saturation >= 50% of raw {result['raw']} (both NORMAL)", f"{ratio:.0%}", ratio >= 0.5))
+    else:
+        rows.append((f"saturation >= 30% of raw {result['raw']}, bare tables (NORMAL)", f"{ratio:.0%}", ratio >= 0.3))
+        if "ratio_to_schema_raw" in saturation:
+            share = saturation["ratio_to_schema_raw"]
+            rows.append(("saturation >= 90% of raw sqlite3 on the service's schema", f"{share:.0%}", share >= 0.9))
+    load = result["offered_load"]
+    p99, ceiling = load["service_p99_ms"], P99_TARGET_MS[on_postgres]
+    what = f"p99 <= {ceiling} ms at {load['rate_per_s']:.0f} actions/s over {result['channels']} channels (FULL)"
+    rows.append((what, f"{p99} ms", p99 <= ceiling))
     for name, figures in result.get("history", {}).items():
         values = list(figures.values())
-        flat = values[-1] <= 2 * values[0] + 0.5  # within 2x, or half a millisecond, of an empty log
         shown = " / ".join(f"{v} ms" for v in values)
-        rows.append((f"{name} flat at {' / '.join(figures)} events", shown, flat))
+        rows.append((f"{name} flat at {' / '.join(figures)} events", shown, _flat(values, values[0], 0.5)))
     for name, figures in result.get("log", {}).items():
         if name in LOG_BOUNDED:
             continue  # shown, not a target: it grows with the page asked for, not with the log
         sizes, values = list(figures), list(figures.values())
-        base = values[1] if len(values) > 2 else values[0]  # the smallest log a filter finds anything in
-        flat = values[-1] <= 2 * base + 1  # within 2x, or a millisecond, of it
+        first = 1 if len(values) > 2 else 0  # the smallest log a filter finds anything in
         shown = " / ".join(f"{v} ms" for v in values)
-        rows.append((f"{name} flat from {sizes[1 if len(sizes) > 2 else 0]} to {sizes[-1]} events", shown, flat))
+        rows.append((f"{name} flat from {sizes[first]} to {sizes[-1]} events", shown, _flat(values, values[first], 1)))
     if result.get("port"):
         moved = result["port"]
-        rows.append(
-            (
-                f"export + import of {moved['events']:,} events: the same campaign",
-                "same" if moved["same_campaign"] else "differs",
-                moved["same_campaign"],
-            )
-        )
+        met = moved["same_campaign"] and moved["events"] >= PORT_EVENTS
+        shown = f"{moved['events']:,}, " + ("the same campaign" if moved["same_campaign"] else "differs")
+        rows.append((f"export + import of {PORT_EVENTS:,} events round-trips", shown, met))
         for phase in ("export", "import"):
             stall = moved[f"{phase}_stall_ms"]
             rows.append((f"longest event-loop stall during the {phase} <= 50 ms", f"{stall} ms", stall <= 50))
@@ -883,10 +893,11 @@ def targets(result: dict) -> list[tuple[str, str, bool]]:
             rows.append((what, f"{p99} ms", p99 <= 100))
     rows += planner_targets(result["planner"]) if "planner" in result else []
     if "startup" in result:
-        startup = result["startup"]
-        met = startup["first_reply_s"] < 1 or startup["ratio_to_import_discord"] <= 2
-        shown = f"{startup['first_reply_s']} s ({startup['ratio_to_import_discord']}x import discord)"
-        rows.append(("start-up to first console reply < 1 s or <= 2x import discord", shown, met))
+        startup = result["startup"]["first_reply_s"]
+        rows.append(("start-up to first console reply <= 0.8 s", f"{startup} s", startup <= 0.8))
+    if "serpent" in result.get("rulesets", {}):
+        serpent = result["rulesets"]["serpent"]["ratio_to_runic_cast"]
+        rows.append(("serpent's heaviest action <= 2x a runic cast (CPU)", f"{serpent}x", serpent <= 2))
     return rows
 
 
@@ -911,7 +922,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.db is not None and not is_url(args.db):
         parser.error("--db takes a postgresql:// URL; without it the bench measures SQLite")
+    loads = [os.getloadavg()[0]]  # the machine's own load: figures from a busy machine read differently
     result = asyncio.run(measure(args.channels, args.rate, args.seconds, args.db))
+    loads.append(os.getloadavg()[0])
     result["rulesets"] = asyncio.run(measure_rulesets(args.runs, args.db))
     result["serpent"] = asyncio.run(measure_serpent(max(5, args.runs // 4), args.db))
     result["history"] = asyncio.run(measure_history(tuple(args.history), db=args.db))
@@ -920,6 +933,8 @@ def main() -> None:
     result["startup"] = measure_startup(db=args.db)
     result["port"] = asyncio.run(measure_port(args.port_events, args.db)) if args.port_events else {}
     result["planner"] = asyncio.run(measure_planner())
+    loads.append(os.getloadavg()[0])
+    result["load_average"] = {"start": loads[0], "after_saturation": loads[1], "end": loads[2]}
     result["targets"] = [{"target": t, "figure": f, "met": met} for t, f, met in targets(result)]
     if args.json:
         print(json.dumps(result, indent=2))
@@ -927,13 +942,19 @@ def main() -> None:
     sat, load = result["saturation"], result["offered_load"]
     baseline, raw = result["baseline"], result["raw"]
     print(f"backend: {result['backend']}")
+    print(
+        "load average (1 min): "
+        + ", ".join(f"{k.replace('_', ' ')} {v:.2f}" for k, v in result["load_average"].items())
+    )
     print(f"saturation, {args.channels} channels:")
     print(f"  table service     {sat['service_actions_per_s']:>7} actions/s")
-    print(f"  {baseline:<17} {sat['baseline_per_s']:>7} actions/s   ratio {sat['ratio']} (target >= 0.5)")
-    print(f"  {raw:<17} {sat['raw_per_s']:>7} actions/s   service at {sat['ratio_to_raw']:.0%}")
+    print(f"  {baseline:<17} {sat['baseline_per_s']:>7} actions/s   ratio {sat['ratio']}")
+    runs = " / ".join(str(rate) for rate in sat["raw_runs_per_s"])
+    print(f"  {raw:<17} {sat['raw_per_s']:>7} actions/s   service at {sat['ratio_to_raw']:.0%} (best of {runs})")
     if "schema_raw_per_s" in sat:
         schema_raw, share = sat["schema_raw_per_s"], sat["ratio_to_schema_raw"]
-        print(f"  {'sqlite3, schema':<17} {schema_raw:>7} actions/s   service at {share:.0%}")
+        runs = " / ".join(str(rate) for rate in sat["schema_raw_runs_per_s"])
+        print(f"  {'sqlite3, schema':<17} {schema_raw:>7} actions/s   service at {share:.0%} (best of {runs})")
     print("durability: synchronous=FULL (default; survives power loss) and NORMAL (survives a killed process):")
     for synchronous, figure in result["durability"].items():
         print(
@@ -941,7 +962,11 @@ def main() -> None:
             f"{raw} {figure['raw_per_s']:>7} /s   ratio {figure['ratio_to_raw']}"
         )
     print(f"offered load, {load['rate_per_s']:.0f} actions/s open loop over {args.channels} channels:")
-    print(f"  table service     p50 {load['service_p50_ms']:>6} ms   p99 {load['service_p99_ms']:>6} ms (target <= 20)")
+    ceiling = P99_TARGET_MS[raw.startswith("asyncpg")]
+    print(
+        f"  table service     p50 {load['service_p50_ms']:>6} ms   p99 {load['service_p99_ms']:>6} ms"
+        f" (target <= {ceiling})"
+    )
     print(f"  {baseline:<17} p50 {load['baseline_p50_ms']:>6} ms   p99 {load['baseline_p99_ms']:>6} ms")
     print("heaviest action of each ruleset, CPU per action through the table service (target: within 2x runic):")
     for ruleset_id, figure in result["rulesets"].items():
@@ -976,4 +1001,4 @@ def main() -> None:
     print(f"start-up: first console reply {startup['first_reply_s']} s, import discord {startup['import_discord_s']} s")
     print("targets:")
     for row in result["targets"]:
-        print(f"  {'PASS' if row['met'] else 'MISS'}  {row['target']:<62} {row['figure']}")
+        print(f"  {'PASS' if row['met'] else 'MISS'}  {row['target']:<72} {row['figure']}")

@@ -238,20 +238,20 @@ def _write(read: Read, campaign_id: int, sinks: _Sinks, line: Callable[[EventRow
 
 
 def _events(read: Read, campaign_id: int) -> Iterator[list[tuple]]:
-    """Oldest first, a page at a time by id (no OFFSET: each page is an index seek); ``undoes`` as the
-    undone event's number in the campaign, as users see it."""
+    """Oldest first, a page at a time by event number (no OFFSET: each page is a seek of ``events_seq``);
+    ``undoes`` as the undone event's number in the campaign, as users see it."""
     after = 0
     while True:
         page = read(
             "SELECT e.id, e.seq, e.at, e.actor_id, e.actor_name, e.command, e.summary, e.result, e.snapshot,"
             " u.seq, e.thread_id FROM events e LEFT JOIN events u ON u.id = e.undoes"
-            " WHERE e.campaign_id = ? AND e.id > ? ORDER BY e.id LIMIT ?",
+            " WHERE e.campaign_id = ? AND e.seq > ? ORDER BY e.seq LIMIT ?",
             (campaign_id, after, PAGE),
         )
         if not page:
             return
         yield page
-        after = page[-1][0]
+        after = page[-1][1]
 
 
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # one encoder, not one per call

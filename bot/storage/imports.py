@@ -26,7 +26,7 @@ def discard(campaign_id: int, limit: int) -> Generator[Step, Any, bool]:
         return True
     yield Lock(campaign_id)
     deleted = yield Execute(
-        "DELETE FROM events WHERE id IN (SELECT id FROM events WHERE campaign_id = ? ORDER BY id DESC LIMIT ?)",
+        "DELETE FROM events WHERE id IN (SELECT id FROM events WHERE campaign_id = ? ORDER BY seq DESC LIMIT ?)",
         (campaign_id, limit),
     )
     if deleted:

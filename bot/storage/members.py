@@ -277,7 +277,7 @@ def _campaign(user_id: int, campaign_id: int, pattern: str) -> Generator[Step, A
 
     events = yield Query(
         "SELECT id, actor_id, actor_name, command, summary, result, snapshot FROM events"
-        " WHERE campaign_id = ? AND (actor_id = ? OR result LIKE ? OR snapshot LIKE ?) ORDER BY id",
+        " WHERE campaign_id = ? AND (actor_id = ? OR result LIKE ? OR snapshot LIKE ?) ORDER BY seq",
         (campaign_id, user_id, pattern, pattern),
     )
     for event in events:

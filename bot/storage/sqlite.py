@@ -248,6 +248,12 @@ MIGRATIONS: tuple[str, ...] = (
         secret TEXT    NOT NULL
     );
     """,
+    # 11: events_by_campaign (campaign_id, id) was events_seq (campaign_id, seq) again, in the same order (a
+    # campaign's numbers rise with its row ids): every logged event paid for a second copy. The recap, the export,
+    # a member's erasure and an unfinished import's removal read events_seq in number order instead.
+    """
+    DROP INDEX events_by_campaign;
+    """,
 )
 
 
@@ -609,20 +615,20 @@ class SqliteStore:
         newest first, and how many (``look_back`` when they did nothing that recent). Bounded either way,
         and no index to pay for on every write."""
         row = await self._one(
-            "SELECT count(*), coalesce(max(CASE WHEN actor_id = ? THEN id END), 0) FROM "
-            "(SELECT id, actor_id FROM events WHERE campaign_id = ? ORDER BY id DESC LIMIT ?)",
+            "SELECT count(*), coalesce(max(CASE WHEN actor_id = ? THEN seq END), 0) FROM "
+            "(SELECT seq, actor_id FROM events WHERE campaign_id = ? ORDER BY seq DESC LIMIT ?)",
             (actor_id, campaign_id, look_back),
         )
         seen, since = (int(row[0]), int(row[1])) if row else (0, 0)
         counted = await self._one(
-            "SELECT count(*) FROM (SELECT 1 FROM events WHERE campaign_id = ? AND id > ? ORDER BY id DESC LIMIT ?)",
+            "SELECT count(*) FROM (SELECT 1 FROM events WHERE campaign_id = ? AND seq > ? ORDER BY seq DESC LIMIT ?)",
             (campaign_id, since, look_back),
         )
         total = int(counted[0]) if counted else 0
         if since == 0 and seen >= look_back:
             total = look_back  # not in the last look_back events: "that many or more"
         rows = await self._reader.execute_fetchall(
-            "SELECT * FROM events WHERE campaign_id = ? AND id > ? ORDER BY id DESC LIMIT ?",
+            "SELECT * FROM events WHERE campaign_id = ? AND seq > ? ORDER BY seq DESC LIMIT ?",
             (campaign_id, since, limit),
         )
         return [event_row(row) for row in rows], total

@@ -100,6 +100,8 @@ def test_the_log_filters_are_worded_as_their_indexes_were_made() -> None:
     migration = " ".join(PG_MIGRATIONS[8].split())
     assert SECRET_SIDE in sql and " ".join(SECRET_SIDE.split()) in migration
     assert all(f"{side} gin_trgm_ops" in migration and f"{side} ILIKE ?" in sql for side in HIDDEN_SIDES)
+    # a hidden side's JSON is read only when the stored text holds its key (issue 23: a GM's search parsed every one)
+    assert "strpos(result, '\"secret\"') > 0 AND" in sql and "strpos(result, '\"private\"') > 0 AND" in sql
     assert 'command COLLATE "C" = ?' in sql and 'command COLLATE "C", seq' in migration
     player, _ = log_where(3, LogQuery(text="50%"))  # a player's search reads the public summary alone
     assert "result" not in player and player.count(" ILIKE ") == 1

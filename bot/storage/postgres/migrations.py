@@ -179,6 +179,10 @@ PG_MIGRATIONS: dict[int, str] = {
         secret TEXT    NOT NULL
     );
     """,
+    # 11: events_by_campaign was events_seq again in the same order: every logged event paid for a second copy.
+    11: """
+    DROP INDEX events_by_campaign;
+    """,
 }
 
 BOOKKEEPING = """

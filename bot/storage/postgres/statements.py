@@ -42,6 +42,14 @@ SECRET_SIDE = (  # word for word events_secret's condition (migration 8), so the
     "((result::json #>> '{secret,summary}') IS NOT NULL OR (result::json #>> '{private,summary}') IS NOT NULL)"
 )
 HIDDEN_SIDES = ("(result::json #>> '{secret,summary}')", "(result::json #>> '{private,summary}')")
+# each hidden side's text search, behind a test of the stored text for its key: walking back from the newest
+# event (a common text's plan), most results have no secret or private side, and parsing each one's JSON to find
+# that out cost a GM's search 1.8 ms at 10,000 events and 5.5 ms at a million (issue 23); the trigram index still
+# answers the search itself (its expression, word for word)
+HIDDEN_SEARCHES = tuple(
+    f"(strpos(result, '\"{key}\"') > 0 AND {side} ILIKE ?)"
+    for key, side in zip(("secret", "private"), HIDDEN_SIDES, strict=True)
+)
 
 
 def log_where(campaign_id: int, where: LogQuery, newest: int = 0) -> tuple[str, tuple]:
@@ -59,9 +67,9 @@ def log_where(campaign_id: int, where: LogQuery, newest: int = 0) -> tuple[str, 
     if where.secret_only:
         clauses.append(SECRET_SIDE)
     if where.text:
-        sides = ["summary", *(HIDDEN_SIDES if where.reveal else ())]
-        clauses.append("(" + " OR ".join(f"{side} ILIKE ?" for side in sides) + ")")
-        parameters += [like_pattern(where.text)] * len(sides)
+        searches = ["summary ILIKE ?", *(HIDDEN_SEARCHES if where.reveal else ())]
+        clauses.append("(" + " OR ".join(searches) + ")")
+        parameters += [like_pattern(where.text)] * len(searches)
         if where.short_text:
             clauses.append("seq > ?")
             parameters.append(newest - SHORT_TEXT_WINDOW)

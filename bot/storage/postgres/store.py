@@ -308,8 +308,8 @@ class PgStore:
         self, campaign_id: int, actor_id: int, *, limit: int, look_back: int = RECAP_COUNT_CAP
     ) -> tuple[list[EventRow], int]:
         row = await self._fetchrow(
-            "SELECT count(*), coalesce(max(CASE WHEN actor_id = $1 THEN id END), 0) FROM "
-            "(SELECT id, actor_id FROM events WHERE campaign_id = $2 ORDER BY id DESC LIMIT $3) AS recent",
+            "SELECT count(*), coalesce(max(CASE WHEN actor_id = $1 THEN seq END), 0) FROM "
+            "(SELECT seq, actor_id FROM events WHERE campaign_id = $2 ORDER BY seq DESC LIMIT $3) AS recent",
             actor_id,
             campaign_id,
             look_back,
@@ -317,8 +317,8 @@ class PgStore:
         seen, since = (int(row[0]), int(row[1])) if row else (0, 0)
         total = int(
             await self._fetchval(
-                "SELECT count(*) FROM (SELECT 1 FROM events WHERE campaign_id = $1 AND id > $2"
-                " ORDER BY id DESC LIMIT $3) AS later",
+                "SELECT count(*) FROM (SELECT 1 FROM events WHERE campaign_id = $1 AND seq > $2"
+                " ORDER BY seq DESC LIMIT $3) AS later",
                 campaign_id,
                 since,
                 look_back,
@@ -327,7 +327,7 @@ class PgStore:
         if since == 0 and seen >= look_back:
             total = look_back
         rows = await self._fetch(
-            "SELECT * FROM events WHERE campaign_id = $1 AND id > $2 ORDER BY id DESC LIMIT $3",
+            "SELECT * FROM events WHERE campaign_id = $1 AND seq > $2 ORDER BY seq DESC LIMIT $3",
             campaign_id,
             since,
             limit,
