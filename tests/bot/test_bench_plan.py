@@ -18,6 +18,7 @@ async def test_the_planner_bench_times_each_systems_case_and_reports_its_target(
     result = {
         "saturation": {"ratio_to_raw": 1.0},
         "raw": "sqlite3",
+        "channels": 1,
         "offered_load": {"service_p99_ms": 1, "rate_per_s": 1},
         "planner": figures,
     }
