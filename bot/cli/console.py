@@ -99,6 +99,7 @@ class ConsoleTable:
         self._fired: list[tuple[Fired, Sent]] = []  # what timers posted, as the message Discord would show
         bot.boards.delay = 0  # the console refreshes boards itself, after each line
         self.names: dict[int, str] = {}
+        self._names_read_to = 0  # the newest event whose actor's name is in ``names``
         self.now = epoch(clock or utcnow())  # the virtual clock: it moves only with @wait
         bot.service.clock = lambda: iso_at(self.now)
         self.virtual = virtual
@@ -174,7 +175,7 @@ class ConsoleTable:
 
     async def learn_names(self) -> None:
         """Names of everyone who ever acted here, from the log: a fresh console (a restart) names whom it pings."""
-        rows = await self.bot.service.store.actor_names()
+        rows, self._names_read_to = await self.bot.service.store.actor_names(self._names_read_to)
         self.names.update(rows)
 
     def switch_user(self, name: str, *, manages_guild: bool = False, user_id: int | None = None) -> None:

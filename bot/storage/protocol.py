@@ -122,8 +122,9 @@ class Store(Protocol):
 
     async def reminders(self, guild_id: int, channel_id: int) -> list[TimerRow]: ...
 
-    async def actor_names(self) -> dict[int, str]:
-        """Each actor's latest name in the log (the console names whom it pings with these)."""
+    async def actor_names(self, after: int = 0) -> tuple[dict[int, str], int]:
+        """Each actor's latest name in the log's events after id ``after``, and the newest id read: the console
+        names whom it pings with these, and asks again only for what was logged since."""
 
     async def board(self, campaign_id: int) -> tuple[int, int] | None:
         """The campaign's board message: (channel id, message id)."""

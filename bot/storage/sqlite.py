@@ -709,16 +709,21 @@ class SqliteStore:
         )
         return [timer_row(row) for row in rows]
 
-    async def actor_names(self) -> dict[int, str]:
-        """Each actor's latest name in the log (the console names whom it pings with these).
+    async def actor_names(self, after: int = 0) -> tuple[dict[int, str], int]:
+        """Each actor's latest name in the log after id ``after``, and the newest id read (a range of the primary
+        key: the console asks only for what was logged since it last asked, never the whole log again).
 
-        What a timer ran as the GM is logged under the GM's id as "Magister (timer)": not the GM's name.
+        What a timer ran as the GM is logged as "Magister (timer)", a standing order as "<name> (by standing
+        order)": neither is the member's name.
         """
+        newest = (await self._one("SELECT coalesce(max(id), 0) FROM events", ()))[0]
         rows = await self._reader.execute_fetchall(
-            "SELECT actor_id, actor_name FROM events WHERE id IN "
-            "(SELECT max(id) FROM events WHERE actor_name NOT LIKE '%(timer)' GROUP BY actor_id)"
+            "SELECT actor_id, actor_name FROM events WHERE id IN (SELECT max(id) FROM events "
+            "WHERE id > ? AND id <= ? AND actor_name NOT LIKE '%(timer)' "
+            "AND actor_name NOT LIKE '%(by standing order)' GROUP BY actor_id)",
+            (after, newest),
         )
-        return {int(row[0]): row[1] for row in rows}
+        return {int(row[0]): row[1] for row in rows}, int(newest)
 
     async def board(self, campaign_id: int) -> tuple[int, int] | None:
         """The campaign's board message: (channel id, message id)."""

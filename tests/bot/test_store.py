@@ -165,3 +165,21 @@ async def test_a_group_commit_is_one_hand_off_to_the_writer_thread(store: Sqlite
     finally:
         del loop.call_soon_threadsafe
     assert wakeups <= 4, wakeups
+
+
+async def test_actor_names_read_only_what_was_logged_since(store: SqliteStore) -> None:
+    """The console learns names each time timers fire: it reads the events after the last it read, never the
+    whole log again, and takes neither a timer's nor a standing order's name for a member's."""
+    async with store.transaction() as tx:
+        campaign_id = await tx.insert_campaign(1, 2, "tally", "C", [9], {}, {})
+        await tx.append_event(campaign_id, 9, "Gwen", "x", "e", {})
+        await tx.append_event(campaign_id, 7, "Pat", "x", "e", {})
+    names, read_to = await store.actor_names()
+    assert names == {9: "Gwen", 7: "Pat"} and read_to > 0
+    assert await store.actor_names(read_to) == ({}, read_to)  # nothing new: nothing read
+    async with store.transaction() as tx:
+        await tx.append_event(campaign_id, 7, "Patricia", "x", "renamed", {})
+        await tx.append_event(campaign_id, 9, "Magister (timer)", "x", "a deadline", {})
+        await tx.append_event(campaign_id, 5, "Oz (by standing order)", "x", "an order", {})
+    names, newer = await store.actor_names(read_to)
+    assert names == {7: "Patricia"} and newer > read_to

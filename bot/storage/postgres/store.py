@@ -408,12 +408,16 @@ class PgStore:
         )
         return [timer_row(row) for row in rows]
 
-    async def actor_names(self) -> dict[int, str]:
+    async def actor_names(self, after: int = 0) -> tuple[dict[int, str], int]:
+        newest = int(await self._fetchval("SELECT coalesce(max(id), 0) FROM events"))
         rows = await self._fetch(
-            "SELECT actor_id, actor_name FROM events WHERE id IN "
-            "(SELECT max(id) FROM events WHERE actor_name NOT LIKE '%(timer)' GROUP BY actor_id)"
+            "SELECT actor_id, actor_name FROM events WHERE id IN (SELECT max(id) FROM events "
+            "WHERE id > $1 AND id <= $2 AND actor_name NOT LIKE '%(timer)' "
+            "AND actor_name NOT LIKE '%(by standing order)' GROUP BY actor_id)",
+            after,
+            newest,
         )
-        return {int(row[0]): row[1] for row in rows}
+        return {int(row[0]): row[1] for row in rows}, newest
 
     async def board(self, campaign_id: int) -> tuple[int, int] | None:
         row = await self._fetchrow("SELECT channel_id, message_id FROM boards WHERE campaign_id = $1", campaign_id)
