@@ -399,7 +399,7 @@ class TableService:
         )
         if event_id is None:  # a view (nothing changed, nothing logged): only what its reader may see
             outcome = self._viewed(campaign, caller, run, outcome)
-        posted = await self._posted(row.id, event_id, made)
+        posted = None if made is None else await self._posted(row.id, event_id, made)
         return Reply(outcome, row, event_id, pings_for(row, plan), posted)
 
     async def _posted(self, campaign_id: int, event_id: int | None, made: sealing.Seal | None) -> sealing.Posted | None:
