@@ -44,9 +44,10 @@ TABLES: tuple[tuple[str, str], ...] = (
 DERIVED: frozenset[str] = frozenset()
 BATCH = 1000
 # Each backend's own bookkeeping, not campaign data; and SQLite's text index of the log (its FTS5 table and the
-# tables behind it), which its triggers fill as the events are written (PostgreSQL's is an index of events).
+# tables behind it), which its triggers fill as the events are written (PostgreSQL's is an index of events), with
+# the marker its writer holds inside a group commit while it fills the index itself (never committed).
 INTERNAL = frozenset({"magister_schema", "sqlite_sequence", "sqlite_stat1"}) | {
-    f"events_text{part}" for part in ("", "_config", "_data", "_docsize", "_idx")
+    f"events_text{part}" for part in ("", "_config", "_data", "_docsize", "_idx", "_deferred")
 }
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -179,8 +180,20 @@ def redact(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc, query=query))
 
 
+_NOW: tuple[int, str] = (0, "")  # the last second formatted, and its text: one per second, not one per call
+
+
 def utcnow() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    """Now, UTC, ISO to the second. Every action and every log row asks (loop and writer thread): the text is
+    made once a second (a tuple swapped whole, so either thread reads a matching pair)."""
+    global _NOW
+    second = int(time.time())
+    cached = _NOW
+    if cached[0] == second:
+        return cached[1]
+    text = datetime.fromtimestamp(second, UTC).isoformat(timespec="seconds")
+    _NOW = (second, text)
+    return text
 
 
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)

@@ -27,6 +27,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from bot.storage.action import ActionWrite
 from bot.storage.imports import FINISH_IMPORT, UNFINISHED_IMPORTS, discard
 from bot.storage.members import Erased, Execute, Query, Step, drive, erase
 from bot.storage.rows import (
@@ -42,6 +43,16 @@ from bot.storage.rows import (
 )
 
 T = TypeVar("T")
+
+# What the writer runs around a run of actions whose text it indexes itself (SQLite migration 12): the marker that
+# holds the trigger back, the new events indexed exactly as the trigger would index them, the marker gone.
+DEFER_TEXT = "INSERT INTO events_text_deferred (id) VALUES (1)"
+NEWEST_EVENT = "SELECT coalesce(max(id), 0) FROM events"
+FILL_TEXT = """INSERT INTO events_text (rowid, summary, secret, private)
+    SELECT (campaign_id << 32) + seq, summary, json_extract(result, '$.secret.summary'),
+           json_extract(result, '$.private.summary')
+    FROM events WHERE id > ? AND seq IS NOT NULL"""
+UNDEFER_TEXT = "DELETE FROM events_text_deferred"
 Job = Callable[["WriteTx"], Any]
 MAX_BATCH = 64  # writes per group commit: enough to amortize, small enough to keep latency flat
 
@@ -207,10 +218,26 @@ class Writer(GroupCommit):
         return await self._call(self._one_by_one, jobs)
 
     def _group(self, jobs: list[Job]) -> list[Any]:
-        """On the writer thread: every job in one transaction, or none (the exception propagates)."""
+        """On the writer thread: every job in one transaction, or none (the exception propagates).
+
+        The log's text index is filled once for a run of actions (:class:`ActionWrite` without ``also``: they
+        only add events, never change or remove one) rather than by the trigger once per event; any other job
+        finds every event before it indexed, as the index's change and delete triggers need."""
         data_version = self._begin()
         try:
-            results = [job(self._tx) for job in jobs]
+            results = []
+            after: int | None = None  # the newest event before the run of actions whose text waits
+            for job in jobs:
+                if type(job) is ActionWrite and job.also is None:
+                    if after is None:
+                        after = self._db.execute(NEWEST_EVENT).fetchone()[0]
+                        self._db.execute(DEFER_TEXT)
+                elif after is not None:
+                    self._fill_text(after)
+                    after = None
+                results.append(job(self._tx))
+            if after is not None:
+                self._fill_text(after)
             self._db.execute("COMMIT")
         except sqlite3.IntegrityError as error:
             self._db.execute("ROLLBACK")
@@ -220,6 +247,12 @@ class Writer(GroupCommit):
             raise
         self._group_version = data_version  # read by _settle, on the loop, once this call's future is done
         return results
+
+    def _fill_text(self, after: int) -> None:
+        """Index the events logged since ``after`` (what the trigger would have done for each), and let the
+        trigger index again."""
+        self._db.execute(FILL_TEXT, (after,))
+        self._db.execute(UNDEFER_TEXT)
 
     def _one_by_one(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
         """After a failed group, on the writer thread: each job alone, so only the faulty one fails."""

@@ -145,6 +145,10 @@ class TableService:
         # a channel's lock lives while someone holds or waits on it, then goes: a bot in 10,000 channels keeps
         # locks only for the few acting now (python-discord's bot/utils/lock.py does the same)
         self._locks: weakref.WeakValueDictionary[Place, asyncio.Lock] = weakref.WeakValueDictionary()
+        # ...and the last few thousand stay a while (emptied whole when full): a busy channel's next action finds
+        # its lock instead of making one (issue 23: a new lock and its weak entry per action, ~3 µs each)
+        self._recent_locks: dict[Place, asyncio.Lock] = {}
+        self.locks_kept = CACHE_SIZE
         self._cache: OrderedDict[Place, Campaign] = OrderedDict()
         self.clock = utcnow  # replaceable (tests, the console's virtual clock): the store stamps rows with it too
         self._generation = store.generation
@@ -185,6 +189,9 @@ class TableService:
         lock = self._locks.get(place)
         if lock is None:
             lock = self._locks[place] = asyncio.Lock()
+            if len(self._recent_locks) >= self.locks_kept:
+                self._recent_locks.clear()  # a lock held or awaited lives on in _locks: only idle ones go
+            self._recent_locks[place] = lock
         return lock
 
     async def campaign(self, place: Place) -> Campaign | None:
@@ -200,7 +207,8 @@ class TableService:
             self._generation = self.store.generation
             self._cache.clear()
             self._homes.clear()
-        place = await self._find_home(place)
+        if place.thread_id is not None:
+            place = await self._find_home(place)
         cached = self._cache.get(place)
         if cached is not None:
             self._cache.move_to_end(place)
@@ -244,7 +252,8 @@ class TableService:
         A refusal is retried too when another process has written since we loaded: the
         character it names may be one that process just created.
         """
-        await self._find_home(place)
+        if place.thread_id is not None:
+            await self._find_home(place)
         async with self.lock(place):
             for attempt in range(2):
                 try:
@@ -355,8 +364,7 @@ class TableService:
         return Table(
             ruleset_id=ruleset.id,
             campaign_name=campaign.row.name,
-            # built, not validated: the service vouches for these three values
-            actor=Actor.model_construct(user_id=caller.user_id, name=caller.name, is_gm=campaign.is_gm(caller)),
+            actor=Actor(user_id=caller.user_id, name=caller.name, is_gm=campaign.is_gm(caller)),
             rng=self.rng,
             book=loaded.book,
             settings=ruleset.settings_model.model_validate(campaign.row.settings),
@@ -391,7 +399,7 @@ class TableService:
         )
         if event_id is None:  # a view (nothing changed, nothing logged): only what its reader may see
             outcome = self._viewed(campaign, caller, run, outcome)
-        posted = await self._posted(row.id, event_id, made)
+        posted = None if made is None else await self._posted(row.id, event_id, made)
         return Reply(outcome, row, event_id, pings_for(row, plan), posted)
 
     async def _posted(self, campaign_id: int, event_id: int | None, made: sealing.Seal | None) -> sealing.Posted | None:

@@ -81,22 +81,32 @@ async def test_channels_do_not_wait_for_each_other(tally: TableService) -> None:
 
 
 async def test_a_channels_lock_goes_once_nobody_holds_or_waits_on_it(tally: TableService) -> None:
-    """A bot in thousands of channels keeps locks only for the channels acting right now."""
+    """A bot in thousands of channels keeps locks only for the channels acting right now, and for the last few
+    that acted (so a busy channel's next action finds its lock): idle ones go when those few fill up."""
+    tally.locks_kept = 50
     places = [Place(HERE.guild_id, 10_000 + n) for n in range(200)]
     for place in places:
         await tally.start_campaign(place, GM, "tally", f"Table {place.channel_id}")
     assert await asyncio.gather(*(tally.run(place, GM, "tally", "reset", {}) for place in places))
     gc.collect()
+    assert 0 < len(tally._locks) <= 50  # of 200 channels, only the last few to act keep an idle lock
+    recent = next(iter(tally._recent_locks))
+    assert tally.lock(recent) is tally.lock(recent)  # ...and find it again
+    tally._recent_locks.clear()  # what happens when the recent ones fill up
+    gc.collect()
     assert len(tally._locks) == 0
     held = tally.lock(HERE)
+    tally._recent_locks.clear()
     async with held:  # while someone holds it, everyone gets that same lock
         assert tally.lock(HERE) is held and len(tally._locks) == 1
         waiter = asyncio.create_task(tally.run(HERE, GM, "tally", "reset", {}))
         await asyncio.sleep(0.01)
         del held
+        tally._recent_locks.clear()
         gc.collect()
         assert len(tally._locks) == 1 and not waiter.done()  # the waiter keeps it alive
     await waiter
+    tally._recent_locks.clear()
     gc.collect()
     assert len(tally._locks) == 0
 
