@@ -10,16 +10,16 @@ Calamity check it owes with the chance of every row of the Calamity Table and of
 
 from __future__ import annotations
 
-import copy
 from fractions import Fraction
 from random import Random
 from typing import Any
 
 from pydantic import create_model
 
-from rules.base import Actor, Card, Chart, Model, Outcome, Table
+from rules.base import Card, Chart, Model, Outcome, Table
 from rules.dice import resisted_roll
 from rules.dice.odds import SumBand, check_odds, sum_band_odds, sum_distribution
+from rules.planning import scratch
 from rules.runic import mana
 from rules.runic.book import RunicBook
 from rules.runic.casting import CastOptions, CastResult, cast
@@ -44,22 +44,6 @@ def faces_for(total: int) -> list[int]:
     return [first, second, total - first - second]
 
 
-def _scratch(table: Table, *, as_gm: bool) -> Table:
-    """A copy of the table the procedure may change freely; nothing of it is kept."""
-    actor = Actor(user_id=table.actor.user_id, name=table.actor.name, is_gm=table.actor.is_gm or as_gm)
-    return Table(
-        ruleset_id=table.ruleset_id,
-        campaign_name=table.campaign_name,
-        actor=actor,
-        rng=Random(0),
-        book=table.book,
-        settings=table.settings,
-        state=table.state.model_copy(deep=True),
-        characters=copy.deepcopy(table.characters),
-        now=table.now,
-    )
-
-
 def _percent(value: Fraction) -> str:
     return f"{float(value) * 100:.2f}%".replace(".00%", "%")
 
@@ -69,11 +53,11 @@ def preview(table: Table, options: Model) -> Outcome:
     cast_options = CastOptions.model_validate(options.model_dump())
     book: RunicBook = table.book
     # First as the actor, with random dice: every permission and every refusal is the cast's own.
-    first = cast(_scratch(table, as_gm=False), cast_options)
+    first = cast(scratch(table, as_gm=False), cast_options)
     by_total: dict[int, CastResult] = {}
     for total in range(3, 19):
         with_dice = cast_options.model_copy(update={"dice": " ".join(map(str, faces_for(total)))})
-        by_total[total] = cast(_scratch(table, as_gm=True), with_dice)
+        by_total[total] = cast(scratch(table, as_gm=True), with_dice)
 
     chances = sum_distribution(3, 6)
     will = first_sheet_will(table, first.mage)
