@@ -11,7 +11,7 @@ PostgreSQL runs the few it does not batch.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -119,3 +119,35 @@ class ActionWrite:
                 campaign.id, campaign.guild_id, campaign.channel_id, timer.kind, timer.due, {}, wait_key=timer.wait_key
             )
         return ActionDone(event_id, added)
+
+
+@dataclass
+class Split:
+    """A group's jobs: the actions to batch (by their index in the group), and the rest, in order."""
+
+    batch: list[tuple[int, ActionWrite]] = field(default_factory=list)
+    others: list[int] = field(default_factory=list)
+
+
+def split(jobs: Sequence[Any], accepts: Callable[[ActionWrite], bool] = lambda action: action.batchable) -> Split:
+    """Which jobs of a group a store runs as one batch (PostgreSQL's :mod:`bot.storage.postgres.batch`, SQLite's
+    :mod:`bot.storage.sqlite_batch`): each campaign's first action the store ``accepts``, if no job before it in
+    the group was of the same campaign; the rest run statement by statement, in group order, after the batch."""
+    found = Split()
+    seen: set[int] = set()
+    for index, job in enumerate(jobs):
+        if isinstance(job, ActionWrite):
+            campaign_id = job.campaign.id
+            if campaign_id not in seen and accepts(job):
+                found.batch.append((index, job))
+            else:
+                found.others.append(index)
+            seen.add(campaign_id)
+        else:
+            found.others.append(index)
+    return found
+
+
+def settled(action: ActionWrite) -> None:
+    """After a batch's commit: the campaign row now has the version its write gave it."""
+    action.campaign.version = action.version + (0 if action.mode == "check" else 1)

@@ -17,14 +17,14 @@ events it cannot see, and max(seq) would repeat a number.
 
 An action whose check failed (another process moved the campaign) is refused alone: :func:`run_batch` says which,
 and the caller rolls the group back and runs it again without them, as group commit retries after any failure.
-Each campaign appears at most once in a batch (:func:`split`): a second action of the same campaign in one group,
-rare since the service serializes a campaign's actions, runs statement by statement after the batch.
+Each campaign appears at most once in a batch (:func:`bot.storage.action.split`): a second action of the same
+campaign in one group, rare since the service serializes a campaign's actions, runs statement by statement after the
+batch.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import asyncpg
@@ -102,32 +102,6 @@ SELECT (SELECT array_agg(n) FROM (SELECT n FROM moved UNION ALL SELECT n FROM ch
        (SELECT array_agg(name_key) FROM born),
        (SELECT array_agg(id) FROM logged), (SELECT array_agg(campaign_id) FROM logged)
 """
-
-
-@dataclass
-class Split:
-    """A group's jobs: the actions to batch (by their index in the group), and the rest, in order."""
-
-    batch: list[tuple[int, ActionWrite]] = field(default_factory=list)
-    others: list[int] = field(default_factory=list)
-
-
-def split(jobs: Sequence[Any]) -> Split:
-    """Which jobs of a group run in the batch: each campaign's first batchable action, if no job before it in the
-    group was of the same campaign; the rest run statement by statement, in group order, after the batch."""
-    found = Split()
-    seen: set[int] = set()
-    for index, job in enumerate(jobs):
-        if isinstance(job, ActionWrite):
-            campaign_id = job.campaign.id
-            if job.batchable and campaign_id not in seen:
-                found.batch.append((index, job))
-            else:
-                found.others.append(index)
-            seen.add(campaign_id)
-        else:
-            found.others.append(index)
-    return found
 
 
 def _arguments(actions: Sequence[ActionWrite], now: str) -> list[Any]:
@@ -239,8 +213,3 @@ async def run_batch(
         added = [characters[(row.id, pg_text(name.casefold()))] for _, name, _ in action.added]
         outcomes.append(ActionDone(events[row.id], added))
     return outcomes
-
-
-def settled(action: ActionWrite) -> None:
-    """After the commit: the campaign row now has the version its write gave it."""
-    action.campaign.version = action.version + (0 if action.mode == "check" else 1)

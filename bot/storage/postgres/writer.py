@@ -23,7 +23,8 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from bot.storage.action import ActionWrite
+from bot.storage.action import ActionWrite, Split, settled
+from bot.storage.action import split as action_split
 from bot.storage.postgres import batch
 from bot.storage.postgres.bridge import await_only, run_sync
 from bot.storage.postgres.errors import UNREACHABLE, again_if_dropped, unavailable
@@ -213,7 +214,7 @@ class Lane(GroupCommit):
         """``pending`` jobs in one transaction: committed, their outcomes filled in, and an empty set; or rolled
         back and the batched actions the version check refused (nothing else is done then)."""
         chosen = [jobs[index] for index in pending]
-        split = batch.split(chosen) if self._writer.batching else batch.Split(others=list(range(len(chosen))))
+        split = action_split(chosen) if self._writer.batching else Split(others=list(range(len(chosen))))
         actions = [action for _, action in split.batch]
         await self._begin({action.campaign.id for action in actions})
         try:
@@ -235,7 +236,7 @@ class Lane(GroupCommit):
             raise
         await self._end(commit=True)
         for _, action in split.batch:
-            batch.settled(action)
+            settled(action)
         for i, index in enumerate(pending):
             outcomes[index] = (True, results[i])
         return set()
