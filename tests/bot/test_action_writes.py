@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from bot.storage.postgres import batch
 from bot.storage.postgres.writer import LANES
 from bot.storage.protocol import Store
 from bot.storage.rows import StaleCampaignError
+from bot.storage.writer import SWITCH_INTERVAL
 from bot.table.registry import Registry
 from bot.table.service import ConcurrentChangeError, Place, TableService
 from tests.conftest import GM, PLAYER, open_store
@@ -220,3 +222,9 @@ async def test_sheets_changed_in_a_group_are_written_each_to_its_character(
         assert stored == {"Pip": (44, {"hp": 10 + i}), "Oz": (33, {"hp": 2})}
         assert (await _row(store, row.id)).version == 2  # touched twice
     assert batches[-1] == SAME_LANE
+
+
+@pytest.mark.skipif(ON_POSTGRES, reason="SQLite's writer thread (PostgreSQL's writes run on the event loop)")
+async def test_a_sqlite_store_lets_its_writer_thread_have_the_gil_soon(store: Store) -> None:
+    """At Python's default 5 ms switch interval the writer thread waited for a busy loop at every statement."""
+    assert sys.getswitchinterval() <= SWITCH_INTERVAL < 0.005
