@@ -63,9 +63,15 @@ ORDER BY e.key
 
 def batched(action: ActionWrite) -> bool:
     """Can this batch write everything the action writes? Only its campaign, the sheets it changed and its event:
-    no code to run (``also``), no characters added or removed, no waits or timers."""
-    return action.also is None and not (
-        action.added or action.deleted or action.waits_ended or action.waits_put or action.timers
+    no code to run (``also``), no characters added or removed, no waits or timers. And no NUL in the event's
+    text columns: SQLite's ``json_extract`` ends a string at one (the JSON columns escape theirs as ``\\u0000``)."""
+    event = action.event
+    return (
+        action.also is None
+        and not (action.added or action.deleted or action.waits_ended or action.waits_put or action.timers)
+        and "\x00" not in event.summary
+        and "\x00" not in event.actor_name
+        and "\x00" not in event.command
     )
 
 

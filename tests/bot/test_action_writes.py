@@ -228,3 +228,28 @@ async def test_sheets_changed_in_a_group_are_written_each_to_its_character(
 async def test_a_sqlite_store_lets_its_writer_thread_have_the_gil_soon(store: Store) -> None:
     """At Python's default 5 ms switch interval the writer thread waited for a busy loop at every statement."""
     assert sys.getswitchinterval() <= SWITCH_INTERVAL < 0.005
+
+
+@pytest.mark.parametrize("nul", ["", "\x00"])
+async def test_a_batched_event_keeps_every_character_of_its_text(
+    store: Store, batches: list[list[int]], nul: str
+) -> None:
+    """SQLite's batch carries an event through JSON: quotes, backslashes, emoji and accents come back exactly, and
+    the result's JSON with them. A NUL in its text (PostgreSQL stores U+FFFD for it), which SQLite's JSON functions
+    would cut the text at, sends the action statement by statement instead, and it is kept too."""
+    odd = f'Zoë "the \\ bold" 🐉{nul}end'
+    stored_odd = odd.replace("\x00", "\ufffd") if ON_POSTGRES else odd
+    rows = [await _row(store, campaign_id) for campaign_id in SAME_LANE]
+    writes = []
+    for row in rows:
+        row.state = {"name": odd, "big": 2**53 + 1, "ratio": 0.1}
+        event = EventWrite(11, odd, odd, odd, {"text": odd, "n": 2**53 + 1, "x": 1e-7}, {"state_delta": [odd]}, 77)
+        writes.append(ActionWrite(row, row.version, "state", event))
+    await asyncio.gather(*(store.write(write) for write in writes))
+    for row in rows:
+        (event,) = await store.events(row.id, limit=5)
+        assert (event.actor_name, event.command, event.summary) == (stored_odd, stored_odd, stored_odd)
+        assert event.result == {"text": stored_odd, "n": 2**53 + 1, "x": 1e-7}
+        assert event.thread_id == 77
+        assert (await _row(store, row.id)).state == {"name": stored_odd, "big": 2**53 + 1, "ratio": 0.1}
+    assert batches == ([] if nul and not ON_POSTGRES else [SAME_LANE])
