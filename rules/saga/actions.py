@@ -127,7 +127,7 @@ ACTIONS: dict[str, Action] = {
             draw,
             DrawOptions,
             "Draw cards as a card rule says",
-            example='count:<n> reason:"<card rule>"',
+            example='count:2 reason:"<the card rule>"',
         ),
         _a("put", put, PutOptions, "Move a card as a card rule says"),
         _a("win", win, WinOptions, "Claim victory by the End of Demo card"),

@@ -139,3 +139,11 @@ async def test_draw_through_discord(console: Console) -> None:
     assert len(action) == len(step10["data"]["table"]["action"]) + 2
     said = await refused(table, PAT, "saga draw", count=2, reason=FORD_RULE, cards="Sample Lute")
     assert "leave cards: out" in said.error
+
+
+async def test_help_shows_the_draw_with_an_example(console: Console) -> None:
+    for line in TO_THE_FORD[:4]:
+        await console.ok(line)
+    shown = await console.ok('/help command:"saga draw"')
+    assert shown["data"]["example"] == '/saga draw count:2 reason:"<the card rule>"'
+    assert "Draw cards as a card rule says" in shown["text"]
