@@ -119,7 +119,9 @@ def draw_cards(ctx: Ctx, count: int, to: str, hero: str | None, reported: list[s
             notes.extend(moved)
     if drawn and to == "hand":
         notes.append(f"{'They go' if len(drawn) > 1 else 'It goes'} into hand.")
-    if can < count:
+    if can < count and to == "cycle":  # the drawn cards went back under it: the deck ran out all the same
+        notes.append(f"The deck held only {can} card(s): each was drawn once, {count - can} could not be drawn.")
+    elif can < count:
         # cites F-R19
         notes.append(f"The deck is empty: {count - can} card(s) could not be drawn.")
     if to == "hand":

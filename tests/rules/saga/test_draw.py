@@ -100,6 +100,15 @@ def test_an_empty_deck_stops_the_draw_f_r19() -> None:
     assert "The deck is empty: 2 card(s) could not be drawn." in result.data["notes"]
 
 
+def test_drawing_more_than_the_deck_under_the_deck_takes_each_card_once() -> None:
+    table = moved()
+    game = ctx(table).game
+    left = list(game.deck)
+    result = run(table, "draw", count=len(left) + 1, to="cycle", reason="x")
+    assert game.deck == left  # each drawn once and cycled under, in order: the same deck
+    assert f"The deck held only {len(left)} card(s): each was drawn once, 1 could not be drawn." in result.data["notes"]
+
+
 def test_the_optional_window_f_r34() -> None:
     table = make_table(7)
     run(table, "start", deck="sample", seed=168)
