@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
-from rules.saga.area import Ctx
+from rules.saga.area import Ctx, source_limit
 from rules.saga.book import CARD_TYPES
 from rules.saga.state import HeroState
+from rules.text import fold
 
 SUBTYPES = ("room", "wanted", "folk-hero", "folk-enemy")
 NUMBER = r"\(?(\d+)\)?"
@@ -24,6 +25,13 @@ IN_GAME = re.compile(r"search (?:in game|every card of the game|all cards in gam
 LUCK_TOP = re.compile(r"top card of (?:your |the |a |their |its )?(?:hero's )?luck (?:stack|pile)", re.IGNORECASE)
 TOKEN = re.compile(r"(?:move|moves) (?:your |the )?hero token", re.IGNORECASE)
 PLACE_LEFT = re.compile(r"(?:current )?place (?:you are )?leaving", re.IGNORECASE)
+DRAW = re.compile(
+    rf"\bdraws? (?:(?P<one>an?|one) card|{NUMBER} cards?|(?:an amount of )?cards? equal to (?:your |the )?"
+    r"(?P<limit>source limit|hand size))"
+    r"(?: (?:into|to|onto) (?:your |the |a |their )?(?P<to>hand|action pile|luck (?:pile|stack)|story pile))?",
+    re.IGNORECASE,
+)
+DRAW_TO = {"hand": "hand", "action pile": "action", "luck pile": "luck", "luck stack": "luck", "story pile": "story"}
 CYCLE_SELF = re.compile(r"cycle this card", re.IGNORECASE)
 ATTACH_SONG = re.compile(r"attach .*spell-song", re.IGNORECASE)
 MOVE = re.compile(r"\b(?:move|put)\b", re.IGNORECASE)
@@ -90,13 +98,33 @@ def commands(ctx: Ctx, text: str, reason: str, *, card: str, hero: HeroState | N
         out.append(f"`/saga put card:<place> to:token {why}`")
         if PLACE_LEFT.search(text) and game.visiting:
             out.append(f"then `/saga put card:{_q(game.visiting)} to:hand {why}` (the place left)")
-    if CYCLE_SELF.search(text):
+    drawn = DRAW.search(text)
+    if drawn:
+        out.append(_draw(ctx, drawn, why, hero))
+    if CYCLE_SELF.search(text) and fold(card) != fold(game.visiting):  # the visited place stays (put refuses it)
         out.append(f"`/saga put card:{_q(card)} to:cycle {why}`")
     if ATTACH_SONG.search(text):
         out.append(f"`/saga attach song:<spell-song> item:{_q(card)}`")
     if not out and MOVE.search(text):
         out.append(f"`/saga put card:<card> to:{_destination(text)} {why}`")
     return out
+
+
+def _draw(ctx: Ctx, found: re.Match[str], why: str, hero: HeroState | None) -> str:
+    """`/saga draw` for "draw (2) cards", "draw a card" or "draw cards equal to your source limit" (the limit as
+    the table has it now), into the area the text names right after (the hand when it names none)."""
+    count = source_limit(ctx) if found["limit"] else 1 if found["one"] else int(found.group(2))
+    if count == 0:
+        return "nothing to draw: the source limit is 0"
+    to = DRAW_TO[found["to"].casefold()] if found["to"] else "hand"
+    line = f"`/saga draw count:{count} {why}"
+    if to != "hand":
+        line += f" to:{to}"
+        if len(ctx.game.heroes) > 1 and to in ("luck", "action"):
+            line += f" hero:{_q(hero.name) if hero else '<hero>'}"
+    if ctx.game.draws == "reported":
+        line += ' cards:"<the cards you drew>"'
+    return line + "`"
 
 
 def how_to(ctx: Ctx, text: str, reason: str, *, card: str, hero: HeroState | None = None) -> list[str]:

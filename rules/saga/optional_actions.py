@@ -1,4 +1,4 @@
-"""The optional steps as commands: `buy`, `use`, `switch`, `attach`, `bonus`, `search`, `put`."""
+"""The optional steps as commands: `buy`, `use`, `switch`, `attach`, `bonus`, `search`, `draw`, `put`."""
 
 from __future__ import annotations
 
@@ -114,6 +114,24 @@ def search(table: Table, options: SearchOptions) -> Outcome:
         ctx, primitives.search(ctx, options.top, options.type, options.take, options.to, options.hero, options.in_game)
     )
     return turn_outcome(ctx, "Search", notes, "searched" + (f" and took {options.take}" if options.take else ""))
+
+
+DrawArea = Literal["hand", "action", "luck", "story", "cycle"]  # primitives.DRAW_AREAS
+
+
+class DrawOptions(Model):
+    count: int = Field(ge=1, le=60, description="How many cards the card rule draws")
+    reason: str = Field(min_length=1, max_length=200, description="The card rule that draws")
+    to: DrawArea = Field(default="hand", description="Where the drawn cards go (hand unless the rule says)")
+    hero: str | None = Field(default=None, max_length=80, description="The hero (for luck, action)")
+    cards: str | None = Field(default=None, max_length=1500, description="Your own deck: the cards you drew")
+
+
+def draw(table: Table, options: DrawOptions) -> Outcome:
+    ctx = turn_ctx(table)
+    notes = recheck(ctx, primitives.draw_cards(ctx, options.count, options.to, options.hero, names(options.cards)))
+    notes.append(f"Reason: {options.reason}")
+    return turn_outcome(ctx, "Card rule", notes, f"drew {options.count} to {options.to}: {options.reason}")
 
 
 class PutOptions(Model):

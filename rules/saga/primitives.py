@@ -1,4 +1,4 @@
-"""The primitives card rules are made of (spec S4): search the deck or In Game (F-R33), and put a card anywhere.
+"""The primitives card rules are made of (spec S4): search the deck or In Game (F-R33), draw, and put a card anywhere.
 
 The bot cannot read a card's free text; these moves carry it out, each logged with its reason.
 """
@@ -15,6 +15,7 @@ from rules.saga.area import (
     find_hero,
     location,
     remove,
+    source_limit,
 )
 from rules.saga.bonus import place_circle_order
 from rules.saga.book import CardDef
@@ -72,6 +73,89 @@ def _is_type(card: CardDef, wanted: str) -> bool:
 
 
 AREAS = ("hand", "cycle", "luck", "story", "hero-pile", "item", "place", "attach", "action", "acknowledge", "token")
+# A draw takes unseen cards from the top of the deck: the areas any card may go to. The others (hero pile, item,
+# place, attach) take a card of one type, which the player sees only once it is drawn; acknowledge and token do
+# not move a card at all.
+DRAW_AREAS = ("hand", "action", "luck", "story", "cycle")
+
+# ---------------------------------------------------------------- draw (S4's `draw n`, F-R19)
+
+
+def draw_cards(ctx: Ctx, count: int, to: str, hero: str | None, reported: list[str]) -> list[str]:
+    """A card rule's "draw n": the top ``count`` cards of the deck, one at a time, into ``to`` (the hand unless
+    the rule says otherwise).
+
+    With the bot's deck it draws and names every card; with ``draws:reported`` the player names the cards drawn
+    from their own deck, each checked against the deck as the table knows it. An empty deck stops the draw
+    (F-R19). A draw never cycles the hand down by itself: the source limit holds at step 10 (S22).
+    Everything is checked before the first card moves, so a refusal changes nothing.
+    """
+    optional_window(ctx, "drawing by a card rule")
+    game = ctx.game
+    if game.wanted_draw is not None:
+        raise RuleError(
+            f"Not now: the table waits for the draw you are reporting ({game.wanted_draw}): "
+            "`/saga report card:<name>` first."
+        )
+    if to not in DRAW_AREAS:
+        raise RuleError(
+            f"A draw takes unseen cards from the top of the deck, so they go to one of: {', '.join(DRAW_AREAS)}. "
+            "To place a drawn card by its type (hero pile, item, place pile), draw it into hand, then "
+            "`/saga put card:<card> to:<where> reason:…`."
+        )
+    owner = find_hero(ctx, hero) if to in ("luck", "action") else None
+    can = min(count, len(game.deck))
+    if game.draws == "bot":
+        if reported:
+            raise RuleError("The bot keeps this game's deck (draws: bot) and draws for you: leave cards: out.")
+        drawn = game.deck[:can]  # the top, in order
+    else:
+        drawn = _reported(ctx, count, can, reported)
+    source = "the top of the deck" if game.draws == "bot" else "your deck"
+    notes = [f"Drew {len(drawn)} card(s) from {source}: {', '.join(drawn)}." if drawn else "Drew no card."]
+    for name in drawn:  # each moved out of the deck as `put` moves any card
+        moved = put(ctx, name, to, owner.name if owner else None, None)
+        if to != "hand":
+            notes.extend(moved)
+    if drawn and to == "hand":
+        notes.append(f"{'They go' if len(drawn) > 1 else 'It goes'} into hand.")
+    if can < count and to == "cycle":  # the drawn cards went back under it: the deck ran out all the same
+        notes.append(f"The deck held only {can} card(s): each was drawn once, {count - can} could not be drawn.")
+    elif can < count:
+        # cites F-R19
+        notes.append(f"The deck is empty: {count - can} card(s) could not be drawn.")
+    if to == "hand":
+        limit = source_limit(ctx)
+        if len(game.hand) > limit:
+            notes.append(
+                f"The hand has {len(game.hand)} cards, over the source limit {limit}: step 10 cycles it down "
+                "(a draw never cycles by itself)."
+            )
+    return notes
+
+
+def _reported(ctx: Ctx, count: int, can: int, reported: list[str]) -> list[str]:
+    """draws:reported: the cards the player names, each once and each still in the deck as the table knows it."""
+    game = ctx.game
+    if not reported and can == 0:
+        return []
+    if not reported:
+        raise RuleError(f'Your own deck (draws: reported): name the {count} card(s) you drew, cards:"A, B".')
+    found: list[str] = []
+    for name in reported:
+        card = exact(game.deck, name)
+        if card is None:
+            raise RuleError(
+                f"{name!r} is not in your deck as the table knows it (it is "
+                f"{'not in the catalog' if ctx.state.card(name) is None else 'already in play'})."
+            )
+        if card in found:
+            raise RuleError(f"{card} is named twice.")
+        found.append(card)
+    if len(found) != can:
+        left = f" (the deck has {len(game.deck)} left)" if can < count else ""
+        raise RuleError(f"You drew {can} card(s){left}: name exactly that many, not {len(found)}.")
+    return found
 
 
 def put_if_harmonic(ctx: Ctx, name: str, spot: int | None) -> list[str]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from rules.base import RuleError
 from rules.saga.area import Ctx, acknowledged, location, source_limit
 from rules.saga.book import CardDef
+from rules.saga.hints import how_to
 from rules.saga.state import Game
 from rules.text import fold
 
@@ -153,7 +154,7 @@ def end_prompt(ctx: Ctx) -> str:
     """Step 10's prompt, with any "at end of turn" rule in force to resolve first (F-R34)."""
     limit, hand = source_limit(ctx), len(ctx.game.hand)
     timed = [
-        f"{name}: {rule}"
+        " ".join([f"{name}: {rule}", *how_to(ctx, rule, name, card=name)])
         for name, rule in rules_in_force(ctx, "optional") + rules_in_force(ctx, "mandatory")
         if "end of turn" in rule.casefold()
     ]
