@@ -499,7 +499,8 @@ class TableService:
         new_settings = _dump(table.settings)
         settings_changed = new_settings != campaign.row.settings
         state_changed = settings_changed or new_state != campaign.row.state
-        removed = {name.casefold() for name in table.removed}
+        # most actions change only the state: no comprehension, copy or delta is made for what did not change
+        removed = {name.casefold() for name in table.removed} if table.removed else ()
         changed: list[tuple[CharacterRow, dict]] = []
         for key, record in table.characters.items():
             old = campaign.characters.get(key)
@@ -508,30 +509,38 @@ class TableService:
             sheet = _stored(record)
             if sheet != old.sheet or record.owner_id != old.owner_id:
                 changed.append((old, sheet))
-        added = [(record, _stored(record)) for record in table.added if record.name.casefold() in table.characters]
-        deleted = [campaign.characters[key] for key in removed if key in campaign.characters]
+        added = (
+            [(record, _stored(record)) for record in table.added if record.name.casefold() in table.characters]
+            if table.added
+            else []
+        )
+        deleted = [campaign.characters[key] for key in removed if key in campaign.characters] if removed else []
+        characters_changed = bool(changed or added or deleted)
 
         snapshot = None
-        if state_changed or changed or added or deleted:
+        if state_changed or characters_changed:
             snapshot = {
                 "state_delta": reverse_delta(campaign.row.state, new_state),
                 "settings_delta": reverse_delta(campaign.row.settings, new_settings) if settings_changed else [],
                 "characters": [_character_snapshot(old) for old, _ in changed]
                 + [_character_snapshot(old) for old in deleted]
-                + [{"name": record.name, "before": None} for record, _ in added],
+                + [{"name": record.name, "before": None} for record, _ in added]
+                if characters_changed
+                else [],
             }
 
         if snapshot is None and not logged and also is None:
             return None, WaitPlan(), campaign.row  # a pure read: nothing to save, nothing worth a log line
         new_row = _copy_row(campaign.row, state=new_state, settings=new_settings)
-        plan = WaitPlan()
         if snapshot is not None:  # only a change can change whom the table waits on
             plan = plan_waits(campaign.row, campaign.waits, self.waits_of(campaign.row, table), table.now)
+        else:
+            plan = WaitPlan()
 
         if state_changed:
             mode: Mode = "settings" if settings_changed else "state"
         else:
-            mode = "touch" if changed or added or deleted else "check"
+            mode = "touch" if characters_changed else "check"
         action = ActionWrite(
             new_row,
             new_row.version,
@@ -545,27 +554,33 @@ class TableService:
                 snapshot,
                 place.thread_id,
             ),
-            updated=[(old.id, table.characters[old.name.casefold()].owner_id, sheet) for old, sheet in changed],
-            deleted=[old.id for old in deleted],
-            added=[(record.owner_id, record.name, sheet) for record, sheet in added],
+            updated=[(old.id, table.characters[old.name.casefold()].owner_id, sheet) for old, sheet in changed]
+            if changed
+            else [],
+            deleted=[old.id for old in deleted] if deleted else [],
+            added=[(record.owner_id, record.name, sheet) for record, sheet in added] if added else [],
             waits_ended=list(plan.ended),
             waits_put=plan.new + plan.reworded,
-            timers=[TimerWrite(timer.kind, timer.due, timer.wait_key) for timer in plan.timers],
+            timers=[TimerWrite(timer.kind, timer.due, timer.wait_key) for timer in plan.timers] if plan.timers else [],
             also=also,
         )
         done = await self.store.write(action)
-        new_characters = dict(campaign.characters)
-        for (old, _), (_, owner, sheet) in zip(changed, action.updated, strict=True):
-            new_characters[old.name.casefold()] = CharacterRow(old.id, old.campaign_id, owner, old.name, sheet)
-        for old in deleted:
-            new_characters.pop(old.name.casefold(), None)
-        for (record, sheet), new_id in zip(added, done.added, strict=True):
-            new_characters[record.name.casefold()] = CharacterRow(
-                new_id, campaign.row.id, record.owner_id, record.name, sheet
-            )
-        event_id = done.event_id
-        self._remember(place, Campaign(new_row, new_characters, updated_waits(campaign.waits, plan)))
-        return event_id, plan, new_row
+        # the cache's characters and waits are never changed in place (each change copies them): kept as they are
+        # when the action left them alone
+        new_characters = campaign.characters
+        if characters_changed:
+            new_characters = dict(new_characters)
+            for (old, _), (_, owner, sheet) in zip(changed, action.updated, strict=True):
+                new_characters[old.name.casefold()] = CharacterRow(old.id, old.campaign_id, owner, old.name, sheet)
+            for old in deleted:
+                new_characters.pop(old.name.casefold(), None)
+            for (record, sheet), new_id in zip(added, done.added, strict=True):
+                new_characters[record.name.casefold()] = CharacterRow(
+                    new_id, campaign.row.id, record.owner_id, record.name, sheet
+                )
+        waits = campaign.waits if plan.empty else updated_waits(campaign.waits, plan)
+        self._remember(place, Campaign(new_row, new_characters, waits))
+        return done.event_id, plan, new_row
 
     # ------------------------------------------------------------------ campaigns
 
@@ -1144,5 +1159,13 @@ def _meta(row: CampaignRow) -> dict:
 
 
 def _copy_row(row: CampaignRow, **changes: Any) -> CampaignRow:
-    values = {**row.__dict__, "gm_ids": list(row.gm_ids), "pbp": dict(row.pbp), **changes}
-    return CampaignRow(**values)
+    """A copy of a row (its GM list and pbp settings copied too) with ``changes``: every action makes one, so it is
+    filled in directly, not through the dataclass's ``__init__`` (issue 23; ``test_hot_path`` checks it agrees)."""
+    copied = object.__new__(CampaignRow)
+    values = copied.__dict__
+    values.update(row.__dict__)
+    values["gm_ids"] = list(row.gm_ids)
+    values["pbp"] = dict(row.pbp)
+    if changes:
+        values.update(changes)
+    return copied

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
 from datetime import UTC, datetime
 
 import pytest
 
 from bot.storage import rows
+from bot.table.service import _copy_row
 
 
 def test_the_clock_text_is_made_once_a_second_and_is_always_that_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -26,3 +28,16 @@ def test_the_clock_text_matches_the_standard_librarys() -> None:
     text = rows.utcnow()
     after = datetime.now(UTC)
     assert before <= datetime.fromisoformat(text) <= after
+
+
+def test_a_copied_row_equals_one_made_by_its_dataclass_and_shares_no_list_or_dict_to_change() -> None:
+    row = rows.CampaignRow(
+        7, 1, 2, "runic", "Ashes", [10, 11], None, {"a": 1}, {"b": [1]}, 3, "2026-01-01", None, {"turns": {}}
+    )
+    copied = _copy_row(row, state={"b": [2]}, version=4)
+    assert copied == rows.CampaignRow(**{**dataclasses.asdict(row), "state": {"b": [2]}, "version": 4})
+    assert type(copied) is rows.CampaignRow
+    copied.gm_ids.append(12)
+    copied.pbp["paused_at"] = "now"
+    assert row.gm_ids == [10, 11] and row.pbp == {"turns": {}}  # the cached row is left as it was
+    assert _copy_row(row) == row and _copy_row(row) is not row
