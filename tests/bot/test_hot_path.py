@@ -1,4 +1,5 @@
-"""Issue 23's per-action shortcuts keep their meaning: the cached clock text, the kept locks."""
+"""Issue 23's per-action shortcuts keep their meaning: the cached clock text, the kept locks, the copied row, the
+shared actors."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ import dataclasses
 from datetime import UTC, datetime
 
 import pytest
+from pydantic import ValidationError
 
 from bot.storage import rows
-from bot.table.service import _copy_row
+from bot.table.service import Caller, TableService, _copy_row
+from tests.conftest import GM, HERE, PLAYER
 
 
 def test_the_clock_text_is_made_once_a_second_and_is_always_that_seconds(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -41,3 +44,19 @@ def test_a_copied_row_equals_one_made_by_its_dataclass_and_shares_no_list_or_dic
     copied.pbp["paused_at"] = "now"
     assert row.gm_ids == [10, 11] and row.pbp == {"turns": {}}  # the cached row is left as it was
     assert _copy_row(row) == row and _copy_row(row) is not row
+
+
+async def test_one_actor_serves_a_callers_actions_and_none_can_be_changed_by_one(tally: TableService) -> None:
+    campaign = await tally.require_campaign(HERE)
+    player = tally.table_for(campaign, PLAYER).actor
+    assert player is tally.table_for(campaign, PLAYER).actor
+    assert (player.user_id, player.name, player.is_gm) == (22, "Pat", False)
+    gm = tally.table_for(campaign, GM).actor
+    assert (gm.user_id, gm.is_gm) == (11, True)
+    with pytest.raises(ValidationError):
+        player.is_gm = True  # a shared actor that one action could make a GM would make every later one so
+    renamed = tally.table_for(campaign, Caller(22, "Patricia")).actor
+    assert renamed.name == "Patricia"  # a new display name is a new actor
+    promoted = Caller(22, "Pat", manages_guild=True)
+    assert tally.table_for(campaign, promoted).actor.is_gm  # and so is a player made GM
+    assert not tally.table_for(campaign, PLAYER).actor.is_gm
