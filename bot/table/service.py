@@ -1115,7 +1115,11 @@ def _logged(outcome: Outcome, readers: Any, made: sealing.Seal | None) -> dict[s
 
 
 def _dump(model: Any) -> dict:
-    return model.model_dump(mode="json") if isinstance(model, BaseModel) else dict(model)
+    """A model as stored (JSON types). Its serializer is called directly: ``model_dump(mode="json")`` does the same
+    with the same defaults, through a Python layer that costs ~0.4 µs a call, and an action makes a few (issue 23)."""
+    if isinstance(model, BaseModel):
+        return model.__pydantic_serializer__.to_python(model, mode="json")
+    return dict(model)
 
 
 def _record(sheet_model: type[BaseModel], row: CharacterRow) -> CharacterRecord:
