@@ -11,7 +11,7 @@ from pydantic import BaseModel, ValidationError
 
 from bot.storage import rows
 from bot.table.registry import Registry
-from bot.table.service import Caller, TableService, _copy_row, _dump
+from bot.table.service import Caller, Campaign, TableService, _copy_row, _dump
 from tests.conftest import GM, HERE, PLAYER
 
 
@@ -87,3 +87,36 @@ class _Sample(BaseModel):
     tags: set[str]
     pair: tuple[int, int]
     inner: _Inner
+
+
+async def test_a_campaign_read_earlier_keeps_what_it_said_while_later_actions_share_what_they_left_alone(
+    tally: TableService,
+) -> None:
+    """An action that leaves the characters or the waits alone hands the next cached campaign the same dicts
+    (no copy per action): so no action may change them in place, and an earlier read keeps its own view."""
+
+    def seen(campaign: Campaign) -> tuple:
+        return {key: (row.id, row.owner_id, dict(row.sheet)) for key, row in campaign.characters.items()}, sorted(
+            campaign.waits
+        )
+
+    first = await tally.require_campaign(HERE)
+    first_seen = seen(first)
+    await tally.run(HERE, GM, "tally", "reset", {})  # state only
+    second = await tally.require_campaign(HERE)
+    assert second.row.state["count"] == 0 and seen(second) == first_seen
+    await tally.run(HERE, GM, "tally", "ask", {"names": "Pip"})  # state and a new wait
+    third = await tally.require_campaign(HERE)
+    assert sorted(third.waits) != sorted(second.waits)
+    await tally.run(HERE, PLAYER, "tally", "add", {"name": "Pip"})  # a sheet, the state, and the wait ended
+    fourth = await tally.require_campaign(HERE)
+    with pytest.raises(RuntimeError):
+        await tally.run(HERE, PLAYER, "tally", "boom", {})  # changes every sheet, then fails
+    assert seen(first) == seen(second) == first_seen  # what was read before is as it was
+    assert seen(third)[0] == first_seen[0] and seen(third)[1] != first_seen[1]
+    assert seen(fourth)[1] == first_seen[1]
+    now = await tally.require_campaign(HERE)
+    stored = await tally.store.characters(now.row.id)
+    assert seen(now)[0] == {c.name.casefold(): (c.id, c.owner_id, c.sheet) for c in stored} == seen(fourth)[0]
+    assert now.row.state == (await tally.store.campaign(HERE.guild_id, HERE.channel_id)).state
+    assert now.waits.keys() == {w.key for w in await tally.store.waits(now.row.id)} == fourth.waits.keys()
