@@ -335,6 +335,10 @@ class LookupEntry(Model):
 
 
 class Actor(Model):
+    """Who acts. Frozen: the table service hands one Actor to every action of the same caller (issue 23)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
     user_id: int
     name: str
     is_gm: bool = False
