@@ -286,7 +286,7 @@ async def serve(settings: Settings, plan: ShardPlan = ShardPlan()) -> int:
         with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows: Ctrl-C still works
             loop.add_signal_handler(signal.SIGTERM, stop)
         health, pages = await _servers(settings, bot, lambda: bot)  # `bot` read when asked: a retry's is seen
-        startup.started()
+        startup.started()  # its commands load at login (setup_hook), with the collector on
         while not stopping.is_set():
             try:
                 async with bot:

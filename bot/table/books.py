@@ -4,12 +4,12 @@ Each ruleset's book is the merge of ``data/<id>/*.toml``, one top-level key per
 file stem, validated by the ruleset's ``book_model``. A broken file stops
 start-up with its file and row named, so a typo in a table never reaches play.
 
-Parsing the TOML and building the book models' validators took a fifth of start-up, for the same answer each
+Parsing the TOML and building the book models' validators took a tenth of start-up, for the same answer each
 time. So a folder keeps its validated book in ``__pycache__/``, as Python keeps bytecode (and only where Python
 may write bytecode), under a key: the SHA-256 of every data file's bytes, of the source of the package that
-defines the book model (and of ``rules``, whose base models it builds on) and of pydantic's version. A changed
-table or a changed model misses, so it is read and validated again at that start, and a broken one still stops
-start-up naming its file and row.
+defines the book model (and of ``rules``, whose base models it builds on; rules do no I/O, so that is all their
+validators read) and of pydantic's version. A changed table or a changed model misses, so it is read and
+validated again at that start, and a broken one still stops start-up naming its file and row.
 """
 
 from __future__ import annotations
