@@ -32,6 +32,10 @@ COPY docs/rulings.md docs/rulings.md
 # Bytecode compiled once here, since PYTHONDONTWRITEBYTECODE keeps the running bot from writing it: without it every
 # start compiles ~200 modules from source again (a third of a second; issue 23's start-up figure).
 RUN python -m compileall -q bot cogs rules
+# Each book validated once here and kept beside its tables (data/<id>/__pycache__/, bot/table/books.py), for the same
+# reason: the running bot reads it back instead of parsing and validating the tables again (a change to them or to
+# the rules' code is simply validated afresh at that start).
+RUN PYTHONDONTWRITEBYTECODE= python -c "from bot.table.registry import Registry; Registry.discover()"
 USER magister:magister
 # The SQLite file (MAGISTER_DB), backups and exports; a new named volume takes this folder's owner, so the user
 # can write it. The working directory too, so a relative MAGISTER_DB (.env.example's) lands here as well.

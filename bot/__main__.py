@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, NoReturn
 import aiohttp
 import discord
 
+from bot.cli import startup
 from bot.cli.config import Settings, configure_logging, fail, load_settings
 
 if TYPE_CHECKING:
@@ -150,6 +151,7 @@ def _main(argv: list[str] | None) -> int:
     if args.command == "console":
         from bot.cli import console
 
+        startup.pause_collector()  # until the console is ready (bot/cli/startup.py)
         return asyncio.run(console.run(args.rest))
     if args.command == "sync":
         sync_args = argparse.ArgumentParser(prog="python -m bot sync", description="Register slash commands.")
@@ -178,6 +180,7 @@ def _main(argv: list[str] | None) -> int:
         # a detached container or a service with no token: a console nobody can type at would end at once with
         # status 0, and a deployment would never learn why it is not in Discord
         fail("no DISCORD_TOKEN is set (put it in .env or the environment), and nothing can be typed here")
+    startup.pause_collector()  # until the bot or the console is ready (bot/cli/startup.py)
     if settings.token is None:  # the console table, typed at or piped into (`printf '/roll expression:3d6\n' | ...`)
         from bot.cli import console
 
@@ -283,6 +286,7 @@ async def serve(settings: Settings, plan: ShardPlan = ShardPlan()) -> int:
         with contextlib.suppress(NotImplementedError):  # no signal handlers on Windows: Ctrl-C still works
             loop.add_signal_handler(signal.SIGTERM, stop)
         health, pages = await _servers(settings, bot, lambda: bot)  # `bot` read when asked: a retry's is seen
+        startup.started()  # its commands load at login (setup_hook), with the collector on
         while not stopping.is_set():
             try:
                 async with bot:

@@ -6,8 +6,6 @@ its characters, who is acting, the RNG and the book) and returns an
 the table service in ``bot/`` loads and saves around it.
 """
 
-from __future__ import annotations
-
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -110,7 +108,7 @@ class Card(Model):
     footer: str = ""
     tone: Tone = "neutral"
 
-    def add(self, name: str, value: str, inline: bool = False) -> Card:
+    def add(self, name: str, value: str, inline: bool = False) -> "Card":
         self.fields.append(CardField(name=name, value=value, inline=inline))
         return self
 
@@ -219,7 +217,7 @@ class Outcome(Model):
     chart: Chart | None = None  # drawn as a PNG beside the card, off the event loop
 
     @model_validator(mode="after")
-    def _gm_keys_are_secret(self) -> Outcome:
+    def _gm_keys_are_secret(self) -> "Outcome":
         gm, private = _pop_marked(self.data)
         if gm:
             _merge(self.secret_data, gm)
@@ -250,7 +248,7 @@ class Outcome(Model):
             logged = {**logged, "private": private}
         return logged
 
-    def kept_secret(self, what: str) -> Outcome:
+    def kept_secret(self, what: str) -> "Outcome":
         """This result made secret as a whole: the channel learns only that ``what`` was made, and by whom."""
         return Outcome(
             card=Card(title=f"Secret {what}", tone="secret"),
@@ -433,7 +431,7 @@ class Table:
     # -- how player text speaks of a character (its pronouns: see Pronouns) ---------------------------
     # ``who`` is a character, or a name (a monster, a native: not a character here, so "they"/"them"/"their");
     # ``capital`` for a sentence's start. Verbs after "they" agree with ``pronouns_of(who).plural``.
-    def pronouns_of(self, who: CharacterRecord | str) -> Pronouns:
+    def pronouns_of(self, who: CharacterRecord | str) -> "Pronouns":
         record = who if isinstance(who, CharacterRecord) else self.characters.get(" ".join(who.split()).casefold())
         return Pronouns.of(record.pronouns if record is not None else None)
 
@@ -603,8 +601,8 @@ class SecretsCase:
     no marker, when it is public in itself and only its place is secret (a prepared spell's title is on the Codex
     everyone reads); the service still keeps it off the action's public side."""
 
-    setup: tuple[BenchStep, ...]
-    steps: tuple[BenchStep, ...]
+    setup: "tuple[BenchStep, ...]"
+    steps: "tuple[BenchStep, ...]"
     markers: tuple[str, ...]
     unmarked: str = ""
 
@@ -756,7 +754,7 @@ class Pronouns:
     DEFAULT: ClassVar[str] = "they"
 
     @classmethod
-    def of(cls, text: str | None) -> Pronouns:
+    def of(cls, text: str | None) -> "Pronouns":
         parts = [part.strip() for part in (text or cls.DEFAULT).casefold().split("/") if part.strip()]
         if not parts:
             parts = [cls.DEFAULT]

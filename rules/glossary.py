@@ -1,7 +1,5 @@
 """A book's glossary: the one model every ruleset reads its ``glossary.toml`` with, and its ``/lookup`` entries."""
 
-from __future__ import annotations
-
 from collections.abc import Iterator
 
 from pydantic import Field, model_validator
@@ -26,7 +24,7 @@ class Glossary(Model):
     term: list[Term]
 
     @model_validator(mode="after")
-    def _unique(self) -> Glossary:
+    def _unique(self) -> "Glossary":
         seen: set[str] = set()
         for term in self.term:
             if fold(term.name) in seen:

@@ -59,12 +59,18 @@ class Goal:
             return f"success ≥ {_bound(self.bound)}"
         return f"{risk_word} ≤ {_bound(self.bound)}"
 
-    def describe(self, risk_word: str) -> str:
+    def describe(self, risk_word: str, rank: int = 1) -> str:
+        """Why a plan was picked; ``rank`` is its place among the plans meeting the goal (1: the best), so the
+        second and third plans shown for one goal say so instead of each claiming to be the cheapest."""
+        place = "" if rank == 1 else f"{ORDINALS.get(rank, f'{rank}th')} "
         if self.kind == "best":
-            return "the highest chance of success"
+            return f"the {place}highest chance of success"
         if self.kind == "success":
-            return f"the cheapest plan with {self.target(risk_word)}"
-        return f"the likeliest plan with {self.target(risk_word)}"
+            return f"the {place}cheapest plan with {self.target(risk_word)}"
+        return f"the {place}likeliest plan with {self.target(risk_word)}"
+
+
+ORDINALS = {2: "second", 3: "third", 4: "fourth", 5: "fifth"}
 
 
 def _bound(value: Fraction) -> str:
@@ -190,8 +196,8 @@ def choose(plans: list[Plan], goals: list[Goal], risk_word: str) -> tuple[list[C
                     f"(success {percent(near.success)}, {risk_word} {percent(near.risk)})."
                 )
             continue
-        for plan in meeting[: SHOWN if len(goals) == 1 else 1]:
-            chosen.append(Chosen(goal.describe(risk_word), plan))
+        for rank, plan in enumerate(meeting[: SHOWN if len(goals) == 1 else 1], 1):
+            chosen.append(Chosen(goal.describe(risk_word, rank), plan))
     return chosen, missed
 
 

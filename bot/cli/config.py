@@ -2,24 +2,46 @@
 
 The token is a ``SecretStr`` so it never appears in a repr, a log line or a
 traceback. Bad settings stop the program with one clear line and exit code 2.
+
+Read as pydantic-settings would (a variable named like the field in any case; the environment over ``.env``
+over the defaults; keyword arguments over both), by a plain model: importing pydantic-settings cost ~30 ms of
+every start (issue 23).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
-from typing import Literal, NoReturn
+from typing import Any, Literal, NoReturn
 from urllib.parse import urlsplit
 
-from pydantic import Field, SecretStr, ValidationError, field_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 EXIT_BAD_CONFIG = 2
+ENV_FILE = ".env"
 
 
-class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+def environment_values(fields: dict[str, Any], env_file: str | Path | None = ENV_FILE) -> dict[str, Any]:
+    """The values of these fields from ``env_file`` (python-dotenv's syntax, read only when it exists), then from
+    the environment, which wins; names match in any case (``DISCORD_TOKEN`` sets ``discord_token``)."""
+    values: dict[str, Any] = {}
+    if env_file is not None and Path(env_file).is_file():
+        from dotenv import dotenv_values
+
+        found = dotenv_values(env_file, encoding="utf-8").items()
+        values |= {key.lower(): value for key, value in found if value is not None}  # a bare NAME line sets nothing
+    values |= {key.lower(): value for key, value in os.environ.items()}
+    return {name: values[name] for name in fields if name in values}
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    def __init__(self, _env_file: str | Path | None = ENV_FILE, **values: Any) -> None:
+        """Keyword arguments, then the environment, then ``_env_file`` (None: no file), then the defaults."""
+        super().__init__(**(environment_values(type(self).model_fields, _env_file) | values))
 
     discord_token: SecretStr | None = Field(default=None, description="Bot token from the Discord developer portal")
     magister_db: str = Field(

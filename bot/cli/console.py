@@ -28,7 +28,7 @@ from bot.adapter.errors import UNREACHABLE
 from bot.adapter.posting import RecordingCourier, RecordingPoster, post_fired
 from bot.adapter.render import to_text
 from bot.adapter.speaking import RecordingSpeaker
-from bot.cli import shell
+from bot.cli import shell, startup
 from bot.cli.config import configure_logging, fail, load_settings
 from bot.cli.virtual import (
     Sent,
@@ -762,6 +762,7 @@ async def run(argv: list[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.s
 
     try:
         await table.tick()  # what came due while nobody was here fires at start, as the bot does
+        startup.started()  # the collector, paused by `python -m bot` while it started, runs again
         for fired in table.timer_results():
             show(fired)
         while True:

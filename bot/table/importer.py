@@ -75,7 +75,7 @@ log = logging.getLogger(__name__)
 class _Exported(BaseModel):
     """Keys a later Magister adds to its exports are ignored: what this one needs is checked."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)  # built on an import's first use, not at start-up
 
 
 def _iso(text: str) -> str:

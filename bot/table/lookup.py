@@ -17,8 +17,6 @@ from collections import Counter
 from dataclasses import dataclass
 from enum import IntEnum
 
-from rapidfuzz import fuzz, process, utils
-
 from rules.base import Card, LookupEntry, Outcome, RuleError
 
 MAX_CHOICES = 25
@@ -72,6 +70,8 @@ class LookupIndex:
         prefixed labels autocomplete uses, so a typo is judged against what the person meant to type.
         """
         best: dict[int, float] = {}
+        from rapidfuzz import fuzz, process, utils  # imported with the first near-miss, not at every start
+
         for _name, score, position in process.extract(
             term, self._plain_names, scorer=fuzz.ratio, processor=utils.default_process, limit=12
         ):
@@ -170,6 +170,8 @@ class LookupIndex:
             found.setdefault(id(entry), entry)
             if len(found) >= limit:
                 return list(found.values())
+        from rapidfuzz import fuzz, process, utils  # imported with the first near-miss, not at every start
+
         matches = process.extract(
             term, self._names, scorer=fuzz.WRatio, processor=utils.default_process, limit=limit * 3
         )

@@ -66,7 +66,7 @@ class PbpSettings(BaseModel):
     a turn lasts 2 days, the reminder comes at half the time, and a turn nobody takes goes to the GM.
     """
 
-    model_config = ConfigDict(extra="ignore", validate_assignment=True)
+    model_config = ConfigDict(extra="ignore", validate_assignment=True, defer_build=True)
 
     response_window: str = Field("12h", description="How long a response window waits (e.g. 30m, 12h, off)")
     turn_deadline: str = Field("2d", description="How long a turn waits before its deadline (e.g. 1d, off)")

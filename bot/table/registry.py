@@ -8,6 +8,7 @@ all it takes to register it. Broken book data, a broken entry point or two rules
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.metadata
 import inspect
@@ -49,10 +50,16 @@ class LoadedRuleset:
 class Registry:
     def __init__(self, loaded: Iterable[LoadedRuleset], extra_entries: Iterable[LookupEntry] = ()) -> None:
         self._by_id = {item.id: item for item in loaded}
-        entries = list(extra_entries)
+        self._extra_entries = list(extra_entries)
+
+    @functools.cached_property
+    def lookup(self) -> LookupIndex:
+        """The ``/lookup`` index, built on its first use (well inside autocomplete's 3 seconds): splitting every book
+        entry's words was a tenth of start-up, and most starts (the console's first reply) never look anything up."""
+        entries = list(self._extra_entries)
         for item in self._by_id.values():
             entries.extend(item.ruleset.lookup_entries(item.book))
-        self.lookup = LookupIndex(entries)
+        return LookupIndex(entries)
 
     @classmethod
     def build(cls, rulesets: Iterable[Ruleset], data_dir: Path = DATA_DIR) -> Registry:

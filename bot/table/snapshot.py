@@ -53,7 +53,7 @@ class SnapshotError(RuleError):
 
 
 class _Kept(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # built at the first undo, not at start-up
 
 
 def _ops(ops: list[Any]) -> list[Any]:

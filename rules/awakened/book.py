@@ -5,8 +5,6 @@ typo could break (ten distinct Arcana, three aspects, a table row per Wisdom
 dot), so a bad edit stops start-up instead of reaching a casting.
 """
 
-from __future__ import annotations
-
 import itertools
 from typing import Literal
 
@@ -36,7 +34,7 @@ class ArcanaFile(Model):
     conjunction: list[Conjunction]
 
     @model_validator(mode="after")
-    def _ten(self) -> ArcanaFile:
+    def _ten(self) -> "ArcanaFile":
         if len(self.names) != 10 or len(set(self.names)) != 10:
             raise ValueError("there are exactly ten distinct Arcana")
         for row in self.conjunction:
@@ -81,7 +79,7 @@ class AspectsFile(Model):
     action: list[SpellAction]
 
     @model_validator(mode="after")
-    def _all(self) -> AspectsFile:
+    def _all(self) -> "AspectsFile":
         if sorted(a.name for a in self.aspect) != ["covert", "sensory", "vulgar"]:
             raise ValueError("the aspects are sensory, covert and vulgar, once each")
         if sorted(a.name for a in self.action) != ["instant", "minor", "reflexive", "ritual"]:
@@ -168,7 +166,7 @@ class TablesFile(Model):
     resonance: list[ResonanceRow]
 
     @model_validator(mode="after")
-    def _ordered(self) -> TablesFile:
+    def _ordered(self) -> "TablesFile":
         penalty = self.soul_stone_penalty
         if penalty[0] != 0 or any(b <= a for a, b in itertools.pairwise(penalty)):
             raise ValueError("soul_stone_penalty starts at 0 and rises with each stone")

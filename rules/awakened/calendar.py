@@ -8,8 +8,6 @@ refreshed to be sustained again); a day's end rolls soul loss, the monthly
 Willpower dot, and heals worn sympathy.
 """
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from rules.awakened.common import DiceOption, gm_dice, lengthen_limit, roll, roll_data, roll_text, spell_label

@@ -5,8 +5,6 @@ Arcana, factors the Arcana can't reach, a payment over the Gnosis limit) is
 checked before the sheet changes; scoured wounds land after the spell.
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import Field

@@ -7,8 +7,6 @@ that would change the status quo needs strictly more successes; ties hold it
 automatic needs only as many as the hindrance (l.235, as written).
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -4,8 +4,6 @@ Scrutiny results are the GM's to narrate: the dice and what they reveal go to
 the GM as a secret card; the channel sees only that the mage scrutinized.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

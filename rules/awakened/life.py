@@ -6,8 +6,6 @@ is refused with what would fit. A refresh works like casting anew: full cost,
 free Mana, the Gnosis limit, paradox, sympathy wear, and a new Shaping window.
 """
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from rules.awakened.common import MageOption, conscious, find_spell, mage_of, spell_data, spell_label

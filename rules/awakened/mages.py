@@ -6,8 +6,6 @@ its dots, Wisdom, Health and wounds) change through the GM's `adjust`, with a
 reason for the log and the consequences the rules attach (P-G10).
 """
 
-from __future__ import annotations
-
 import re
 from typing import Any, Literal
 

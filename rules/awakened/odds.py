@@ -4,8 +4,6 @@ The pool is worked out exactly as the roll itself would build it (the same
 functions), then handed to ``rules.dice.pool_odds``: enumeration, not sampling.
 """
 
-from __future__ import annotations
-
 from fractions import Fraction
 from typing import Literal
 

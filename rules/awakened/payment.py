@@ -6,8 +6,6 @@ is checked before anything changes; scoured wounds land after the spell
 (l.286), as Resistant lethal wounds that don't make the mage bleed out.
 """
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from rules.awakened.book import AwakenedBook

@@ -13,8 +13,6 @@ Paradox: the chance the round's paradox roll, with the pool this plan leaves, sc
 Cheapest means: the least Mana, then the least Willpower (paradox risk is weighed by the goal).
 """
 
-from __future__ import annotations
-
 from fractions import Fraction
 from typing import Any
 

@@ -7,8 +7,6 @@ A spontaneous spell is Shaped only in the round it was cast or refreshed
 collective paradox pool (l.279).
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

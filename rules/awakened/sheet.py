@@ -5,8 +5,6 @@ a sheet that reaches the database is one the rules can play. The effective
 maximum Mana is derived (base minus the soul-stone penalty), never stored twice.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

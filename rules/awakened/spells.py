@@ -6,8 +6,6 @@ target and the most distant one decides (l.210); reaching past sensory range
 needs a conjunctional Arcanum whose benefit allows it for the spell's aspect.
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import Field

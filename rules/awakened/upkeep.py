@@ -4,8 +4,6 @@ Each follows the spec's ruling exactly (M7, M8, M10, M11, M14; P-G26 to P-G32).
 Mana gained stops at the effective maximum and the excess is shown as lost (P-G31).
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

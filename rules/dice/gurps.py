@@ -6,8 +6,6 @@ spell with its Rule of 16. ``judge`` is the single classifier; the rolls and
 the exact odds both call it, so they cannot drift apart.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from random import Random
 from typing import Literal

@@ -32,7 +32,7 @@ class DamageNotationError(ValueError):
 class DamageSpec(BaseModel):
     """``count`` d6 plus ``adds``, times ``multiply``."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, defer_build=True)  # built on first use, not at start-up
 
     count: int
     adds: int = 0
@@ -46,6 +46,8 @@ class DamageSpec(BaseModel):
 
 class DamageRoll(BaseModel):
     """One damage roll: the spec, every face, the raw sum and the total after the minimum."""
+
+    model_config = ConfigDict(defer_build=True)
 
     spec: str
     dice: list[int]

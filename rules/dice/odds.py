@@ -5,8 +5,6 @@ with them, so they share the classifiers the rolls use (``judge``, the 2d10
 threshold, the pool's success face) instead of restating the rules.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cache

@@ -12,8 +12,6 @@ order; then the rote rerolls, one for each failed original die, in pool order;
 then their explosions, round by round.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from random import Random
 from typing import Literal

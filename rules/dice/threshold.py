@@ -10,8 +10,6 @@ The Resonance chart is book data (``data/serpent``); this module only defines
 the band model it is loaded into and reads a d10 against it.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from random import Random
 from typing import Literal
@@ -94,7 +92,7 @@ class ResonanceBand(Model):
     overload: bool = False  # a Resonance Overload: every being with Harmony loses 1
 
     @model_validator(mode="after")
-    def _ordered(self) -> ResonanceBand:
+    def _ordered(self) -> "ResonanceBand":
         if self.low > self.high:
             raise ValueError(f"low {self.low} is above high {self.high}")
         return self

@@ -1,7 +1,5 @@
 """``/realm spells``: every spell in effect, its state, and when it ends or next wakes (spec section 3)."""
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from rules.base import Card, Model, Outcome, Table, add_field, fit

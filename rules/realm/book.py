@@ -5,8 +5,6 @@ primer states (spec G-R3): the three attack spells carry no type and no color un
 The vocabulary (colors, durations, target types, roman numerals) is the primer's own (L39, L59).
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -90,7 +88,7 @@ class ColorTable(Model):
     day: list[DayColor]
 
     @model_validator(mode="after")
-    def _consistent(self) -> ColorTable:
+    def _consistent(self) -> "ColorTable":
         types = [c.type for c in self.chit]
         if len(set(types)) != len(types):
             raise ValueError("a chit type is listed twice")

@@ -5,8 +5,6 @@ committed (L55), a color chit reverts and fatigues (L41), a book counts as used 
 action and the effort are recorded (L37, L43).
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass, field
 
 from pydantic import Field

@@ -4,8 +4,6 @@ A player builds and changes his own; a GM may change anyone's. Hidden status is 
 table is not in the primer, G-R17) and is shown only to the owner and the GM.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -6,8 +6,6 @@ permanent spells fall inert at midnight, and a color day energizes them at its s
 crosses any boundary the GM skipped, in order, so nothing is ever missed.
 """
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from rules.base import Card, Model, Outcome, RuleError, Table, add_field, fit

@@ -3,8 +3,6 @@ Encounter Step, maneuver and attack with a weapon in the Melee Step, and play a 
 The cast itself is ``castability``; targets and spells going into effect are ``melee``.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

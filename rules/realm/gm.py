@@ -2,8 +2,6 @@
 the primer does not print (the Missile Table, hide rolls; G-R17). The bot never makes up a table.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

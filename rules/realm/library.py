@@ -2,8 +2,6 @@
 import from TOML or CSV with every error reported by its line, so a group can bring the board game's list.
 """
 
-from __future__ import annotations
-
 import csv
 import tomllib
 from typing import Annotated, Any, Literal

@@ -2,8 +2,6 @@
 what each duration does on going into effect (L61-L69), and attack spells hitting (L63, G-R18).
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass, field
 from typing import Literal
 

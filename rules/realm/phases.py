@@ -3,8 +3,6 @@ prepares a chit (L32), other phases move or just start; each phase start lets co
 permanent spells (G-R11), and a color chit, anyone's, may energize one (L71, G-R32).
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

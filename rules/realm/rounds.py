@@ -3,8 +3,6 @@ order, the next round with its Fatigue Step, and the end of combat with what exp
 G-R23). What each fighter does is ``fighting``; spells going into effect are ``melee``.
 """
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from rules.base import Card, Model, Outcome, RuleError, Table, add_field, fit, quoted

@@ -5,8 +5,6 @@ Character sheets hold chits, known spells, location and hidden status. Everythin
 so ``/campaign undo`` restores any step exactly from the service's reverse deltas.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -6,8 +6,6 @@ stops start-up instead of reaching a casting. Code reads numbers from here and
 never repeats a row.
 """
 
-from __future__ import annotations
-
 from functools import cached_property
 from typing import Annotated, Literal
 
@@ -32,7 +30,7 @@ class Word(Model):
     time_factor: float | None = None  # Des ×1/2, Vas ×2
 
     @model_validator(mode="after")
-    def _one_time(self) -> Word:
+    def _one_time(self) -> "Word":
         if (self.time is None) == (self.time_factor is None):
             raise ValueError("a Word has either a time or a time_factor")
         return self
@@ -48,7 +46,7 @@ class WordsFile(Model):
     word: list[Word]
 
     @model_validator(mode="after")
-    def _unique(self) -> WordsFile:
+    def _unique(self) -> "WordsFile":
         names = [w.name.casefold() for w in self.word]
         letters = [w.letter for w in self.word]
         if len(set(names)) != len(names) or len(set(letters)) != len(letters):
@@ -293,7 +291,7 @@ class Injury(Model):
     _dice = field_validator("dice")(_check_dice)
 
     @model_validator(mode="after")
-    def _one(self) -> Injury:
+    def _one(self) -> "Injury":
         if (self.dice is None) == (self.points is None):
             raise ValueError("an injury has either dice or points")
         return self
@@ -314,7 +312,7 @@ class ConditionEffect(Model):
     _dice = field_validator("dice", "area_dice")(_check_dice)
 
     @model_validator(mode="after")
-    def _units(self) -> ConditionEffect:
+    def _units(self) -> "ConditionEffect":
         if (self.dice is None) != (self.unit is None) or (self.area_dice is None) != (self.area_unit is None):
             raise ValueError("dice and their unit come together")
         return self
@@ -413,7 +411,7 @@ class RollTable(Model):
     condition: list[ConditionKind] = Field(default_factory=list)
 
     @model_validator(mode="after")
-    def _contiguous(self) -> RollTable:
+    def _contiguous(self) -> "RollTable":
         expected = 3
         for index, row in enumerate(self.row):
             if row.low != expected:

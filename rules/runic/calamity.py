@@ -6,8 +6,6 @@ their rolled durations. Amounts the book hides from the mage ("aware that
 there's been a drop, but not of how much") go to the GM's lines only.
 """
 
-from __future__ import annotations
-
 from collections.abc import Callable
 from fractions import Fraction
 from random import Random
@@ -66,7 +64,7 @@ class CalamityResult(Model):
     will_roll: SuccessRoll | None = None
     will_skill: int | None = None
     spell_fails: bool = False
-    companion: CalamityResult | None = None
+    companion: "CalamityResult | None" = None
     companion_note: str = ""
     rerolled: list[list[int]] = Field(default_factory=list)  # a companion's rerolls that came up 22 again
 

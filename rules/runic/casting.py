@@ -6,8 +6,6 @@ Order: effective skill → 3d6 (ruling 1) → Quick Contest (ruling 2) → payme
 (ruling 4) → Calamity check (ruling 3) → Critical Spell Failure Table.
 """
 
-from __future__ import annotations
-
 import math
 import re
 from collections.abc import Callable

@@ -6,8 +6,6 @@ Casting refuses another spell while one is held (``casting.check_hands_and_turn`
 dropped, or goes off in the mage's hand.
 """
 
-from __future__ import annotations
-
 from random import Random
 from typing import Any, Literal
 

@@ -7,8 +7,6 @@ one Mage to another" (the seed's MP Recovery).
 it once (``mp_per_dose``) and the campaign keeps that ruling.
 """
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from rules.base import Card, Model, Outcome, RuleError, Table, add_field, fit

@@ -18,8 +18,6 @@ character from GCS"):
 Everything else (ST, DX, other traits and skills, GURPS spells, equipment) is listed as not placed, each with why.
 """
 
-from __future__ import annotations
-
 import json
 import re
 from collections.abc import Iterator
@@ -61,7 +59,7 @@ SENSES = ("per", "fright_check", "vision", "hearing", "taste_smell", "touch", "b
 class _Gcs(BaseModel):
     """A part of a GCS file: what this needs is checked, the rest (GCS keeps much more) ignored."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)  # built at the first GCS import, not at start-up
 
 
 class GcsCalc(_Gcs):

@@ -7,8 +7,6 @@ their cap. A mage of the same name that is the importer's own is replaced (the q
 another player's is never touched. The change is logged and undone like any other.
 """
 
-from __future__ import annotations
-
 from typing import Annotated
 
 from pydantic import Field, ValidationError

@@ -4,8 +4,6 @@ The code asks for these where it needs them (Paut's MP per dose in ``/runic ener
 in ``/runic mage grimoire``); ``/runic ruling`` sets, changes or lists them, and the log keeps each change.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -6,8 +6,6 @@ the GM records what was said with ``/runic info answer``. Asked again on the sam
 the GM's card carries the answer already given, to give again. Answers stay on the GM's side of the log.
 """
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from rules.base import Card, Model, Outcome, RuleError, Table

@@ -13,8 +13,6 @@ no word-count penalty) with its trigger's energy on top, rolled and paid as ``/r
 ones again and again. ``/runic lasting end`` records one dispelled or destroyed.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

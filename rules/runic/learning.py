@@ -6,8 +6,6 @@ points per level are GURPS's own table (Basic Set p. B170), kept in ``data/runic
 the table's cheapest level (IQ-2 for Hard, IQ-1 for Average) cannot be bought and is flagged.
 """
 
-from __future__ import annotations
-
 from pydantic import Field
 
 from rules.base import Card, Model, Outcome, Table, add_field, fit

@@ -5,8 +5,6 @@ change (``adjust``, with a reason for the log). Every change goes through a
 check that answers with a RuleError, never a validation traceback.
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal, get_args
 
 from pydantic import Field, ValidationError, field_validator

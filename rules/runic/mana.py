@@ -7,8 +7,6 @@ implement, then FP or HP, so a failure's single point never comes out of blood
 while MP could pay it.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from rules.base import Model, RuleError

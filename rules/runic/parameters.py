@@ -5,8 +5,6 @@ A slash command can only hand over a string, so the Parameters arrive as
 the book; anything it cannot read is a RuleError that says what would work.
 """
 
-from __future__ import annotations
-
 import math
 import re
 from collections.abc import Callable, Iterator

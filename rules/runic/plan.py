@@ -11,8 +11,6 @@ Cheapest means: the least energy, then the least FP, then the shortest casting t
 chance the casting owes a Calamity check (MP below zero before or after it).
 """
 
-from __future__ import annotations
-
 from fractions import Fraction
 from typing import Any
 

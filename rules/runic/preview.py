@@ -8,8 +8,6 @@ Calamity check it owes with the chance of every row of the Calamity Table and of
 29+ Will roll, and, for a resisted spell, the chance each subject resists.
 """
 
-from __future__ import annotations
-
 from fractions import Fraction
 from random import Random
 from typing import Any

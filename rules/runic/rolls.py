@@ -5,8 +5,6 @@ plain damage-style dice the Calamity and Critical Failure tables name, and keeps
 every face so a card can show it.
 """
 
-from __future__ import annotations
-
 import re
 from random import Random
 
@@ -24,7 +22,7 @@ class DiceSpec(Model):
     multiply: int = 1
 
     @classmethod
-    def parse(cls, text: str, multiply: int = 1) -> DiceSpec:
+    def parse(cls, text: str, multiply: int = 1) -> "DiceSpec":
         match = _DICE.match(text)
         if not match:
             raise RuleError(f"{text!r} is not GURPS dice; write it like 3d, 1d+1 or 2d-1.")

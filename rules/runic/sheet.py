@@ -5,8 +5,6 @@ the rules can play. Current HP, FP and MP may go negative (the seed says so);
 maxima may not.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -6,8 +6,6 @@ to the better of the two foundations less 4, never above 12, and none may exceed
 the better foundation or 12 + Magery.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from rules.base import Model, RuleError

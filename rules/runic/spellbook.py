@@ -4,8 +4,6 @@ A campaign spell is shared by every mage at the table, so only a GM writes or
 erases one; a mage's own spells are the player's.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -7,8 +7,6 @@ grimoire. Both are recomputed from the book at every use, so a corrected table
 corrects every saved spell.
 """
 
-from __future__ import annotations
-
 import math
 import re
 

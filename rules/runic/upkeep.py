@@ -7,8 +7,6 @@ into the bonded implement instead where there is one, brings back one point of
 temporarily lost MP, refills magic items and counts down conditions.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from pydantic import Field

@@ -6,8 +6,6 @@ and are validated by :class:`CardDef`; the one deck shipped, ``sample_deck.toml`
 is an invented sample for learning the engine, never the demo's cards.
 """
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
@@ -108,7 +106,7 @@ class CardDef(Model):
         return name
 
     @model_validator(mode="after")
-    def _fits_type(self) -> CardDef:
+    def _fits_type(self) -> "CardDef":
         if "room" in self.subtypes and self.type != "place":
             raise ValueError("only a place card can be a room")
         if {"folk-hero", "folk-enemy"} & set(self.subtypes) and self.type != "folk":
@@ -137,7 +135,7 @@ class HarmonicsTable(Model):
     example: list[HarmonicExample]
 
     @model_validator(mode="after")
-    def _five(self) -> HarmonicsTable:
+    def _five(self) -> "HarmonicsTable":
         if sorted(self.cycle) != sorted(COLORS) or len(self.cycle) != 5:
             raise ValueError("the harmonic cycle must name each of the five colors once")
         return self
@@ -178,7 +176,7 @@ class TurnTable(Model):
     battle_step: list[BattleStep]
 
     @model_validator(mode="after")
-    def _ten(self) -> TurnTable:
+    def _ten(self) -> "TurnTable":
         if [s.number for s in self.step] != list(range(1, 11)):
             raise ValueError("the turn has exactly ten mandatory steps, numbered 1 to 10 in order")
         if [s.number for s in self.battle_step] != list(range(1, 6)):
@@ -223,7 +221,7 @@ class SampleDeck(Model):
     card: list[CardDef]
 
     @model_validator(mode="after")
-    def _marked(self) -> SampleDeck:
+    def _marked(self) -> "SampleDeck":
         names = [fold(c.name) for c in self.card]
         if len(names) != len(set(names)):
             raise ValueError("the sample deck repeats a card name")

@@ -1,7 +1,5 @@
 """`/saga card …`: the catalog of the player's own deck (the book never lists one), and its import."""
 
-from __future__ import annotations
-
 from typing import Annotated, Literal
 
 from pydantic import Field

@@ -1,7 +1,5 @@
 """Checks on demand: `harmonic`, `luck`, `odds`, the table, and the GM's look at the deck."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -1,7 +1,5 @@
 """The optional steps as commands: `buy`, `use`, `switch`, `attach`, `bonus`, `search`, `draw`, `put`."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -5,8 +5,6 @@ token and the step pointer live here. Card names are the identities (a deck hold
 each card once). The deck order is the table's secret: only the GM may see it.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

@@ -1,7 +1,5 @@
 """`/saga start`, the mandatory steps (`move`, `continue`, `report`, `end`), victory and the battle commands."""
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field

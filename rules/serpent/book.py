@@ -8,8 +8,6 @@ campaign's spell book (``/serpent spell define``) overrides or adds spells with
 the same model.
 """
 
-from __future__ import annotations
-
 import re
 from collections.abc import Iterable
 from typing import Literal
@@ -303,7 +301,7 @@ class Spell(Model):
     missing: list[MissingAspect] = Field(default_factory=list)
 
     @model_validator(mode="after")
-    def _consistent(self) -> Spell:
+    def _consistent(self) -> "Spell":
         if self.curse and self.role != "Attack":
             raise ValueError("only an Attack can be a Curse")
         if self.defense and self.role != "Defense":
@@ -472,7 +470,7 @@ class ResonanceTable(Model):
     band: list[ResonanceBand]
 
     @model_validator(mode="after")
-    def _complete(self) -> ResonanceTable:
+    def _complete(self) -> "ResonanceTable":
         try:
             check_resonance_bands(self.band)
         except RuleError as exc:
@@ -491,7 +489,7 @@ class SerpentBook(Model):
     rules: CoreRules
 
     @model_validator(mode="after")
-    def _unique(self) -> SerpentBook:
+    def _unique(self) -> "SerpentBook":
         for label, names in (
             ("spell", [s.key for s in self.spells.spell]),
             ("specialization", [fold(s.name) for s in self.specializations.specialization]),

@@ -5,8 +5,6 @@ the battle. Codex limits are checked when the sheet is written, so a battle
 never starts from an illegal Codex.
 """
 
-from __future__ import annotations
-
 import re
 from collections import Counter
 

@@ -6,8 +6,6 @@ Every field has a description (at most 100 characters): it is what Discord shows
 under the option's name.
 """
 
-from __future__ import annotations
-
 from typing import Any, Literal
 
 from pydantic import Field

@@ -6,8 +6,6 @@ phase) and resume exactly where it stopped. ``battle undo`` is the table
 service's exact undo of the newest change, so the state keeps no history itself.
 """
 
-from __future__ import annotations
-
 from typing import Literal
 
 from pydantic import Field
@@ -58,7 +56,7 @@ class Payment(Model):
 
     energies: dict[Energy, int] = Field(default_factory=dict)  # costs paid (orbs, requirements, upgrades, tiers)
     gained: dict[Energy, int] = Field(default_factory=dict)  # positive orbs collected (never paid back)
-    sacrificed: list[CardState] = Field(default_factory=list)  # Components etc. as they were before discarding
+    sacrificed: "list[CardState]" = Field(default_factory=list)  # Components etc. as they were before discarding
     charges: list[ChargePaid] = Field(default_factory=list)
     allies: dict[str, dict[Energy, int]] = Field(default_factory=dict)  # ritual tiers paid by Allies, by being key
 

@@ -54,3 +54,11 @@ def test_an_entry_point_that_loads_no_ruleset_is_refused(monkeypatch: pytest.Mon
     monkeypatch.setattr(registry_module.importlib.metadata, "entry_points", lambda group: [NotOne()])
     with pytest.raises(RulesetError, match="is not a Ruleset instance or class"):
         discover_rulesets()
+
+
+def test_the_lookup_index_is_built_on_its_first_use_not_at_start_up() -> None:
+    """Splitting every book entry's words cost more than the rest of start-up's own work (issue 23)."""
+    registry = Registry.build(discover_rulesets())
+    assert "lookup" not in vars(registry)
+    assert registry.lookup.exact("Flam", "runic") is not None
+    assert registry.lookup is registry.lookup  # built once

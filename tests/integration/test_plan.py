@@ -101,3 +101,31 @@ async def test_cast_plan_buttons_last_across_a_restart(tmp_path: Path, registry)
         assert pressed.ok and "Merlin casts Sleep" in pressed.text
     finally:
         await fresh.close()
+
+
+async def test_one_goal_labels_its_plans_first_second_and_third(console: Console) -> None:
+    """One goal shows its three best plans: only the first is "the cheapest" (or likeliest); the others say where
+    they rank, so a reader does not take three plans of different costs for three cheapest ones."""
+    for line in RUNIC:
+        await console.ok(line)
+    shown = await console.ok('/runic plan spell:Sleep resistance:12 goal:"success>=90%"')
+    whys = [plan["why"] for plan in shown["data"]["plans"]]
+    assert whys == [
+        "the cheapest plan with success ≥ 90%",
+        "the second cheapest plan with success ≥ 90%",
+        "the third cheapest plan with success ≥ 90%",
+    ]
+    costs = [plan["cost"] for plan in shown["data"]["plans"]]
+    assert costs == sorted(costs) and len({tuple(cost) for cost in costs}) > 1
+    assert "Plan 2: the second cheapest plan with success ≥ 90%" in shown["text"]
+    assert shown["text"].count("the cheapest plan") == 1
+    risk = await console.ok('/runic plan spell:Sleep resistance:12 goal:"calamity<=5%"')
+    assert [plan["why"] for plan in risk["data"]["plans"]][:2] == [
+        "the likeliest plan with calamity ≤ 5%",
+        "the second likeliest plan with calamity ≤ 5%",
+    ]
+    best = await console.ok("/runic plan spell:Sleep resistance:12 goal:best")
+    assert [plan["why"] for plan in best["data"]["plans"]][:2] == [
+        "the highest chance of success",
+        "the second highest chance of success",
+    ]

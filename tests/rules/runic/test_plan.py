@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from rules.base import RuleError
-from rules.planning import parse_goal, undominated
+from rules.planning import Plan, choose, parse_goal, undominated
 from rules.runic import mana
 from rules.runic.casting import CastOptions, cast
 from rules.runic.plan import PlanOptions, evaluate, plan
@@ -146,3 +146,32 @@ def test_below_skill_3_the_planner_buys_the_skill_to_attempt_it(book, make_table
     assert all(p["effective"] >= 3 for p in shown.data["plans"])
     assert "boost:" in shown.data["plans"][0]["commands"][0]
     assert cheapest["effective"] >= 3
+
+
+def test_one_goal_ranks_its_plans_and_several_goals_name_each_its_best() -> None:
+    """Plans 2 and 3 of one goal are the next cheapest, and say so; with a plan per goal, each is that goal's best."""
+    plans = [
+        Plan(
+            steps=[],
+            commands=[f"/c {n}"],
+            cost=(n,),
+            cost_text=str(n),
+            success=Fraction(90 + n, 100),
+            risk=Fraction(5 - n, 100),
+            outcomes=[],
+        )
+        for n in (1, 2, 3, 4)
+    ]
+    chosen, missed = choose(plans, parse_goal("success>=90%", "calamity"), "calamity")
+    assert [(item.why, item.plan.cost) for item in chosen] == [
+        ("the cheapest plan with success ≥ 90%", (1,)),
+        ("the second cheapest plan with success ≥ 90%", (2,)),
+        ("the third cheapest plan with success ≥ 90%", (3,)),
+    ]
+    assert not missed
+    chosen, _ = choose(plans, parse_goal(None, "calamity"), "calamity")
+    assert [item.why for item in chosen] == [
+        "the highest chance of success",
+        "the cheapest plan with success ≥ 90%",
+        "the likeliest plan with calamity ≤ 5%",
+    ]
