@@ -7,8 +7,9 @@ a whole group's actions are one JSON array each for
 
 1. the campaigns' UPDATE with each one's version check (``check`` and ``touch`` also need the campaign live),
 2. the characters' sheets they changed, and
-3. the log's INSERT, each event numbered max(seq) + 1 in its campaign and given its row id explicitly (the newest
-   row id before the group, plus its place in it: the writer's transaction is the only one writing),
+3. the log's INSERT, each event numbered max(seq) + 1 in its campaign, its text indexed by the trigger within the
+   same call, and the events' row ids known from the last one's (the writer's transaction is the only one
+   writing, and SQLite gives each new row the largest row id plus one),
 
 so SQLite does the whole group's work in three calls, the GIL released for each.
 
@@ -49,14 +50,14 @@ WHERE characters.id = c.id
 """
 EVENTS = """
 INSERT INTO events
-    (id, campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, thread_id, seq)
-SELECT ?1 + e.key + 1, e.campaign_id, ?2, e.actor_id, e.actor_name, e.command, e.summary, e.result, e.snapshot,
+    (campaign_id, at, actor_id, actor_name, command, summary, result, snapshot, thread_id, seq)
+SELECT e.campaign_id, ?1, e.actor_id, e.actor_name, e.command, e.summary, e.result, e.snapshot,
        e.thread_id, coalesce((SELECT max(seq) FROM events x WHERE x.campaign_id = e.campaign_id), 0) + 1
 FROM (SELECT key, json_extract(value, '$[0]') AS campaign_id, json_extract(value, '$[1]') AS actor_id,
              json_extract(value, '$[2]') AS actor_name, json_extract(value, '$[3]') AS command,
              json_extract(value, '$[4]') AS summary, json_extract(value, '$[5]') AS result,
              json_extract(value, '$[6]') AS snapshot, json_extract(value, '$[7]') AS thread_id
-      FROM json_each(?3)) AS e
+      FROM json_each(?2)) AS e
 ORDER BY e.key
 """
 
@@ -78,9 +79,9 @@ def batched(action: ActionWrite) -> bool:
 BATCHED = batched
 
 
-def run_batch(db: sqlite3.Connection, actions: Sequence[ActionWrite], newest_event: int, now: str) -> list[ActionDone]:
-    """Every action's writes, inside the writer's open transaction; ``newest_event`` is the largest event row id
-    before them. Raises :class:`StaleCampaignError` (the caller rolls back) if any action's version check fails."""
+def run_batch(db: sqlite3.Connection, actions: Sequence[ActionWrite], now: str) -> list[ActionDone]:
+    """Every action's writes, inside the writer's open transaction. Raises :class:`StaleCampaignError` (the caller
+    rolls back) if any action's version check fails."""
     campaigns, sheets, events = [], [], []
     for action in actions:
         row, mode = action.campaign, MODES[action.mode]
@@ -111,5 +112,6 @@ def run_batch(db: sqlite3.Connection, actions: Sequence[ActionWrite], newest_eve
         raise StaleCampaignError(actions[0].campaign.id)  # which one: each retried alone finds it
     if sheets:
         db.execute(SHEETS, (now, dumps(sheets)))
-    db.execute(EVENTS, (newest_event, now, dumps(events)))
-    return [ActionDone(newest_event + number, []) for number in range(1, len(actions) + 1)]
+    last = db.execute(EVENTS, (now, dumps(events))).lastrowid
+    first = last - len(actions) + 1  # one writer, rows inserted in order: each next row id is the largest plus one
+    return [ActionDone(first + number, []) for number in range(len(actions))]

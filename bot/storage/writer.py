@@ -21,7 +21,8 @@ import os
 import sqlite3
 import sys
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections import deque
+from collections.abc import AsyncIterator, Callable, MutableSequence, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from functools import partial
@@ -67,10 +68,11 @@ class GroupCommit:
     one together; if any job of a group fails, the group rolls back and each job is retried alone, so one
     action's failure never touches another's; a database that cannot be reached (:class:`DatabaseUnavailableError`)
     fails the whole group at once, without them. A backend supplies :meth:`_settle` (every job of a group in one
-    transaction) and :meth:`_alone` (each job in its own)."""
+    transaction) and :meth:`_alone` (each job in its own), as PostgreSQL's lanes do; SQLite's :class:`Writer`
+    replaces :meth:`_commit_queued` instead, its thread taking group after group itself."""
 
     _lock: asyncio.Lock  # one transaction at a time: a group, or an async transaction()
-    _queue: list[tuple[Job, asyncio.Future[Any]]]
+    _queue: MutableSequence[tuple[Job, asyncio.Future[Any]]]
     _committer: asyncio.Task[None] | None
 
     async def _settle(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
@@ -135,8 +137,9 @@ class Writer(GroupCommit):
         self.clock: Callable[[], str] = utcnow  # the store's clock (the console's virtual one at its table)
         self._tx = WriteTx(connection, lambda: self.clock())
         self._lock = asyncio.Lock()  # one transaction at a time: a group, or an async transaction()
-        self._queue: list[tuple[Job, asyncio.Future[Any]]] = []
+        self._queue: deque[tuple[Job, asyncio.Future[Any]]] = deque()  # the loop appends, the writer thread takes
         self._committer: asyncio.Task[None] | None = None
+        self._waiting_transactions = 0  # async transactions waiting for their turn: the writer thread stops draining
         self._identity = identity(path)
         self._gone: str | None = None  # why writes are refused, once the file is gone
         self._data_version: int | None = None
@@ -214,7 +217,12 @@ class Writer(GroupCommit):
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Transaction]:
         """One write transaction, statement by statement: committed on normal exit, rolled back on any exception."""
-        async with self._lock:
+        self._waiting_transactions += 1
+        try:
+            await self._lock.acquire()
+        finally:
+            self._waiting_transactions -= 1
+        try:
             self._saw(await self._call(self._begin))
             try:
                 yield Transaction(self)
@@ -222,31 +230,57 @@ class Writer(GroupCommit):
                 await self._call(self._db.execute, "ROLLBACK")
                 raise
             await self._call(self._db.execute, "COMMIT")
+        finally:
+            self._lock.release()
 
-    async def _settle(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
-        """The whole group in one hand-off to the writer thread."""
-        results = await self._call(self._group, jobs)
-        self._saw(self._group_version)
-        return [(True, result) for result in results]
+    async def _commit_queued(self) -> None:
+        """Group commit with the writer thread draining the queue itself, group after group, each group's outcomes
+        handed back as it commits: the next group begins at once, not when the busy loop gets round to asking for
+        it (issue 23: the writer sat idle half the time waiting for that). The loop only starts a drain, and again
+        after an async transaction had its turn."""
+        loop = asyncio.get_running_loop()
+        while self._queue:
+            async with self._lock:
+                await self._call(self._drain, loop)
 
-    async def _alone(self, jobs: list[Job]) -> list[tuple[bool, Any]]:
-        return await self._call(self._one_by_one, jobs)
+    def _drain(self, loop: asyncio.AbstractEventLoop) -> None:
+        """On the writer thread: a group of up to MAX_BATCH queued writes after another until the queue is empty or
+        an async transaction waits. A failed group is rolled back and each of its jobs run alone."""
+        while self._queue and not self._waiting_transactions:
+            batch = [self._queue.popleft() for _ in range(min(MAX_BATCH, len(self._queue)))]
+            jobs = [job for job, _ in batch]
+            version: int | None = None
+            try:
+                try:
+                    outcomes: list[tuple[bool, Any]] = [(True, result) for result in self._group(jobs)]
+                    version = self._group_version
+                except Exception:
+                    outcomes = self._one_by_one(jobs)
+            except BaseException as error:  # never leave a popped write unanswered
+                loop.call_soon_threadsafe(self._deliver, batch, [(False, error)] * len(batch))
+                raise
+            loop.call_soon_threadsafe(self._delivered, batch, outcomes, version)
+
+    def _delivered(self, batch: list[tuple[Job, asyncio.Future[Any]]], outcomes: list, version: int | None) -> None:
+        """On the loop, in commit order: what the group's transaction saw of other processes, then each result."""
+        if version is not None:
+            self._saw(version)
+        self._deliver(batch, outcomes)
 
     def _group(self, jobs: list[Job]) -> list[Any]:
         """On the writer thread: every job in one transaction, or none (the exception propagates).
 
-        The actions :mod:`bot.storage.sqlite_batch` can write go first, as one batch of three statements; then
-        the other jobs, in group order. The log's text index is filled once for a run of events that only adds
-        (the batch, and :class:`ActionWrite` s without ``also``) rather than by the trigger once per event; any
-        other job finds every event before it indexed, as the index's change and delete triggers need."""
+        The actions :mod:`bot.storage.sqlite_batch` can write go first, as one batch of two or three statements;
+        then the other jobs, in group order. Their log's text index is filled once for a run of events that only
+        adds (:class:`ActionWrite` s without ``also``) rather than by the trigger once per statement; any other job
+        finds every event before it indexed, as the index's change and delete triggers need."""
         data_version = self._begin()
         chosen = split(jobs, BATCHED) if self.batching else Split(others=list(range(len(jobs))))
         try:
             results: list[Any] = [None] * len(jobs)
             after: int | None = None  # the newest event before the run of actions whose text waits
-            if chosen.batch:
-                after = self._defer_text()
-                done = run_batch(self._db, [action for _, action in chosen.batch], after, self.clock())
+            if chosen.batch:  # its one INSERT indexes its events' text by the trigger, in the same call
+                done = run_batch(self._db, [action for _, action in chosen.batch], self.clock())
                 for (index, _), outcome in zip(chosen.batch, done, strict=True):
                     results[index] = outcome
             for index in chosen.others:
@@ -269,7 +303,7 @@ class Writer(GroupCommit):
             raise
         for _, action in chosen.batch:
             settled(action)
-        self._group_version = data_version  # read by _settle, on the loop, once this call's future is done
+        self._group_version = data_version  # handed to the loop with the group's outcomes (_drain)
         return results
 
     def _defer_text(self) -> int:

@@ -52,9 +52,9 @@ def batches(monkeypatch: pytest.MonkeyPatch) -> list[list[int]]:
         seen.append([action.campaign.id for action in actions])
         return await real(connection, actions, now)
 
-    def counted_sqlite(db, actions, newest_event, now):
+    def counted_sqlite(db, actions, now):
         seen.append([action.campaign.id for action in actions])
-        return real_sqlite(db, actions, newest_event, now)
+        return real_sqlite(db, actions, now)
 
     monkeypatch.setattr(batch, "run_batch", counted)
     monkeypatch.setattr(writer, "run_batch", counted_sqlite)
@@ -245,9 +245,10 @@ async def test_a_batched_event_keeps_every_character_of_its_text(
         row.state = {"name": odd, "big": 2**53 + 1, "ratio": 0.1}
         event = EventWrite(11, odd, odd, odd, {"text": odd, "n": 2**53 + 1, "x": 1e-7}, {"state_delta": [odd]}, 77)
         writes.append(ActionWrite(row, row.version, "state", event))
-    await asyncio.gather(*(store.write(write) for write in writes))
-    for row in rows:
+    done = await asyncio.gather(*(store.write(write) for write in writes))
+    for row, result in zip(rows, done, strict=True):
         (event,) = await store.events(row.id, limit=5)
+        assert event.id == result.event_id  # each action told its own event's row id
         assert (event.actor_name, event.command, event.summary) == (stored_odd, stored_odd, stored_odd)
         assert event.result == {"text": stored_odd, "n": 2**53 + 1, "x": 1e-7}
         assert event.thread_id == 77

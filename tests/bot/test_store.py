@@ -127,15 +127,24 @@ async def test_group_commit_uses_fewer_transactions_than_writes(store: SqliteSto
     async with store.transaction() as tx:
         campaign_id = await tx.insert_campaign(1, 2, "tally", "C", [9], {}, {})
     commits = 0
-    writer = getattr(store._writer, "_lanes", [store._writer])[0]  # PostgreSQL: the lane plain jobs take
-    original = writer._settle
+    lanes = getattr(store._writer, "_lanes", None)  # PostgreSQL: the lane plain jobs take
+    writer = lanes[0] if lanes else store._writer
+    original = writer._settle if lanes else writer._group  # SQLite: the writer thread's transaction of a group
 
     async def counting(jobs):
         nonlocal commits
         commits += 1
         return await original(jobs)
 
-    writer._settle = counting
+    def counting_on_the_thread(jobs):
+        nonlocal commits
+        commits += 1
+        return original(jobs)
+
+    if lanes:
+        writer._settle = counting
+    else:
+        writer._group = counting_on_the_thread
     await asyncio.gather(
         *(store.write(lambda tx: tx.append_event(campaign_id, 9, "G", "x", "e", {})) for _ in range(50))
     )
