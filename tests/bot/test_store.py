@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from bot.cli.config import load_settings
 from bot.storage.rows import ConstraintError, StaleCampaignError
 from bot.storage.sqlite import MIGRATIONS, SqliteStore
+from bot.storage.writer import MAX_BATCH
 from tests.conftest import open_store
 
 
@@ -192,3 +194,38 @@ async def test_actor_names_read_only_what_was_logged_since(store: SqliteStore) -
         await tx.append_event(campaign_id, 5, "Oz (by standing order)", "x", "an order", {})
     names, newer = await store.actor_names(read_to)
     assert names == {7: "Patricia"} and newer > read_to
+
+
+@pytest.mark.sqlite_only(reason="SQLite's writer thread drains the queue itself; PostgreSQL's lanes commit per group")
+async def test_an_async_transaction_gets_its_turn_while_writes_keep_coming(store: SqliteStore) -> None:
+    """The writer thread takes group after group while writes keep arriving; a transaction() waiting for the
+    writer must still get it between two groups, not when the writes stop."""
+    async with store.transaction() as tx:
+        campaign_id = await tx.insert_campaign(1, 2, "tally", "C", [9], {}, {})
+    stop, written, draining = False, 0, asyncio.Event()
+
+    def slow_write(tx):  # slower on the thread than the loop refills the queue: it is never empty
+        time.sleep(0.0005)
+        return tx.append_event(campaign_id, 9, "G", "x", "busy", {})
+
+    async def keep_writing() -> None:
+        nonlocal written
+        while not stop:
+            await store.write(slow_write)
+            written += 1
+            if written >= 200:
+                draining.set()
+
+    writers = [asyncio.create_task(keep_writing()) for _ in range(3 * MAX_BATCH)]  # more than a group
+    await draining.wait()  # the thread is taking group after group
+
+    async def in_a_transaction() -> None:
+        async with store.transaction() as tx:
+            await tx.append_event(campaign_id, 9, "G", "x", "between groups", {})
+
+    await asyncio.wait_for(in_a_transaction(), timeout=5)
+    assert not any(task.done() for task in writers)  # the writes were still coming
+    stop = True
+    await asyncio.gather(*writers)
+    summaries = [event.summary for event in await store.events(campaign_id, limit=written + 5)]
+    assert "between groups" in summaries and len(summaries) == written + 1
