@@ -459,7 +459,14 @@ async def read_log_page(
         if oldest_first:
             events.reverse()
         return LogSlice(events, page, total, more=False)
-    counted = await store.count_matching(campaign_id, query, limit=count_cap + 1)
+    first: list[EventRow] | None = None  # the first page, read beside the count: it needs nothing the count says
+    if page == 1:
+        counted, first = await asyncio.gather(
+            store.count_matching(campaign_id, query, limit=count_cap + 1),
+            store.events_matching(campaign_id, query, limit=size + 1),
+        )
+    else:
+        counted = await store.count_matching(campaign_id, query, limit=count_cap + 1)
     exact = counted <= count_cap
     if exact:
         page = min(page, max(1, math.ceil(counted / size)))
@@ -472,7 +479,11 @@ async def read_log_page(
         rows = await store.events_matching(campaign_id, query, limit=size, after=newer)
         following, rows = True, rows if len(rows) == size else []  # a short page: the log moved; go by number
     if not rows and counted:
-        rows = await store.events_matching(campaign_id, query, limit=size + 1, skip=(page - 1) * size)
+        rows = (
+            first
+            if first is not None
+            else await store.events_matching(campaign_id, query, limit=size + 1, skip=(page - 1) * size)
+        )
         if not rows and page > 1:  # past the last match: count them as far as this page, show the last page
             found = await store.count_matching(campaign_id, query, limit=(page - 1) * size)
             page = max(1, math.ceil(found / size))
