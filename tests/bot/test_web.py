@@ -406,3 +406,24 @@ async def test_a_whole_log_page_reads_the_count_and_its_ten_events_once(
     assert status == 200 and "Page 3 of 3" in body
     assert [int(n) for n in re.findall(r'<span class="num">#(\d+)</span>', body)] == list(range(8, 0, -1))
     assert reads.count("events") == 2 and reads.count("count_events") == (1 if ON_POSTGRES else 3)
+
+
+def test_a_plain_text_reads_as_the_full_markup_would_draw_it() -> None:
+    """The short way for text with nothing to mark up (most log lines) gives what the whole markup gives,
+    escaping included; a text with a mark or a link takes the whole markup."""
+    from bot.web.render import marked_up
+
+    texts = [
+        "Pat rolled 1d20 for fire bolt: 7",
+        "a & b > c \"quoted\" 'single'",
+        "two\nlines & more",
+        "&lt;@5&gt; typed out, #general, @everyone",
+        "5 * 3",
+        "see https://a.example/x",
+        "<@5> rolled",
+        "under_score, ~~struck~~, ||spoiler||, `code`",
+    ]
+    for text in texts:
+        assert str(discord_html(text, {5: "Pat"})) == str(marked_up(text, {5: "Pat"})), text
+    assert str(discord_html("<@5> rolled", {5: "Pat"})) == "@Pat rolled"
+    assert str(discord_html("a & b\nc")) == "a &amp; b<br>\nc"
