@@ -427,3 +427,20 @@ def test_a_plain_text_reads_as_the_full_markup_would_draw_it() -> None:
         assert str(discord_html(text, {5: "Pat"})) == str(marked_up(text, {5: "Pat"})), text
     assert str(discord_html("<@5> rolled", {5: "Pat"})) == "@Pat rolled"
     assert str(discord_html("a & b\nc")) == "a &amp; b<br>\nc"
+
+
+async def test_a_short_page_goes_in_one_answer_and_a_long_one_in_chunks(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23: a page shorter than a chunk is one answer with its length (a chunked answer took three writes
+    to the socket); a longer one is still sent as it is made. Either way the same page, with the same headers."""
+    from bot.web import app
+
+    url = await site.link(PAT)
+    status, whole, headers = await site.get(url + "log")
+    assert status == 200 and int(headers["Content-Length"]) == len(whole.encode())
+    assert "Transfer-Encoding" not in headers and headers["Content-Security-Policy"] == CSP
+    monkeypatch.setattr(app, "CHUNK", 200)
+    status, streamed, headers = await site.get(url + "log")
+    assert status == 200 and headers["Transfer-Encoding"] == "chunked" and "Content-Length" not in headers
+    assert streamed == whole and headers["Content-Security-Policy"] == CSP
