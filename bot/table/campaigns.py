@@ -6,6 +6,7 @@ rather than in any ruleset. Each returns a :class:`Reply` for a cog to show.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import functools
 import hashlib
@@ -428,6 +429,17 @@ async def read_log_page(
     past which the matches are "over" it. ``oldest_first`` reads a page from the other end (the web's story order);
     a filter counts to ``count_cap`` and goes no further then."""
     size = LOG_PAGE_SIZE
+    if query is None and not oldest_first and page >= 1:
+        # the whole log, newest first: its count and the page asked for at once (on PostgreSQL two round trips
+        # side by side, not one after the other; issue 23), read again only when the page is past the end
+        total, events = await asyncio.gather(
+            store.count_events(campaign_id), store.events(campaign_id, limit=size, offset=(page - 1) * size)
+        )
+        last = max(1, math.ceil(total / size))
+        if page > last:
+            page = last
+            events = await store.events(campaign_id, limit=size, offset=(page - 1) * size)
+        return LogSlice(events, page, total, more=False)
     if query is None or oldest_first:
         total = (
             await store.count_events(campaign_id)
@@ -447,7 +459,14 @@ async def read_log_page(
         if oldest_first:
             events.reverse()
         return LogSlice(events, page, total, more=False)
-    counted = await store.count_matching(campaign_id, query, limit=count_cap + 1)
+    first: list[EventRow] | None = None  # the first page, read beside the count: it needs nothing the count says
+    if page == 1:
+        counted, first = await asyncio.gather(
+            store.count_matching(campaign_id, query, limit=count_cap + 1),
+            store.events_matching(campaign_id, query, limit=size + 1),
+        )
+    else:
+        counted = await store.count_matching(campaign_id, query, limit=count_cap + 1)
     exact = counted <= count_cap
     if exact:
         page = min(page, max(1, math.ceil(counted / size)))
@@ -460,7 +479,11 @@ async def read_log_page(
         rows = await store.events_matching(campaign_id, query, limit=size, after=newer)
         following, rows = True, rows if len(rows) == size else []  # a short page: the log moved; go by number
     if not rows and counted:
-        rows = await store.events_matching(campaign_id, query, limit=size + 1, skip=(page - 1) * size)
+        rows = (
+            first
+            if first is not None
+            else await store.events_matching(campaign_id, query, limit=size + 1, skip=(page - 1) * size)
+        )
         if not rows and page > 1:  # past the last match: count them as far as this page, show the last page
             found = await store.count_matching(campaign_id, query, limit=(page - 1) * size)
             page = max(1, math.ceil(found / size))

@@ -203,12 +203,13 @@ async def log_page(
     row = access.campaign.row
     reveal = access.is_gm
     query = LogQuery(filters.player_id, filters.command, filters.secrets, filters.text, reveal)
-    logged = await service.store.count_events(row.id)
     # a filtered count is a walk of the filter's index: it stops at WEB_COUNT_CAP matches (the pages past them,
     # newest first, are the oldest of those matches; docs/web.md)
     read = await campaigns.read_log_page(
         service.store, row.id, query if filters else None, page, count_cap=WEB_COUNT_CAP, oldest_first=oldest_first
     )
+    # the whole log's page counted its events already: a read fewer for the page readers open most
+    logged = await service.store.count_events(row.id) if filters else read.matches
     page, total, events = read.page, read.matches, read.events
     pages = max(1, math.ceil(total / LOG_PAGE_SIZE), page + 1 if read.more else page)
     readers = set(access.names)  # members with web access now (a forgotten one's row is gone)

@@ -307,3 +307,30 @@ async def test_a_database_that_cannot_build_the_text_index_says_what_it_needs(tm
             assert await store.schema_version() == 7
         finally:
             await store.close()
+
+
+async def test_a_text_searchs_pages_read_the_newest_events_first_then_the_older_ones(
+    console: Console, monkeypatch
+) -> None:
+    """Issue 23: on PostgreSQL a text search's page reads the newest events first (a window the planner sees as
+    numbers, so a rare text no longer reads its every match's row), then the older ones when the window holds too
+    few. Shrunk to 40 events here, its pages are the same as a search of the whole log: the first page, Next,
+    a typed page, the last; and a player's search still never finds the GM's secret side."""
+    from bot.storage.postgres import store as pg_store
+
+    monkeypatch.setattr(pg_store, "TEXT_WINDOW", 40)  # a "fire bolt" at the window's edge, every time
+    fire = await _long_log(console, 2_500)  # "fire bolt" in one event of 10: 3 or 4 in a window
+    lanterns = [2009, 1009, 9]  # "lantern" in one of 1,000: none, or 1, in a window
+    first = await console.ok('/campaign log text:"fire bolt"')
+    assert _numbers(first) == fire[:10] and "over 200 events" in first["text"]
+    assert _numbers(await console.ok("@press Next")) == fire[10:20]  # seeking below the page's last event
+    assert _numbers(await console.ok('/campaign log text:"fire bolt" page:13')) == fire[120:130]
+    assert _numbers(await console.ok('/campaign log text:"fire bolt" page:26')) == fire[240:250]
+    rare = await console.ok("/campaign log text:lantern")
+    assert _numbers(rare) == lanterns and "3 events" in rare["text"]
+    # "the guard saw …" is only ever the secret side (one event in 20): the GM finds those, a player none
+    guarded = await console.ok('/campaign log text:"guard saw"')
+    assert len(_numbers(guarded)) == 10 and all(n % 20 == 5 for n in _numbers(guarded))
+    await console.ok("@as Pat")
+    assert _numbers(await console.ok('/campaign log text:"guard saw"')) == []
+    assert _numbers(await console.ok("/campaign log text:lantern")) == lanterns

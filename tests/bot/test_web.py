@@ -26,6 +26,7 @@ from bot.table.registry import Registry
 from bot.web.app import CSP, Limiter, start_web, web_app
 from bot.web.render import discord_html
 from tests.conftest import Console
+from tests.support.db import ON_POSTGRES
 from tests.support.discord_harness import ok, refused
 
 GM, PAT, OZ = "Gwen", "Pat", "Oz"
@@ -361,3 +362,85 @@ async def test_a_link_without_its_slash_redirects_relative_to_where_it_was_asked
     assert status == 302 and headers["Location"] == f"{token}/?page=2"
     status, body, _ = await site.get(urljoin(url.rstrip("/"), headers["Location"]))
     assert status == 200 and "Crows" in body
+
+
+async def test_a_whole_log_page_reads_the_count_and_its_ten_events_once(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23: a log page of 1,000,000 events on PostgreSQL waited on five reads one after the other, each
+    followed by asyncpg's reset query. Now: the count and the page's events, side by side, and a reader
+    connection goes back to the pool with no query of its own."""
+    import asyncpg
+
+    url = await site.link(PAT)
+    await site.console.ok(f"@as {PAT}")
+    for number in range(25):
+        await site.console.ok(f"/roll expression:1d4 label:r{number}")
+    assert (await site.get(url + "log"))[0] == 200  # the names and commands the pages keep, read once
+    store = site.table.bot.service.store
+    reads: list[str] = []
+    resets: list[object] = []
+    for name in ("count_events", "events"):
+
+        def counted(*args: object, _read=getattr(store, name), _name=name, **kwargs: object) -> object:
+            reads.append(_name)
+            return _read(*args, **kwargs)
+
+        monkeypatch.setattr(store, name, counted)
+    original_reset = asyncpg.Connection.reset
+
+    async def reset(self: asyncpg.Connection, **options: float | None) -> None:
+        resets.append(self)
+        await original_reset(self, **options)
+
+    monkeypatch.setattr(asyncpg.Connection, "reset", reset)
+    status, body, _ = await site.get(url + "log?page=2")
+    assert status == 200
+    shown = [int(n) for n in re.findall(r'<span class="num">#(\d+)</span>', body)]
+    assert shown == list(range(18, 8, -1))  # 28 events: the start, Pip, the GM's secret roll, 25 rolls
+    # one count and one page; SQLite's events() seeks from a count of its own (a read in this process)
+    assert reads.count("events") == 1 and reads.count("count_events") == (1 if ON_POSTGRES else 2)
+    assert resets == []
+    reads.clear()
+    status, body, _ = await site.get(url + "log?page=9")  # past the end: the last page, read again
+    assert status == 200 and "Page 3 of 3" in body
+    assert [int(n) for n in re.findall(r'<span class="num">#(\d+)</span>', body)] == list(range(8, 0, -1))
+    assert reads.count("events") == 2 and reads.count("count_events") == (1 if ON_POSTGRES else 3)
+
+
+def test_a_plain_text_reads_as_the_full_markup_would_draw_it() -> None:
+    """The short way for text with nothing to mark up (most log lines) gives what the whole markup gives,
+    escaping included; a text with a mark or a link takes the whole markup."""
+    from bot.web.render import marked_up
+
+    texts = [
+        "Pat rolled 1d20 for fire bolt: 7",
+        "a & b > c \"quoted\" 'single'",
+        "two\nlines & more",
+        "&lt;@5&gt; typed out, #general, @everyone",
+        "5 * 3",
+        "see https://a.example/x",
+        "<@5> rolled",
+        "under_score, ~~struck~~, ||spoiler||, `code`",
+    ]
+    for text in texts:
+        assert str(discord_html(text, {5: "Pat"})) == str(marked_up(text, {5: "Pat"})), text
+    assert str(discord_html("<@5> rolled", {5: "Pat"})) == "@Pat rolled"
+    assert str(discord_html("a & b\nc")) == "a &amp; b<br>\nc"
+
+
+async def test_a_short_page_goes_in_one_answer_and_a_long_one_in_chunks(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 23: a page shorter than a chunk is one answer with its length (a chunked answer took three writes
+    to the socket); a longer one is still sent as it is made. Either way the same page, with the same headers."""
+    from bot.web import app
+
+    url = await site.link(PAT)
+    status, whole, headers = await site.get(url + "log")
+    assert status == 200 and int(headers["Content-Length"]) == len(whole.encode())
+    assert "Transfer-Encoding" not in headers and headers["Content-Security-Policy"] == CSP
+    monkeypatch.setattr(app, "CHUNK", 200)
+    status, streamed, headers = await site.get(url + "log")
+    assert status == 200 and headers["Transfer-Encoding"] == "chunked" and "Content-Length" not in headers
+    assert streamed == whole and headers["Content-Security-Policy"] == CSP

@@ -48,6 +48,18 @@ T = TypeVar("T")
 CLOSE_TIMEOUT = 10.0  # seconds a closing store waits for its connections
 
 log = logging.getLogger(__name__)
+# the readers' connections (the writer's lanes hold their own): with 4, the web's readers at once queued for one
+# at each of a page's reads (issue 23: 16 readers, a log page's p50 10 ms longer)
+POOL_SIZE = 16
+TEXT_WINDOW = 20_000  # the newest events a text search's page reads first (PgStore._text_page)
+
+
+async def _reads_leave_nothing(connection: asyncpg.Connection) -> None:
+    """A pool connection's release, after asyncpg has rolled back any open transaction: nothing more to undo.
+    The pool's connections only read (and migrate and export, in transactions that end): no session setting,
+    cursor, LISTEN or session-level advisory lock outlives a read. asyncpg's default reset sends a query
+    (``RESET ALL``, ``UNLISTEN *``…) at every release: a round trip more for each read, which a web page paid
+    three to five times (issue 23)."""
 
 
 class PgStore:
@@ -76,7 +88,9 @@ class PgStore:
             raise ValueError(f"synchronous must be one of {', '.join(SYNCHRONOUS)}")
         settings = {"synchronous_commit": "on" if synchronous == "FULL" else "off"}
         try:
-            pool = await asyncpg.create_pool(url, min_size=1, max_size=4, server_settings=settings, timeout=10)
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=POOL_SIZE, server_settings=settings, timeout=10, reset=_reads_leave_nothing
+            )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError, TimeoutError) as error:
             raise PgStoreOpenError(url, error) from error
         try:
@@ -225,11 +239,13 @@ class PgStore:
         return [CharacterRow(r["id"], r["campaign_id"], r["owner_id"], r["name"], json.loads(r["sheet"])) for r in rows]
 
     async def events(self, campaign_id: int, *, limit: int, offset: int = 0) -> list[EventRow]:
-        total = await self.count_events(campaign_id)
+        """SQLite's seek by event number, the newest number found in the same statement (one round trip)."""
         rows = await self._fetch(
-            "SELECT * FROM events WHERE campaign_id = $1 AND seq <= $2 ORDER BY seq DESC LIMIT $3",
+            "SELECT * FROM events WHERE campaign_id = $1"
+            " AND seq <= (SELECT coalesce(max(seq), 0) FROM events WHERE campaign_id = $1) - $2"
+            " ORDER BY seq DESC LIMIT $3",
             campaign_id,
-            total - offset,
+            offset,
             limit,
         )
         return [event_row(row) for row in rows]
@@ -259,6 +275,8 @@ class PgStore:
                 return []
             before = int(found[0][0])
         newest_last = after is not None and before is None
+        if where.text and not where.short_text and not newest_last:
+            return await self._text_page(campaign_id, where, limit, before, after)
         sql, parameters = log_select(
             campaign_id,
             where,
@@ -271,6 +289,30 @@ class PgStore:
         )
         rows = [event_row(row) for row in await read(sql, *parameters)]
         return rows[::-1] if newest_last else rows
+
+    async def _text_page(
+        self, campaign_id: int, where: LogQuery, limit: int, before: int | None, after: int | None
+    ) -> list[EventRow]:
+        """A text search's newest ``limit`` matches below ``before``: first among the :data:`TEXT_WINDOW` events
+        below it, then, if they hold too few, below those. The trigram index finds a rare text's every match in
+        the log, and sorting them by number read each one's row (a thousand at a million events); bounded by a
+        number the planner sees, it reads only the window's (the index's matches and the window's numbers
+        combined before any row is read), and a common text still walks back from the newest (issue 23)."""
+        top = before if before is not None else await self._newest(campaign_id) + 1
+        floor = top - TEXT_WINDOW  # the window: numbers above floor, below top
+        rows: list[EventRow] = []
+        for upper, lower in ((top, floor), (floor + 1, None)):
+            if after is not None and (lower is None or after >= lower):
+                lower = after
+            if lower is not None and upper - lower <= 1:
+                break  # nothing between them (the window reached the first event, or ``after``)
+            sql, parameters = log_select(
+                campaign_id, where, numbers_only=False, limit=limit - len(rows), before=upper, after=lower
+            )
+            rows += [event_row(row) for row in await self._fetch_planned(sql, *parameters)]
+            if len(rows) >= limit or lower is None or lower < 1 or lower == after:
+                break  # enough, or nothing older left to read
+        return rows
 
     async def count_matching(self, campaign_id: int, where: LogQuery, *, limit: int) -> int:
         newest = await self._newest(campaign_id) if where.short_text else 0
