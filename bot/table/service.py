@@ -342,6 +342,8 @@ class TableService:
         if action.gm_only and not campaign.is_gm(caller):
             raise NeedsGMError(f"`/{command}`")
         if action.undo:
+            if not options.get("confirm"):
+                await self._ask_before_undoing(campaign, caller, ruleset_id, action_name)
             reply, _ = await self._undo(place, caller, campaign, only=f"{ruleset_id} ", command=command)
             return reply
         refuse_blank(options, f"/{command}")
@@ -789,6 +791,26 @@ class TableService:
             return await self._undo(place, caller, campaign, target=chosen)
 
         return await self.locked(place, work)
+
+    async def _ask_before_undoing(self, campaign: Campaign, caller: Caller, ruleset_id: str, action_name: str) -> None:
+        """A ruleset's own undo (``Action(undo=True)``, `/serpent battle undo`) asks first, as `/campaign undo` does,
+        when the change it would revert is not the caller's own newest action; anything it would refuse, it leaves
+        to :meth:`_undo` to say."""
+        target = await self.store.last_undoable(campaign.row.id)
+        if not campaign.is_gm(caller) or target is None or target.snapshot is None:
+            return
+        if not target.command.startswith(f"{ruleset_id} "):
+            return
+        _, after, own = await self._since(campaign, target, caller)
+        if own:
+            return
+        whose = "yours" if target.actor_id == caller.user_id else f"{target.actor_name}'s"
+        since = f" {after} event(s) came after it, and stay." if after else ""
+        question = (
+            f"Undo #{target.seq}, {whose} `/{target.command}`: {clip(target.summary, QUOTED)}? It is not your own "
+            f"newest action.{since}"
+        )
+        raise ConfirmFirstError(question, ruleset_id, action_name, {}, campaign.row)
 
     async def _since(self, campaign: Campaign, target: EventRow, caller: Caller) -> tuple[list[EventRow], int, bool]:
         """What came after ``target``: the events that make it not the caller's own newest action (newest first, at

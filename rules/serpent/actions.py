@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from rules.base import Action, Card, Outcome, RuleError, Secrecy, Table, fit
+from rules.base import Action, Card, Confirmable, Outcome, RuleError, Secrecy, Table, fit
 from rules.serpent import play
 from rules.serpent.artifacts import join_artifact
 from rules.serpent.book import spell_body
@@ -399,7 +399,7 @@ def run_battle_board(table: Table, opts: NoOptions) -> Outcome:
     )
 
 
-def run_battle_undo(table: Table, opts: NoOptions) -> Outcome:
+def run_battle_undo(table: Table, opts: Confirmable) -> Outcome:
     """Never reached through the service: ``Action(undo=True)`` has it restore the state before the newest change."""
     table.require_gm("Undoing")
     raise RuleError("Undo is done by the table service; run /serpent battle undo.")
@@ -569,10 +569,10 @@ ACTIONS: dict[str, Action] = {
     "battle undo": Action(
         "battle undo",
         run_battle_undo,
-        NoOptions,
+        Confirmable,
         gm_only=True,
         undo=True,
-        description="Undo the last battle action, exactly",
+        description="Undo the last battle action, exactly (asks first if it is not your own)",
     ),
     "battle end": Action("battle end", run_battle_end, NoOptions, gm_only=True, description="End the battle"),
     "battle dice": Action(

@@ -27,10 +27,12 @@ async def test_battle_undo_restores_each_step_exactly(console: Console) -> None:
     await console.ok('/serpent prepare spells:"Fireball, Dissolve Tissue"')
     assert await board(console) != after_round
     await console.ok("@gm")
-    undone = await console.ok("/serpent battle undo")
+    asked = await console.ok("/serpent battle undo")  # Black's change, not the GM's: it asks first
+    assert asked["data"]["confirm"] and "Black's `/serpent prepare`" in asked["data"]["question"]
+    undone = await console.ok("@press Confirm")
     assert undone["data"]["command"] == "serpent prepare"
     assert await board(console) == after_round
-    await console.ok("/serpent battle undo")
+    await console.ok("/serpent battle undo confirm:true")  # the GM's round, Black's (undone) prepare after it
     assert await board(console) == joined
     # replaying gives the same round again (the GM supplies the roll)
     await console.ok("/serpent battle round resonance:7 rolloff:Black")
@@ -51,7 +53,7 @@ async def test_battle_undo_is_gm_only_and_refuses_other_changes(console: Console
     refused = await console.fails("/serpent battle undo")
     assert "/campaign undo" in refused["text"]
     await console.ok("/campaign undo")
-    await console.ok("/serpent battle undo")  # now the newest change is the join
+    await console.ok("/serpent battle undo confirm:true")  # now the newest change is the join (a player's)
 
 
 async def test_a_battle_keeps_its_log_small(console: Console) -> None:
@@ -103,7 +105,7 @@ async def test_issue_14_actions_undo_exactly(console: Console) -> None:
     await console.ok("/serpent pledge to:White tiers:1")
     assert await board(console) != before
     await console.ok("@gm")
-    await console.ok("/serpent battle undo")
+    await console.ok("/serpent battle undo confirm:true")  # a player's change
     assert await board(console) == before
     for line in (
         "@as Grey",
@@ -119,7 +121,7 @@ async def test_issue_14_actions_undo_exactly(console: Console) -> None:
     await console.ok(f'/serpent order spells:"#{walls[1]}, #{walls[0]}"')
     assert await board(console) != before
     await console.ok("@gm")
-    await console.ok("/serpent battle undo")
+    await console.ok("/serpent battle undo confirm:true")  # a player's change
     assert await board(console) == before
 
 
@@ -140,3 +142,28 @@ async def test_autopass_undoes_exactly_on_the_sheet_and_in_the_battle(console: C
     assert await board(console) == before
     await console.ok("@as Black")
     assert (await console.ok("/serpent magi show"))["data"]["sheet"]["autopass"] == "never"
+
+
+async def test_battle_undo_asks_first_unless_it_is_the_gms_own_newest_action(console: Console) -> None:
+    """As `/campaign undo`: the GM's own newest change goes at once; another's asks, and Cancel changes nothing."""
+    for line in SETUP:
+        await console.ok(line)
+    joined = await board(console)
+    await console.ok("/serpent battle round resonance:7 rolloff:Black")
+    undone = await console.ok("/serpent battle undo")  # the GM's own newest: no question
+    assert undone["data"]["command"] == "serpent battle round"
+    assert await board(console) == joined
+    await console.ok("/serpent battle round resonance:7 rolloff:Black")
+    after_round = await board(console)
+    await console.ok("@as Black")
+    await console.ok('/serpent prepare spells:"Fireball, Dissolve Tissue"')
+    prepared = await board(console)
+    await console.ok("@gm")
+    asked = await console.ok("/serpent battle undo")
+    assert "not your own newest action" in asked["data"]["question"]
+    await console.ok("@press Cancel")
+    assert await board(console) == prepared
+    log = await console.ok("/campaign log")
+    assert [e["command"] for e in log["data"]["events"]].count("serpent battle undo") == 1  # only the first
+    await console.ok("/serpent battle undo confirm:true")
+    assert await board(console) == after_round
