@@ -572,7 +572,7 @@ ACTIONS: dict[str, Action] = {
         Confirmable,
         gm_only=True,
         undo=True,
-        description="Undo the last battle action, exactly (asks first if it is not your own)",
+        description="Undo the last battle action, exactly",
     ),
     "battle end": Action("battle end", run_battle_end, NoOptions, gm_only=True, description="End the battle"),
     "battle dice": Action(

@@ -73,7 +73,7 @@ class SpellDefineOptions(Model):
     descriptors: str | None = Field(default=None, description='Descriptors, e.g. "Heat, Cellular"')
     cast_phrase: str | None = Field(default=None, description="The cast phrase, for Intoning")
     text: str | None = Field(default=None, description="Rules text shown on the spell's card")
-    remove: bool = Field(default=False, description="Drop the campaign's definition and go back to the book's")
+    remove: bool = Field(default=False, description="Drop the campaign's definition, back to the book's")
 
 
 class NoOptions(Model):
@@ -84,7 +84,7 @@ class BattleStartOptions(Model):
     mode: Literal["duel", "teams", "encounter"] = Field(
         default="duel", description="duel (each Magi alone), teams, or Magi against an Encounter"
     )
-    easy: bool = Field(default=False, description="Easy mode: no per-extra-Magi scaling and no Encounter Evade")
+    easy: bool = Field(default=False, description="Easy mode: no extra-Magi scaling, no Encounter Evade")
     essence: int | None = Field(
         default=None, ge=1, le=99, description="Starting Essence for every Magi (Act I uses 7; default 12)"
     )
@@ -193,7 +193,7 @@ class DismissOptions(Model):
 
 class FocusOptions(Model):
     spell: str = Field(description="An ally's Duration F spell (title or #number)")
-    release: bool = Field(default=False, description="Take your Focus off it instead (the spell is discarded)")
+    release: bool = Field(default=False, description="Take your Focus off it (the spell is discarded)")
     magi: str | None = magi_field()
 
 
@@ -204,14 +204,14 @@ class SpecOptions(Model):
 
 
 class UseOptions(Model):
-    ability: str = Field(description="An ability your spells grant, e.g. Beast Form attack")
+    ability: str = Field(description="An ability your spells grant (Beast Form attack)")
     target: str | None = Field(default=None, description="Who it targets (needed with several opponents)")
     magi: str | None = magi_field()
 
 
 class SustainOptions(Model):
     spell: str = Field(description="A spell you control (title or #number)")
-    keep: bool = Field(default=True, description="true: sustain it at the next maintenance; false: let it go")
+    keep: bool = Field(default=True, description="true: sustain it at next maintenance; false: let go")
     magi: str | None = magi_field()
 
 
@@ -226,7 +226,7 @@ class LoseOptions(Model):
 
 
 class PledgeOptions(Model):
-    to: str = Field(description="The ally whose next ritual-path spell you help upgrade")
+    to: str = Field(description="The ally whose next ritual-path spell you upgrade")
     tiers: int = Field(default=1, ge=0, le=4, description="Ritual path tiers you pay (0 withdraws your pledge)")
     tiers_with: Literal["harmony", "will"] = Field(
         default="harmony", description="Pay tiers with 1 Harmony each, or 1 Will for 3"
