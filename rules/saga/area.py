@@ -84,6 +84,18 @@ def exact(cards: list[str], name: str) -> str | None:
     return next((c for c in cards if fold(c) == fold(name)), None)
 
 
+def in_deck(ctx: Ctx, name: str) -> str:
+    """A card a player reports drawing from their own deck (draws: reported), by its exact name; refused plainly
+    when the deck as the table knows it does not hold it."""
+    found = exact(ctx.game.deck, name)
+    if found is None:
+        raise RuleError(
+            f"{name!r} is not in your deck as the table knows it (it is "
+            f"{'not in the catalog' if ctx.state.card(name) is None else 'already in play'})."
+        )
+    return found
+
+
 HERO_STAYS = (
     "the book gives no rule that takes a hero card out of the hero pile (its items are attached to it and its "
     "luck stack is its own), so it stays there. A card rule that moves one of its items or luck cards names that "

@@ -13,6 +13,7 @@ from rules.saga.area import (
     cycle,
     exact,
     find_hero,
+    in_deck,
     location,
     remove,
     source_limit,
@@ -143,12 +144,7 @@ def _reported(ctx: Ctx, count: int, can: int, reported: list[str]) -> list[str]:
         raise RuleError(f'Your own deck (draws: reported): name the {count} card(s) you drew, cards:"A, B".')
     found: list[str] = []
     for name in reported:
-        card = exact(game.deck, name)
-        if card is None:
-            raise RuleError(
-                f"{name!r} is not in your deck as the table knows it (it is "
-                f"{'not in the catalog' if ctx.state.card(name) is None else 'already in play'})."
-            )
+        card = in_deck(ctx, name)
         if card in found:
             raise RuleError(f"{card} is named twice.")
         found.append(card)

@@ -20,6 +20,7 @@ from rules.saga.area import (
     draw,
     exact,
     find_hero,
+    in_deck,
     kismet,
     kismet_labels,
     location,
@@ -317,12 +318,7 @@ def report(ctx: Ctx, names: list[str], spot: str | None) -> list[str]:
         raise RuleError(f"No draw is waiting. Turn {game.turn} is at step {game.step}; it expects {expects(ctx)}.")
     notes = []
     for name in names:
-        found = exact(game.deck, name)
-        if found is None:
-            raise RuleError(
-                f"{name!r} is not in your deck as the table knows it (it is "
-                f"{'not in the catalog' if ctx.state.card(name) is None else 'already in play'})."
-            )
+        found = in_deck(ctx, name)
         game.deck.remove(found)
         wanted = game.wanted_draw
         if wanted == "luck":
