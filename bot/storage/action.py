@@ -18,6 +18,8 @@ from typing import Any, Literal
 from bot.storage.rows import CampaignRow, StoredWait
 
 Mode = Literal["check", "touch", "state", "settings"]
+# each mode as a number, for a batch's SQL: above 0 moves the version, from 2 writes the state, 3 the settings too
+MODE_NUMBERS: dict[str, int] = {"check": 0, "touch": 1, "state": 2, "settings": 3}
 
 
 @dataclass(frozen=True)

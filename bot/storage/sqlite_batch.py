@@ -25,10 +25,8 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Sequence
 
-from bot.storage.action import ActionDone, ActionWrite
+from bot.storage.action import MODE_NUMBERS, ActionDone, ActionWrite
 from bot.storage.rows import StaleCampaignError, dumps
-
-MODES = {"check": 0, "touch": 1, "state": 2, "settings": 3}
 
 CAMPAIGNS = """
 UPDATE campaigns SET
@@ -76,15 +74,12 @@ def batched(action: ActionWrite) -> bool:
     )
 
 
-BATCHED = batched
-
-
 def run_batch(db: sqlite3.Connection, actions: Sequence[ActionWrite], now: str) -> list[ActionDone]:
     """Every action's writes, inside the writer's open transaction. Raises :class:`StaleCampaignError` (the caller
     rolls back) if any action's version check fails."""
     campaigns, sheets, events = [], [], []
     for action in actions:
-        row, mode = action.campaign, MODES[action.mode]
+        row, mode = action.campaign, MODE_NUMBERS[action.mode]
         campaigns.append(
             (
                 row.id,

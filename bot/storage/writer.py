@@ -2,11 +2,12 @@
 
 Every write runs on that thread. Actions write through :meth:`Writer.write`,
 which commits in groups: writes that arrive while a group is in flight go into
-the next one together, and a whole group (BEGIN IMMEDIATE, every job's
-statements, COMMIT) is one call to the thread, so a group of 64 costs the event
-loop one hand-off instead of a hundred. Every action still waits for its own
-COMMIT, and if any job in a group fails the group rolls back and each job is
-retried alone, so one action's failure never touches another's.
+the next one together, and the thread takes group after group from the queue
+itself (BEGIN IMMEDIATE, the group's plain actions as one batch, the other jobs'
+statements, COMMIT), handing each group's results back as it commits. Every
+action still waits for its own COMMIT, and if any job in a group fails the group
+rolls back and each job is retried alone, so one action's failure never touches
+another's.
 
 Before each transaction the thread checks, cheaply, that the file at the path is
 still the one it opened (a deleted or replaced database would swallow writes)
@@ -43,7 +44,7 @@ from bot.storage.rows import (
     dumps,
     utcnow,
 )
-from bot.storage.sqlite_batch import BATCHED, run_batch
+from bot.storage.sqlite_batch import batched, run_batch
 
 T = TypeVar("T")
 
@@ -275,7 +276,7 @@ class Writer(GroupCommit):
         adds (:class:`ActionWrite` s without ``also``) rather than by the trigger once per statement; any other job
         finds every event before it indexed, as the index's change and delete triggers need."""
         data_version = self._begin()
-        chosen = split(jobs, BATCHED) if self.batching else Split(others=list(range(len(jobs))))
+        chosen = split(jobs, batched) if self.batching else Split(others=list(range(len(jobs))))
         try:
             results: list[Any] = [None] * len(jobs)
             after: int | None = None  # the newest event before the run of actions whose text waits

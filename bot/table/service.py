@@ -342,9 +342,10 @@ class TableService:
         if action.gm_only and not campaign.is_gm(caller):
             raise NeedsGMError(f"`/{command}`")
         if action.undo:
+            target = await self.store.last_undoable(campaign.row.id)
             if not options.get("confirm"):
-                await self._ask_before_undoing(campaign, caller, ruleset_id, action_name)
-            reply, _ = await self._undo(place, caller, campaign, only=f"{ruleset_id} ", command=command)
+                await self._ask_before_undoing(campaign, caller, ruleset_id, action_name, target)
+            reply, _ = await self._undo(place, caller, campaign, only=f"{ruleset_id} ", command=command, target=target)
             return reply
         refuse_blank(options, f"/{command}")
         parsed = validate(action.options, options, f"/{command}")
@@ -784,28 +785,33 @@ class TableService:
             chosen = None if number is None else await self._chosen(campaign, number)
             if chosen is None:
                 chosen = await self.store.last_undoable(campaign.row.id)
-            if not confirmed and chosen is not None and chosen.snapshot is not None:
-                later, after, own = await self._since(campaign, chosen, caller)
-                if not own:
-                    raise ConfirmUndoError(chosen, later, after, campaign.row)
+            if not confirmed and (ask := await self._asking(campaign, chosen, caller)) is not None:
+                raise ask
             return await self._undo(place, caller, campaign, target=chosen)
 
         return await self.locked(place, work)
 
-    async def _ask_before_undoing(self, campaign: Campaign, caller: Caller, ruleset_id: str, action_name: str) -> None:
-        """A ruleset's own undo (``Action(undo=True)``, `/serpent battle undo`) asks first, as `/campaign undo` does,
-        when the change it would revert is not the caller's own newest action; anything it would refuse, it leaves
-        to :meth:`_undo` to say."""
-        target = await self.store.last_undoable(campaign.row.id)
-        if not campaign.is_gm(caller) or target is None or target.snapshot is None:
+    async def _asking(self, campaign: Campaign, target: EventRow | None, caller: Caller) -> ConfirmUndoError | None:
+        """The question to ask before undoing ``target``, or None: nothing to undo, or the caller's own newest
+        action (someone else's, or one with a roll or another action after it, asks)."""
+        if target is None or target.snapshot is None:
+            return None
+        later, after, own = await self._since(campaign, target, caller)
+        return None if own else ConfirmUndoError(target, later, after, campaign.row)
+
+    async def _ask_before_undoing(
+        self, campaign: Campaign, caller: Caller, ruleset_id: str, action_name: str, target: EventRow | None
+    ) -> None:
+        """A ruleset's own undo (``Action(undo=True)``, `/serpent battle undo`) asks first, as `/campaign undo` does
+        (:meth:`_asking`), in the ruleset's Confirm question; anything it would refuse, it leaves to :meth:`_undo`
+        to say."""
+        if not campaign.is_gm(caller) or target is None or not target.command.startswith(f"{ruleset_id} "):
             return
-        if not target.command.startswith(f"{ruleset_id} "):
-            return
-        _, after, own = await self._since(campaign, target, caller)
-        if own:
+        ask = await self._asking(campaign, target, caller)
+        if ask is None:
             return
         whose = "yours" if target.actor_id == caller.user_id else f"{target.actor_name}'s"
-        since = f" {after} event(s) came after it, and stay." if after else ""
+        since = f" {ask.after} event(s) came after it, and stay." if ask.after else ""
         question = (
             f"Undo #{target.seq}, {whose} `/{target.command}`: {clip(target.summary, QUOTED)}? It is not your own "
             f"newest action.{since}"

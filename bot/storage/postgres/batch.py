@@ -29,11 +29,9 @@ from typing import Any
 
 import asyncpg
 
-from bot.storage.action import ActionDone, ActionWrite
+from bot.storage.action import MODE_NUMBERS, ActionDone, ActionWrite
 from bot.storage.rows import ConstraintError, StaleCampaignError, pg_text, utcnow
 from bot.storage.rows import dumps_text as dumps
-
-MODES = {"check": 0, "touch": 1, "state": 2, "settings": 3}
 
 APPLY = """
 WITH a AS (
@@ -114,7 +112,7 @@ def _arguments(actions: Sequence[ActionWrite], now: str) -> list[Any]:
     wait_columns: list[list[Any]] = [[] for _ in range(6)]
     timer_columns: list[list[Any]] = [[] for _ in range(6)]
     for action in actions:
-        row, mode = action.campaign, MODES[action.mode]
+        row, mode = action.campaign, MODE_NUMBERS[action.mode]
         ids.append(row.id)
         versions.append(action.version)
         modes.append(mode)
