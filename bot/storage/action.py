@@ -77,6 +77,7 @@ class ActionWrite:
     waits_put: list[StoredWait] = field(default_factory=list)
     timers: list[TimerWrite] = field(default_factory=list)
     also: Callable[[Any], None] | None = None
+    encoded: Any = None  # a store's own encoding of it, made on the event loop as it queues
 
     @property
     def batchable(self) -> bool:

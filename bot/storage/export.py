@@ -29,6 +29,7 @@ from typing import IO, Any
 from bot.storage.apart import run_apart
 from bot.storage.protocol import Store
 from bot.storage.rows import EventRow
+from bot.storage.rows import dumps as _dumps
 
 Read = Callable[[str, Sequence[Any]], list[tuple]]  # a store's snapshot(): rows of a query, ? placeholders
 
@@ -252,13 +253,6 @@ def _events(read: Read, campaign_id: int) -> Iterator[list[tuple]]:
             return
         yield page
         after = page[-1][1]
-
-
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # one encoder, not one per call
-
-
-def _dumps(value: object) -> str:
-    return _ENCODER.encode(value)
 
 
 def _split(path: Path, limit: int) -> list[Path]:

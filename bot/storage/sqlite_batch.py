@@ -74,39 +74,34 @@ def batched(action: ActionWrite) -> bool:
     )
 
 
+Encoded = tuple[str, str, str]  # an action's elements of the three arrays: its campaign, its sheets, its event
+
+
+def encode(action: ActionWrite) -> Encoded:
+    """The action's elements of the batch's three JSON arrays (its campaign, its sheets joined, its event). The
+    writer calls this on the event loop as the action is queued (:meth:`bot.storage.writer.Writer._prepare`): the
+    writer thread then only joins strings, and holds the GIL the busy loop also wants for less time (issue 23)."""
+    row, mode = action.campaign, MODE_NUMBERS[action.mode]
+    state = dumps(row.state) if mode >= 2 else None
+    campaign = dumps((row.id, action.version, mode, state, dumps(row.settings) if mode == 3 else None))
+    sheets = ",".join([dumps((character_id, owner, dumps(sheet))) for character_id, owner, sheet in action.updated])
+    event = action.event
+    snapshot = dumps(event.snapshot) if event.snapshot is not None else None
+    logged = (row.id, event.actor_id, event.actor_name, event.command, event.summary, dumps(event.result), snapshot)
+    return campaign, sheets, dumps((*logged, event.thread_id))
+
+
 def run_batch(db: sqlite3.Connection, actions: Sequence[ActionWrite], now: str) -> list[ActionDone]:
     """Every action's writes, inside the writer's open transaction. Raises :class:`StaleCampaignError` (the caller
     rolls back) if any action's version check fails."""
-    campaigns, sheets, events = [], [], []
-    for action in actions:
-        row, mode = action.campaign, MODE_NUMBERS[action.mode]
-        campaigns.append(
-            (
-                row.id,
-                action.version,
-                mode,
-                dumps(row.state) if mode >= 2 else None,
-                dumps(row.settings) if mode == 3 else None,
-            )
-        )
-        sheets.extend((character_id, owner_id, dumps(sheet)) for character_id, owner_id, sheet in action.updated)
-        event = action.event
-        events.append(
-            (
-                row.id,
-                event.actor_id,
-                event.actor_name,
-                event.command,
-                event.summary,
-                dumps(event.result),
-                dumps(event.snapshot) if event.snapshot is not None else None,
-                event.thread_id,
-            )
-        )
-    if db.execute(CAMPAIGNS, (dumps(campaigns),)).rowcount != len(actions):
+    encoded: list[Encoded] = [action.encoded or encode(action) for action in actions]
+    campaigns = ",".join([campaign for campaign, _, _ in encoded])
+    if db.execute(CAMPAIGNS, (f"[{campaigns}]",)).rowcount != len(actions):
         raise StaleCampaignError(actions[0].campaign.id)  # which one: each retried alone finds it
+    sheets = ",".join([sheets for _, sheets, _ in encoded if sheets])
     if sheets:
-        db.execute(SHEETS, (now, dumps(sheets)))
-    last = db.execute(EVENTS, (now, dumps(events))).lastrowid
+        db.execute(SHEETS, (now, f"[{sheets}]"))
+    events = ",".join([event for _, _, event in encoded])
+    last = db.execute(EVENTS, (now, f"[{events}]")).lastrowid
     first = last - len(actions) + 1  # one writer, rows inserted in order: each next row id is the largest plus one
     return [ActionDone(first + number, []) for number in range(len(actions))]

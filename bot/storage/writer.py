@@ -44,7 +44,7 @@ from bot.storage.rows import (
     dumps,
     utcnow,
 )
-from bot.storage.sqlite_batch import batched, run_batch
+from bot.storage.sqlite_batch import batched, encode, run_batch
 
 T = TypeVar("T")
 
@@ -88,6 +88,7 @@ class GroupCommit:
     async def write(self, job: Callable[[WriteTx], T]) -> T:
         """Run ``job`` in a committed transaction, maybe shared; its result."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._prepare(job)
         self._queue.append((job, future))
         if self._committer is None or self._committer.done():
             self._committer = asyncio.create_task(self._commit_queued(), name="magister-group-commit")
@@ -110,6 +111,9 @@ class GroupCommit:
                 except Exception:
                     outcomes = await self._alone(jobs)
             self._deliver(batch, outcomes)
+
+    def _prepare(self, job: Job) -> None:
+        """On the loop, as a job queues: a backend's chance to do its Python work there."""
 
     def _deliver(self, batch: list[tuple[Job, asyncio.Future[Any]]], outcomes: list[tuple[bool, Any]]) -> None:
         """Each job's result or error to its writer, once its group is done."""
@@ -233,6 +237,11 @@ class Writer(GroupCommit):
             await self._call(self._db.execute, "COMMIT")
         finally:
             self._lock.release()
+
+    def _prepare(self, job: Job) -> None:
+        """An action the batch will write is encoded here, on the loop (:func:`bot.storage.sqlite_batch.encode`)."""
+        if type(job) is ActionWrite and self.batching and batched(job):
+            job.encoded = encode(job)
 
     async def _commit_queued(self) -> None:
         """Group commit with the writer thread draining the queue itself, group after group, each group's outcomes

@@ -42,7 +42,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from bot.storage.apart import run_apart
 from bot.storage.protocol import Store, WriteTx
-from bot.storage.rows import CampaignRow, ConstraintError, utcnow
+from bot.storage.rows import CampaignRow, ConstraintError, dumps, utcnow
 from bot.storage.spool import Spool
 from bot.table import snapshot as snapshots
 from bot.table.jsonstream import JsonStream, JsonStreamError, NotAnObjectError
@@ -67,7 +67,6 @@ STALE = timedelta(days=1)  # a hidden campaign this old is what a crashed import
 APART_BYTES = 8 * 1024 * 1024  # JSON this large (once unzipped) is checked in a process of its own (see prepare)
 GZIP_MAGIC = b"\x1f\x8b"
 UNDO, UNDONE = 1, 2  # flags of each event number, held in a bytearray (a byte per event)
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # rows.dumps's output, one encoder
 
 log = logging.getLogger(__name__)
 
@@ -515,9 +514,9 @@ class _Reader:
                 snapshots.read(event.snapshot, seq)
             except snapshots.SnapshotError as exc:
                 raise damaged(str(exc)) from None
-            record = _ENCODER.encode(_here(event.snapshot, self.caller.user_id))
+            record = dumps(_here(event.snapshot, self.caller.user_id))
             self.newest = seq
-        result = _ENCODER.encode(_result_here(event))
+        result = dumps(_result_here(event))
         self.spool.add(
             (seq, event.at, event.actor_id, event.actor, event.command, event.summary, result, record, event.undoes)
         )

@@ -188,6 +188,10 @@ PG_MIGRATIONS: dict[int, str] = {
     12: """
     SELECT 1;
     """,
+    # 13: SQLite's text index drops the per-entry sizes it kept for ranking; PostgreSQL's GIN index keeps none.
+    13: """
+    SELECT 1;
+    """,
 }
 
 BOOKKEEPING = """
