@@ -205,8 +205,9 @@ _FAST_OPTIONS = orjson.OPT_NON_STR_KEYS  # a dict's int keys as strings, as the 
 
 def dumps(value: Any) -> str:
     """Compact JSON for a column, as ``json.dumps`` writes it. orjson writes the same text about eight times as fast
-    (issue 23: every action dumps its state and its log entry); what it refuses (an integer past 64 bits, a lone
-    surrogate) goes to the standard library's encoder, which writes it as before or raises as before."""
+    (issue 23: every action dumps its state and its log entry), a float's notation aside (``0.0001`` for ``1e-04``,
+    the same number); what it refuses (an integer past 64 bits, a lone surrogate) goes to the standard library's
+    encoder, which writes it as before or raises as before."""
     try:
         return _FAST(value, option=_FAST_OPTIONS).decode()
     except TypeError:  # orjson.JSONEncodeError is one

@@ -20,8 +20,10 @@ pytestmark = pytest.mark.skipif(ON_POSTGRES, reason="SQLite's text index (Postgr
 def _index(service: TableService) -> tuple[list[int], list[int], int]:
     """The text index's row ids, every event's key as the index keys it, and the deferral markers left."""
     db = sqlite3.connect(service.store.path)  # type: ignore[attr-defined]
-    try:
-        indexed = sorted(row[0] for row in db.execute("SELECT rowid FROM events_text"))
+    try:  # the index cannot be scanned (it keeps no sizes, migration 13): each entry's first trigram, once a time
+        db.execute("CREATE VIRTUAL TABLE temp.terms USING fts5vocab(main, events_text, instance)")
+        instances = "SELECT doc FROM temp.terms WHERE col = 'summary' AND offset = 0"
+        indexed = sorted(row[0] for row in db.execute(instances))
         keys = sorted(row[0] for row in db.execute("SELECT (campaign_id << 32) + seq FROM events"))
         (markers,) = db.execute("SELECT count(*) FROM events_text_deferred").fetchone()
         return indexed, keys, markers
@@ -102,3 +104,40 @@ async def test_another_connections_events_are_indexed_by_the_trigger(tally: Tabl
     assert await _found(tally, campaign.row.id, "heron") == [3]
     indexed, keys, markers = _index(tally)
     assert indexed == keys and markers == 0
+
+
+async def test_migration_13_builds_the_index_again_without_sizes_and_finds_the_older_log(tmp_path, registry) -> None:
+    """A database the previous Magister made (its index kept each entry's sizes): opened, the index is built again
+    from the log, every event in it once, found by its text, and no table of sizes is left."""
+    import random
+
+    from bot.storage.database import open_store
+    from bot.storage.sqlite import MIGRATIONS
+
+    path = tmp_path / "old.sqlite3"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("bot.storage.sqlite.MIGRATIONS", MIGRATIONS[:12])
+        store = await open_store(str(path))
+        old = TableService(store, registry, random.Random(1))
+        await old.start_campaign(HERE, GM, "tally", "Crows")
+        await old.run(HERE, PLAYER, "tally", "create", {"name": "Quicksilver Gate"})
+        await store.close()
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT count(*) FROM events_text_docsize").fetchone()[0] == 2  # the old index, with sizes
+    db.close()
+    store = await open_store(str(path))
+    try:
+        service = TableService(store, registry, random.Random(1))
+        assert await store.schema_version() == len(MIGRATIONS) == 13
+        campaign = await service.require_campaign(HERE)
+        assert await _found(service, campaign.row.id, "quicksilver") == [2]
+        await service.run(HERE, PLAYER, "tally", "create", {"name": "Lantern"})
+        assert await _found(service, campaign.row.id, "lantern") == [3]
+        indexed, keys, markers = _index(service)
+        assert indexed == keys == [(campaign.row.id << 32) + seq for seq in (1, 2, 3)] and markers == 0
+    finally:
+        await store.close()
+    db = sqlite3.connect(path)
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    db.close()
+    assert "events_text_docsize" not in tables and "events_text_data" in tables
