@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import math
 import os
@@ -338,6 +339,8 @@ async def measure(channels: int, rate: float, seconds: float, db: str | None = N
 async def _measure(dbs: Databases, channels: int, rate: float, seconds: float) -> dict:
     service = await _service(dbs, channels)
     baseline_db, baseline_act = await _baseline(dbs, channels)
+    gc.collect()
+    gc.freeze()  # as `python -m bot` does once started (bot/cli/startup.py): later passes skip what was built
 
     async def service_act(channel: int) -> None:
         await service.run(Place(1, channel), CALLER, "counter", "bump", {})

@@ -61,7 +61,7 @@ UNDEFER_TEXT = "DELETE FROM events_text_deferred"
 Job = Callable[["WriteTx"], Any]
 MAX_BATCH = 64  # writes per group commit: enough to amortize, small enough to keep latency flat
 SWITCH_INTERVAL = 0.0001  # seconds: how long a thread waiting for the GIL waits for a busy event loop to give it up
-WRITER_CHECKPOINT_PAGES = 4000  # the writer checkpoints itself only when the WAL grows this long (SQLite's is 1000)
+WRITER_CHECKPOINT_PAGES = 10_000  # the writer checkpoints itself only when the WAL grows this long (SQLite's: 1,000)
 CHECKPOINT_EVERY = 0.02  # seconds: the checkpointer's shortest pause between two checkpoints
 
 log = logging.getLogger(__name__)
@@ -143,7 +143,8 @@ class Checkpointer:
     one commit in six took over 3 ms). Here the writer only wakes this thread after each commit; it checkpoints
     PASSIVE (never waiting for, nor blocking, the writer or a reader) at most every ``CHECKPOINT_EVERY``. A passive
     checkpoint cannot finish while commits keep coming, and the log only starts again from its beginning once one
-    has: the writer's own checkpoint at ``WRITER_CHECKPOINT_PAGES`` does that, with little left to copy. Durability
+    has: the writer's own checkpoint at ``WRITER_CHECKPOINT_PAGES`` does that, with little left to copy (but the
+    file to sync: at 4,000 pages those syncs were still a tenth of the writer's time at saturation). Durability
     is SQLite's either way: a commit is in the log (synced under FULL) before it returns."""
 
     def __init__(self, path: Path) -> None:
@@ -345,7 +346,7 @@ class Writer(GroupCommit):
         adds (:class:`ActionWrite` s without ``also``) rather than by the trigger once per statement; any other job
         finds every event before it indexed, as the index's change and delete triggers need."""
         data_version = self._begin()
-        chosen = split(jobs, batched) if self.batching else Split(others=list(range(len(jobs))))
+        chosen = split(jobs, _encoded) if self.batching else Split(others=list(range(len(jobs))))
         try:
             results: list[Any] = [None] * len(jobs)
             after: int | None = None  # the newest event before the run of actions whose text waits
@@ -730,6 +731,11 @@ class WriteTx:
     def forget_member(self, user_id: int, campaign_id: int | None = None) -> Erased:
         """Erase a member in one campaign, or everywhere (:mod:`bot.storage.members`); what it changed."""
         return drive(erase(user_id, campaign_id), partial(_step, self._db))
+
+
+def _encoded(action: ActionWrite) -> bool:
+    """Batched: :meth:`Writer._prepare` encoded it as it queued (it checked :func:`batched` there, on the loop)."""
+    return action.encoded is not None
 
 
 def _step(db: sqlite3.Connection, step: Step) -> Any:
