@@ -324,7 +324,7 @@ async def export(service: TableService, caller: Caller, *, limit: int) -> tuple[
     counts = {key: len(document[key]) for key in ("characters", "events", "macros", "reminders", "orders", "gm_of")}
     description = (
         f"{counts['characters']} characters, {counts['events']} log entries, {counts['macros']} macros, "
-        f"{counts['reminders']} reminders, {counts['orders']} standing orders"
+        f"{counts['reminders']} reminders, {counts['orders']} standing order{_s(counts['orders'])}"
         + (f", time zone {data.timezone}" if data.timezone else "")
         + "."
     )
