@@ -18,6 +18,8 @@ What erasing a member does, in every campaign (or the one campaign given):
   ``/character owner``); the macros they shared at a table stay, without an owner;
 - they stop being a GM (the callers decide whether that may leave a campaign with none);
 - the reminders they set, and those only for them, are deleted; in others their id is dropped;
+- their standing orders (the play-by-post column's ``orders``) are deleted, there and in the campaign row each
+  undo snapshot puts back, rather than kept as an order of no one;
 - everywhere (``campaign_id`` None): their own macros and their time zone are deleted too.
 
 Rulesets keep a member's id only under those key names (``owner_id``, ``player_id``, ``user_id``), as

@@ -253,8 +253,9 @@ async def character_owner(
 
 async def export(service: TableService, caller: Caller, *, limit: int) -> tuple[Reply, str, bytes]:
     """``/privacy export``: the caller's data as JSON (gzipped if over ``limit``): their characters as they may see
-    them, the summaries of their own log entries they may read (the GM's side only where they are a GM), their
-    macros, reminders and time zone. Never another member's secrets."""
+    them, the summaries of their own log entries they may read (the GM's side only where they are a GM; a sealed
+    one's commitment and state, its text only once a GM revealed it), their macros, reminders, standing orders and
+    time zone. Never another member's secrets."""
     store = service.store
     data = await store.member_data(caller.user_id)
     campaigns: dict[int, CampaignRow | None] = {}
