@@ -18,6 +18,8 @@ What erasing a member does, in every campaign (or the one campaign given):
   ``/character owner``); the macros they shared at a table stay, without an owner;
 - they stop being a GM (the callers decide whether that may leave a campaign with none);
 - the reminders they set, and those only for them, are deleted; in others their id is dropped;
+- their standing orders (the play-by-post column's ``orders``) are deleted, there and in the campaign row each
+  undo snapshot puts back, rather than kept as an order of no one;
 - everywhere (``campaign_id`` None): their own macros and their time zone are deleted too.
 
 Rulesets keep a member's id only under those key names (``owner_id``, ``player_id``, ``user_id``), as
@@ -55,6 +57,7 @@ class MemberData:
     timezone: str | None
     gm_of: list[CampaignRow]  # campaigns (live or ended) they are a GM of
     web: list[tuple[int, str]] = field(default_factory=list)  # (campaign id, name asked with): their web access
+    orders: list[CampaignRow] = field(default_factory=list)  # campaigns (live or ended) holding an order of theirs
 
 
 # ---------------------------------------------------------------------- what an erasure did
@@ -139,8 +142,13 @@ def scrub_delta(ops: Any, user_id: int) -> Any:
 
 
 def scrub_snapshot(snapshot: Any, user_id: int) -> Any:
+    """An entry's undo snapshot without the member: the campaign row it puts back keeps no order of theirs (undoing
+    a later change must not bring back an order of no one)."""
     if not isinstance(snapshot, dict):
         return snapshot
+    row = snapshot.get("row")
+    if isinstance(row, dict) and "pbp" in row:
+        snapshot = {**snapshot, "row": {**row, "pbp": without_orders_of(row["pbp"], user_id)}}
     return {
         key: scrub_delta(value, user_id) if key in ("state_delta", "settings_delta") else scrub(value, user_id)
         for key, value in snapshot.items()
@@ -162,6 +170,12 @@ def without_orders_of(pbp: Any, user_id: int) -> Any:
     kept = [entry for entry in pbp["orders"] if not (isinstance(entry, dict) and _is(entry.get("user_id"), user_id))]
     rest = {key: value for key, value in pbp.items() if key != "orders"}
     return {**rest, "orders": kept} if kept else rest
+
+
+def holds_order_of(pbp: Any, user_id: int) -> bool:
+    """Does this play-by-post column keep a standing order under ``user_id``? (Exact, after the text filter.)"""
+    stored = pbp.get("orders") if isinstance(pbp, dict) else None
+    return isinstance(stored, list) and any(isinstance(e, dict) and _is(e.get("user_id"), user_id) for e in stored)
 
 
 def _is(value: Any, user_id: int) -> bool:
@@ -419,4 +433,6 @@ MEMBER_MACROS = (
 MEMBER_REMINDERS = "SELECT * FROM timers WHERE created_by = ? AND kind = 'remind' ORDER BY id"
 MEMBER_GM_OF = "SELECT * FROM campaigns WHERE gm_ids LIKE ? ORDER BY id"
 MEMBER_WEB = "SELECT campaign_id, name FROM web_access WHERE user_id = ? ORDER BY campaign_id"
+# campaigns whose play-by-post column has orders and the member's id somewhere: exact with holds_order_of
+MEMBER_ORDERS = "SELECT * FROM campaigns WHERE pbp LIKE ? AND pbp LIKE ? ORDER BY id"
 MEMBER_EVENTS = "SELECT * FROM events WHERE actor_id = ? AND id > ? ORDER BY id LIMIT ?"

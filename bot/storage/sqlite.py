@@ -25,9 +25,11 @@ from bot.storage.members import (
     MEMBER_EVENTS,
     MEMBER_GM_OF,
     MEMBER_MACROS,
+    MEMBER_ORDERS,
     MEMBER_REMINDERS,
     MEMBER_WEB,
     MemberData,
+    holds_order_of,
 )
 from bot.storage.rows import (
     RECAP_COUNT_CAP,
@@ -784,6 +786,7 @@ class SqliteStore:
         macros = await self._reader.execute_fetchall(MEMBER_MACROS, (user_id,))
         reminders = await self._reader.execute_fetchall(MEMBER_REMINDERS, (user_id,))
         gm_of = await self._reader.execute_fetchall(MEMBER_GM_OF, (f"%{user_id}%",))
+        orders = await self._reader.execute_fetchall(MEMBER_ORDERS, ('%"orders"%', f"%{user_id}%"))
         return MemberData(
             user_id,
             [CharacterRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in characters],
@@ -792,6 +795,7 @@ class SqliteStore:
             await self.member_timezone(user_id),
             [row for row in map(campaign_row, gm_of) if user_id in row.gm_ids],
             [(int(row[0]), str(row[1])) for row in await self._reader.execute_fetchall(MEMBER_WEB, (user_id,))],
+            [row for row in map(campaign_row, orders) if holds_order_of(row.pbp, user_id)],
         )
 
     async def member_events(self, user_id: int, *, after: int = 0, limit: int = 500) -> list[EventRow]:

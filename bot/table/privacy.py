@@ -26,7 +26,11 @@ from typing import Any
 
 from bot.storage.members import FORMER_MEMBER, PLACEHOLDER_ID, CampaignErased, Erased
 from bot.storage.protocol import Store, WriteTx
-from bot.storage.rows import CampaignRow, EventRow
+from bot.storage.rows import CampaignRow, EventRow, LogQuery
+from bot.table.orders import offer_named, orders_of
+from bot.table.sealed import PAGE as REVEALS_PAGE
+from bot.table.sealed import REVEAL, withdrawn
+from bot.table.sealing import commitment
 from bot.table.secrecy import may_read_private, private_summary
 from bot.table.service import Caller, Campaign, Place, Reply, TableService
 from rules.base import Card, NeedsGMError, Outcome, RuleError, Table, sheet_parts
@@ -249,8 +253,9 @@ async def character_owner(
 
 async def export(service: TableService, caller: Caller, *, limit: int) -> tuple[Reply, str, bytes]:
     """``/privacy export``: the caller's data as JSON (gzipped if over ``limit``): their characters as they may see
-    them, the summaries of their own log entries they may read (the GM's side only where they are a GM), their
-    macros, reminders and time zone. Never another member's secrets."""
+    them, the summaries of their own log entries they may read (the GM's side only where they are a GM; a sealed
+    one's commitment and state, its text only once a GM revealed it), their macros, reminders, standing orders and
+    time zone. Never another member's secrets."""
     store = service.store
     data = await store.member_data(caller.user_id)
     campaigns: dict[int, CampaignRow | None] = {}
@@ -266,12 +271,19 @@ async def export(service: TableService, caller: Caller, *, limit: int) -> tuple[
         if row is not None:
             characters.append(await _character(service, row, character.name, caller))
     events = []
+    reveals: dict[int, dict[int, dict[str, Any]]] = {}  # campaign id -> sealed entry's number -> its reveal
     after = 0
     while page := await store.member_events(caller.user_id, after=after, limit=EVENTS_PAGE):
         for event in page:
             row = await campaign_of(event.campaign_id)
-            if row is not None:
-                events.append(_event(event, row, caller.user_id))
+            if row is None:
+                continue
+            entry = _event(event, row, caller.user_id)
+            if (hashed := commitment(event.result)) is not None:
+                if row.id not in reveals:
+                    reveals[row.id] = await _reveals(service, row.id)
+                entry["sealed"] = await _sealed(service, event, hashed, reveals[row.id])
+            events.append(entry)
         after = page[-1].id
     macros = []
     for macro in data.macros:
@@ -291,6 +303,7 @@ async def export(service: TableService, caller: Caller, *, limit: int) -> tuple[
         }
         for timer in data.reminders
     ]
+    orders = [_order(service, row, caller.user_id) for row in data.orders]
     document = {
         "format": EXPORT_FORMAT,
         "user_id": caller.user_id,
@@ -301,6 +314,7 @@ async def export(service: TableService, caller: Caller, *, limit: int) -> tuple[
         "events": events,
         "macros": macros,
         "reminders": reminders,
+        "orders": [order for order in orders if order is not None],
         "web_access": [  # campaigns whose web pages they may read (docs/web.md), with the name they asked with
             {**_where(row), "name": name}
             for campaign_id, name in data.web
@@ -308,10 +322,12 @@ async def export(service: TableService, caller: Caller, *, limit: int) -> tuple[
         ],
     }
     name, body = await asyncio.to_thread(_encoded, document, limit)
-    counts = {key: len(document[key]) for key in ("characters", "events", "macros", "reminders", "gm_of")}
+    counts = {key: len(document[key]) for key in ("characters", "events", "macros", "reminders", "orders", "gm_of")}
     description = (
         f"{counts['characters']} characters, {counts['events']} log entries, {counts['macros']} macros, "
-        f"{counts['reminders']} reminders" + (f", time zone {data.timezone}" if data.timezone else "") + "."
+        f"{counts['reminders']} reminders, {counts['orders']} standing order{_s(counts['orders'])}"
+        + (f", time zone {data.timezone}" if data.timezone else "")
+        + "."
     )
     if name.endswith(".gz"):
         description += " Compressed with gzip to fit Discord's upload limit."
@@ -366,6 +382,47 @@ def _event(event: EventRow, row: CampaignRow, user_id: int) -> dict[str, Any]:
     if may_read_private(event.result, user_id, user_id in row.gm_ids):  # their own private side, or a GM's
         entry["private"] = private_summary(event.result)
     return entry
+
+
+def _order(service: TableService, row: CampaignRow, user_id: int) -> dict[str, Any] | None:
+    """The member's standing order in this campaign as ``/orders show`` tells them: its name, option and meaning."""
+    order = orders_of(row).get(user_id)
+    if order is None:
+        return None
+    entry: dict[str, Any] = {**_where(row), "order": order.order, "option": order.option or None}
+    if row.ruleset in service.registry:
+        try:
+            entry["means"] = offer_named(service.registry.get(row.ruleset).ruleset, order.order).description
+        except RuleError:  # an order the ruleset no longer offers: kept as stored, never run
+            entry["means"] = "no longer offered"
+    return entry
+
+
+async def _reveals(service: TableService, campaign_id: int) -> dict[int, dict[str, Any]]:
+    """Every reveal a GM posted in the campaign (public: the channel read it), by the sealed entry's number."""
+    found: dict[int, dict[str, Any]] = {}
+    before = None
+    while True:
+        query = LogQuery(command=REVEAL)
+        page = await service.store.events_matching(campaign_id, query, limit=REVEALS_PAGE, before=before)
+        for event in page:
+            number, text = event.result.get("reveals"), event.result.get("text")
+            if type(number) is int and isinstance(text, str) and number not in found:
+                found[number] = {"revealed_by": event.seq, "text": text, "salt": str(event.result.get("salt", ""))}
+        if len(page) < REVEALS_PAGE:
+            return found
+        before = page[-1].seq
+
+
+async def _sealed(
+    service: TableService, event: EventRow, hashed: str, reveals: dict[int, dict[str, Any]]
+) -> dict[str, Any]:
+    """A sealed entry's commitment and state, as ``/verify`` tells anyone: the sealed text and salt only once a GM
+    revealed them (they were posted then), never from the GM's side of the entry."""
+    if (revealed := reveals.get(event.seq)) is not None:
+        return {"sha256": hashed, "status": "revealed", **revealed}
+    status = "withdrawn" if await withdrawn(service, event.campaign_id, event) else "sealed"
+    return {"sha256": hashed, "status": status}
 
 
 def _encoded(document: dict[str, Any], limit: int) -> tuple[str, bytes]:

@@ -16,7 +16,7 @@ from pathlib import Path
 from bot.cli.console import ConsoleTable
 from bot.storage.protocol import Store
 from tests.conftest import Console
-from tests.support.db import target
+from tests.support.db import fetch, target
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = ("campaigns", "characters", "events", "macros", "waits", "timers", "members", "boards", "web_access")
@@ -281,3 +281,125 @@ async def test_the_operator_forgets_a_user_everywhere_from_the_command_line(tmp_
         assert await numbers(console) == before
     finally:
         await table.close()
+
+
+async def standing_orders(console: Console) -> None:
+    """Pat orders "add" in Crows (Alice's, turns due in 4h) and in Oz's Ravens (channel 2003); Kim orders after Pat
+    in Crows, so Kim's change keeps Pat's order in its undo snapshot."""
+    for line in (
+        "/campaign start ruleset:tally name:Crows",
+        "/campaign settings key:turn_deadline value:4h",
+        "@as Pat",
+        "/tally create name:Pip",
+        "/orders set order:add",
+        "@as Kim",
+        "/tally create name:Kit",
+        "/orders set order:add",
+        "@channel 2003",
+        "@as Oz",
+        "/campaign start ruleset:tally name:Ravens",
+        "@as Pat",
+        "/tally create name:Pod",
+        "/orders set order:add",
+        "@channel 2002",
+        "@as Alice",
+    ):
+        await console.ok(line)
+
+
+def orders_in(pbp_text: str) -> list[dict]:
+    return json.loads(pbp_text).get("orders", [])
+
+
+async def test_the_export_lists_the_members_standing_orders_and_only_theirs(console: Console) -> None:
+    await standing_orders(console)
+    await console.ok("@as Pat")
+    result = await console.ok("/privacy export")
+    mine = exported(result)
+    assert [(o["campaign"], o["order"], o["option"]) for o in mine["orders"]] == [
+        ("Crows", "add", None),
+        ("Ravens", "add", None),
+    ]
+    assert mine["orders"][0]["means"].startswith("When a turn waits on my character")
+    assert mine["orders"][0]["ruleset"] == "tally" and mine["orders"][0]["ended"] is False
+    assert "2 standing orders" in result["text"] and result["data"]["orders"] == 2
+    # an ended campaign's order is still theirs; another member's never is
+    await console.ok("@channel 2003")
+    await console.ok("@as Oz")
+    await console.ok("/campaign end")
+    await console.ok("@press Confirm")
+    await console.ok("@as Kim")
+    kims = exported(await console.ok("/privacy export"))["orders"]
+    assert [o["campaign"] for o in kims] == ["Crows"]
+    await console.ok("@as Pat")
+    again = exported(await console.ok("/privacy export"))["orders"]
+    assert [(o["campaign"], o["ended"]) for o in again] == [("Crows", False), ("Ravens", True)]
+    await console.ok("@as Oz")
+    assert exported(await console.ok("/privacy export"))["orders"] == []
+
+
+async def test_forgetting_a_member_drops_their_orders_and_no_deadline_runs_one(console: Console) -> None:
+    await standing_orders(console)
+    pat = console.table.user_id("Pat")
+    kim = console.table.user_id("Kim")
+    await console.ok("@as Pat")
+    await console.ok("/privacy forget")
+    await console.ok("@press Confirm")
+    store = console.table.bot.service.store
+    for (pbp,) in await fetch(store, "SELECT pbp FROM campaigns ORDER BY id"):
+        assert all(order["user_id"] not in (pat, 0) for order in orders_in(pbp))
+    assert str(pat) not in await everything(store)
+
+    await console.ok("@as Alice")
+    assert list((await console.ok("/orders show all:true"))["data"]["orders"]) == [str(kim)]
+    # undoing Kim's order puts back the orders as they were before it: Pat's is not among them, not even as no one's
+    kims = next(e for e in (await console.ok("/campaign log"))["data"]["events"] if e["command"] == "orders set")
+    await console.undo(f"/campaign undo event:{kims['id']}")
+    ((pbp,),) = await fetch(store, "SELECT pbp FROM campaigns WHERE name = 'Crows'")
+    assert orders_in(pbp) == []
+
+    await console.ok("/tally ask names:Pip")  # Pat's character, now no one's: its deadline is the GMs' again
+    await console.ok("@wait 4h")
+    fired = [f for f in console.timers() if f["data"].get("timer") == "deadline"]
+    assert fired and all(f["data"].get("ran") != "add" and "by_order" not in f["data"] for f in fired)
+    assert "Pip adds" not in json.dumps(fired)
+
+
+async def test_a_gm_forgetting_a_player_here_drops_their_order_here_only(console: Console) -> None:
+    await standing_orders(console)
+    pat = console.table.user_id("Pat")
+    await console.ok("/campaign player forget member:Pat")
+    await console.ok("@press Confirm")
+    store = console.table.bot.service.store
+    left = {name: orders_in(pbp) for name, pbp in await fetch(store, "SELECT name, pbp FROM campaigns")}
+    assert [o["user_id"] for o in left["Crows"]] == [console.table.user_id("Kim")]
+    assert [o["user_id"] for o in left["Ravens"]] == [pat]  # Oz's campaign: not this GM's to forget
+
+
+async def test_the_export_shows_a_sealed_entrys_commitment_and_its_content_only_once_revealed(
+    console: Console,
+) -> None:
+    await console.ok("/campaign start ruleset:tally name:Crows")
+    await console.ok("@as Pat")
+    await console.ok("/tally create name:Pip")
+    await console.ok('/roll expression:1d20 label:"XqSealMark" secret:true')  # #3
+    await console.ok("/tally whisper")  # #4, a sealed change: its GM's side says "swordfish"
+    entries = {e["number"]: e for e in exported(await console.ok("/privacy export"))["events"]}
+    rolled, whispered = entries[3]["sealed"], entries[4]["sealed"]
+    events = {e.seq: e for e in await console.table.bot.service.store.events(1, limit=10)}
+    assert rolled == {"sha256": events[3].result["sealed"]["sha256"], "status": "sealed"}
+    assert whispered["status"] == "sealed" and set(whispered) == {"sha256", "status"}
+    text = json.dumps(exported(await console.ok("/privacy export")))
+    assert "XqSealMark" not in text and "swordfish" not in text and "1d20 =" not in text
+    salts = {seq: e.result["secret"]["seal"]["salt"] for seq, e in events.items() if "sealed" in e.result}
+    assert sorted(salts) == [3, 4] and not any(salt in text for salt in salts.values())
+
+    await console.ok("@as Alice")
+    await console.ok("/campaign reveal event:3")  # #5: now posted for all to read
+    await console.undo("/campaign undo event:4")  # the whisper's seal is withdrawn
+    await console.ok("@as Pat")
+    mine = exported(await console.ok("/privacy export"))
+    entries = {e["number"]: e for e in mine["events"]}
+    assert entries[3]["sealed"]["status"] == "revealed" and entries[3]["sealed"]["revealed_by"] == 5
+    assert "XqSealMark" in entries[3]["sealed"]["text"] and entries[3]["sealed"]["salt"] == salts[3]
+    assert entries[4]["sealed"]["status"] == "withdrawn" and "swordfish" not in json.dumps(mine)

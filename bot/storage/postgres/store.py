@@ -19,9 +19,11 @@ from bot.storage.members import (
     MEMBER_EVENTS,
     MEMBER_GM_OF,
     MEMBER_MACROS,
+    MEMBER_ORDERS,
     MEMBER_REMINDERS,
     MEMBER_WEB,
     MemberData,
+    holds_order_of,
 )
 from bot.storage.postgres.errors import UNREACHABLE, PgStoreOpenError, again_if_dropped, unavailable
 from bot.storage.postgres.migrations import migrate
@@ -480,6 +482,7 @@ class PgStore:
         macros = await self._fetch(placeholders(MEMBER_MACROS), user_id)
         reminders = await self._fetch(placeholders(MEMBER_REMINDERS), user_id)
         gm_of = await self._fetch(placeholders(MEMBER_GM_OF), f"%{user_id}%")
+        orders = await self._fetch(placeholders(MEMBER_ORDERS), '%"orders"%', f"%{user_id}%")
         return MemberData(
             user_id,
             [CharacterRow(r[0], r[1], r[2], r[3], json.loads(r[4])) for r in characters],
@@ -488,6 +491,7 @@ class PgStore:
             await self.member_timezone(user_id),
             [row for row in map(campaign_row, gm_of) if user_id in row.gm_ids],
             [(int(row[0]), str(row[1])) for row in await self._fetch(placeholders(MEMBER_WEB), user_id)],
+            [row for row in map(campaign_row, orders) if holds_order_of(row.pbp, user_id)],
         )
 
     async def member_events(self, user_id: int, *, after: int = 0, limit: int = 500) -> list[EventRow]:
