@@ -324,8 +324,10 @@ async def export(service: TableService, caller: Caller, *, limit: int) -> tuple[
     name, body = await asyncio.to_thread(_encoded, document, limit)
     counts = {key: len(document[key]) for key in ("characters", "events", "macros", "reminders", "orders", "gm_of")}
     description = (
-        f"{counts['characters']} characters, {counts['events']} log entries, {counts['macros']} macros, "
-        f"{counts['reminders']} reminders, {counts['orders']} standing order{_s(counts['orders'])}"
+        f"{counts['characters']} character{_s(counts['characters'])}, "
+        f"{counts['events']} log entr{'y' if counts['events'] == 1 else 'ies'}, "
+        f"{counts['macros']} macro{_s(counts['macros'])}, {counts['reminders']} reminder{_s(counts['reminders'])}, "
+        f"{counts['orders']} standing order{_s(counts['orders'])}"
         + (f", time zone {data.timezone}" if data.timezone else "")
         + "."
     )

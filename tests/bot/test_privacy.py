@@ -228,6 +228,7 @@ async def test_the_export_is_the_members_own_and_never_another_members_secret(co
     assert {m["name"]: m["campaign"] for m in mine["macros"]} == {"hit": None, "volley": "Crows"}
     assert [r["text"] for r in mine["reminders"]] == ["bring snacks"]
     assert mine["time_zone"] == "Europe/Paris" and [g["campaign"] for g in mine["gm_of"]] == ["Crows"]
+    assert "2 characters, 6 log entries, 2 macros, 1 reminder, 0 standing orders" in result["text"]
 
     # a player who is no GM reads only the public side, even of their own secret entries
     await console.ok("@as Alice")
@@ -235,6 +236,15 @@ async def test_the_export_is_the_members_own_and_never_another_members_secret(co
     await console.ok("@as Pat")
     again = json.dumps(exported(await console.ok("/privacy export")))
     assert "swordfish" not in again and "1d20 =" not in again
+
+
+async def test_the_export_card_counts_in_plain_words(console: Console) -> None:
+    await console.ok("@as Gwen")
+    await console.ok("/campaign start ruleset:tally name:Crows")
+    await console.ok("@as Pat")
+    await console.ok("/tally create name:Pip")
+    result = await console.ok("/privacy export")
+    assert "1 character, 1 log entry, 0 macros, 0 reminders, 0 standing orders." in result["text"]
 
 
 async def test_the_operator_forgets_a_user_everywhere_from_the_command_line(tmp_path: Path, registry) -> None:
