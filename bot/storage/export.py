@@ -28,8 +28,7 @@ from typing import IO, Any
 
 from bot.storage.apart import run_apart
 from bot.storage.protocol import Store
-from bot.storage.rows import EventRow
-from bot.storage.rows import dumps as _dumps
+from bot.storage.rows import EventRow, dumps
 
 Read = Callable[[str, Sequence[Any]], list[tuple]]  # a store's snapshot(): rows of a query, ? placeholders
 
@@ -214,8 +213,8 @@ def _write(read: Read, campaign_id: int, sinks: _Sinks, line: Callable[[EventRow
     out, markdown = 0, 1
     sinks.write(out, f'{{\n  "format": "{FORMAT}",\n')
     sinks.write(out, f'  "exported_at": {json.dumps(now)},\n')
-    sinks.write(out, f'  "campaign": {_dumps(header)},\n')
-    sinks.write(out, f'  "characters": {_dumps(characters)},\n  "events": [')
+    sinks.write(out, f'  "campaign": {dumps(header)},\n')
+    sinks.write(out, f'  "characters": {dumps(characters)},\n  "events": [')
     sinks.write(markdown, f"# {name}\n\nRuleset: {ruleset}. Started {created_at}.\n\n## Log\n\n")
     for page in _events(read, campaign_id):
         json_lines, markdown_lines = [], []
@@ -224,7 +223,7 @@ def _write(read: Read, campaign_id: int, sinks: _Sinks, line: Callable[[EventRow
             fields |= {"summary": summary, "undoes": undoes, "thread_id": thread_id}
             # stored results and snapshots are JSON already: copied whole (GM-only, secrets included), never re-parsed
             tail = f',"result":{result},"snapshot":{snapshot or "null"}}}'
-            json_lines.append(("\n    " if count == 0 else ",\n    ") + _dumps(fields)[:-1] + tail)
+            json_lines.append(("\n    " if count == 0 else ",\n    ") + dumps(fields)[:-1] + tail)
             # the Markdown line may show an entry's secret and private sides (GM export): parse only results with one
             parsed = json.loads(result) if '"secret"' in result or '"private"' in result else {}
             row = EventRow(

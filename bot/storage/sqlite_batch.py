@@ -94,7 +94,7 @@ def encode(action: ActionWrite) -> Encoded:
 def run_batch(db: sqlite3.Connection, actions: Sequence[ActionWrite], now: str) -> list[ActionDone]:
     """Every action's writes, inside the writer's open transaction. Raises :class:`StaleCampaignError` (the caller
     rolls back) if any action's version check fails."""
-    encoded: list[Encoded] = [action.encoded or encode(action) for action in actions]
+    encoded: list[Encoded] = [action.encoded for action in actions]  # Writer._prepare's, made as each queued
     campaigns = ",".join([campaign for campaign, _, _ in encoded])
     if db.execute(CAMPAIGNS, (f"[{campaigns}]",)).rowcount != len(actions):
         raise StaleCampaignError(actions[0].campaign.id)  # which one: each retried alone finds it

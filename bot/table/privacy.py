@@ -26,10 +26,9 @@ from typing import Any
 
 from bot.storage.members import FORMER_MEMBER, PLACEHOLDER_ID, CampaignErased, Erased
 from bot.storage.protocol import Store, WriteTx
-from bot.storage.rows import CampaignRow, EventRow, LogQuery
+from bot.storage.rows import CampaignRow, EventRow
 from bot.table.orders import offer_named, orders_of
-from bot.table.sealed import PAGE as REVEALS_PAGE
-from bot.table.sealed import REVEAL, withdrawn
+from bot.table.sealed import Revealed, reveals, withdrawn
 from bot.table.sealing import commitment
 from bot.table.secrecy import may_read_private, private_summary
 from bot.table.service import Caller, Campaign, Place, Reply, TableService
@@ -271,7 +270,7 @@ async def export(service: TableService, caller: Caller, *, limit: int) -> tuple[
         if row is not None:
             characters.append(await _character(service, row, character.name, caller))
     events = []
-    reveals: dict[int, dict[int, dict[str, Any]]] = {}  # campaign id -> sealed entry's number -> its reveal
+    revealed: dict[int, dict[int, Revealed]] = {}  # campaign id -> sealed entry's number -> its reveal
     after = 0
     while page := await store.member_events(caller.user_id, after=after, limit=EVENTS_PAGE):
         for event in page:
@@ -280,9 +279,9 @@ async def export(service: TableService, caller: Caller, *, limit: int) -> tuple[
                 continue
             entry = _event(event, row, caller.user_id)
             if (hashed := commitment(event.result)) is not None:
-                if row.id not in reveals:
-                    reveals[row.id] = await _reveals(service, row.id)
-                entry["sealed"] = await _sealed(service, event, hashed, reveals[row.id])
+                if row.id not in revealed:
+                    revealed[row.id] = await reveals(service, row.id)
+                entry["sealed"] = await _sealed(service, event, hashed, revealed[row.id])
             events.append(entry)
         after = page[-1].id
     macros = []
@@ -400,29 +399,17 @@ def _order(service: TableService, row: CampaignRow, user_id: int) -> dict[str, A
     return entry
 
 
-async def _reveals(service: TableService, campaign_id: int) -> dict[int, dict[str, Any]]:
-    """Every reveal a GM posted in the campaign (public: the channel read it), by the sealed entry's number."""
-    found: dict[int, dict[str, Any]] = {}
-    before = None
-    while True:
-        query = LogQuery(command=REVEAL)
-        page = await service.store.events_matching(campaign_id, query, limit=REVEALS_PAGE, before=before)
-        for event in page:
-            number, text = event.result.get("reveals"), event.result.get("text")
-            if type(number) is int and isinstance(text, str) and number not in found:
-                found[number] = {"revealed_by": event.seq, "text": text, "salt": str(event.result.get("salt", ""))}
-        if len(page) < REVEALS_PAGE:
-            return found
-        before = page[-1].seq
-
-
-async def _sealed(
-    service: TableService, event: EventRow, hashed: str, reveals: dict[int, dict[str, Any]]
-) -> dict[str, Any]:
+async def _sealed(service: TableService, event: EventRow, hashed: str, revealed: dict[int, Revealed]) -> dict[str, Any]:
     """A sealed entry's commitment and state, as ``/verify`` tells anyone: the sealed text and salt only once a GM
     revealed them (they were posted then), never from the GM's side of the entry."""
-    if (revealed := reveals.get(event.seq)) is not None:
-        return {"sha256": hashed, "status": "revealed", **revealed}
+    if (reveal := revealed.get(event.seq)) is not None:
+        return {
+            "sha256": hashed,
+            "status": "revealed",
+            "revealed_by": reveal.event.seq,
+            "text": reveal.text,
+            "salt": reveal.salt,
+        }
     status = "withdrawn" if await withdrawn(service, event.campaign_id, event) else "sealed"
     return {"sha256": hashed, "status": status}
 

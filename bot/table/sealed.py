@@ -48,18 +48,25 @@ async def _event(service: TableService, campaign: Campaign, number: int) -> Even
     return event
 
 
-async def reveal_of(service: TableService, campaign_id: int, number: int) -> Revealed | None:
-    """The reveal of event #``number``, if a GM revealed it (reveals are few: read by the log's command index)."""
+async def reveals(service: TableService, campaign_id: int) -> dict[int, Revealed]:
+    """Every reveal a GM posted in the campaign, by the sealed entry's number (the newest, were one revealed twice).
+    Reveals are few: read by the log's command index, a page at a time."""
+    found: dict[int, Revealed] = {}
     before = None
     while True:
         page = await service.store.events_matching(campaign_id, LogQuery(command=REVEAL), limit=PAGE, before=before)
         for event in page:
-            result = event.result
-            if result.get("reveals") == number and isinstance(result.get("text"), str):
-                return Revealed(event, result["text"], str(result.get("salt", "")))
+            number, text = event.result.get("reveals"), event.result.get("text")
+            if type(number) is int and isinstance(text, str):
+                found.setdefault(number, Revealed(event, text, str(event.result.get("salt", ""))))
         if len(page) < PAGE:
-            return None
+            return found
         before = page[-1].seq
+
+
+async def reveal_of(service: TableService, campaign_id: int, number: int) -> Revealed | None:
+    """The reveal of event #``number``, if a GM revealed it."""
+    return (await reveals(service, campaign_id)).get(number)
 
 
 async def withdrawn(service: TableService, campaign_id: int, event: EventRow) -> bool:
