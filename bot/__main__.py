@@ -152,13 +152,14 @@ def _main(argv: list[str] | None) -> int:
         from bot.cli import console
 
         startup.pause_collector()  # until the console is ready (bot/cli/startup.py)
-        return asyncio.run(console.run(args.rest))
+        database = console.database_of(args.rest)
+        return startup.run(console.run(args.rest), database)
     if args.command == "sync":
         sync_args = argparse.ArgumentParser(prog="python -m bot sync", description="Register slash commands.")
         sync_args.add_argument("--guild", type=int, help="sync to this guild only (instant); default: global")
         parsed = sync_args.parse_args(args.rest)
         settings = load_settings()
-        return asyncio.run(sync(settings, parsed.guild))
+        return startup.run(sync(settings, parsed.guild), settings.magister_db)
     if args.command == "backup":
         backup_args = argparse.ArgumentParser(
             prog="python -m bot backup",
@@ -186,8 +187,8 @@ def _main(argv: list[str] | None) -> int:
 
         # piped, the banner goes to stderr: stdout carries only the replies, and a deployment's log still says why
         print(BANNER if sys.stdin.isatty() else PIPED_BANNER, file=sys.stdout if sys.stdin.isatty() else sys.stderr)
-        return asyncio.run(console.run([]))
-    return asyncio.run(serve(settings, plan))
+        return startup.run(console.run([]), settings.magister_db)
+    return startup.run(serve(settings, plan), settings.magister_db)
 
 
 def _nothing_to_read() -> bool:
@@ -226,6 +227,7 @@ def backup(source: str | Path, target: str | Path) -> int:
 
 def run_port(argv: list[str]) -> int:
     """Copy a whole database to another backend, in one transaction on the target, verified per table."""
+    from bot.storage.database import is_url
     from bot.storage.port import PortError, describe, port
 
     port_args = argparse.ArgumentParser(
@@ -240,7 +242,9 @@ def run_port(argv: list[str]) -> int:
     port_args.add_argument("--replace", action="store_true", help="delete what the target holds first")
     parsed = port_args.parse_args(argv)
     try:
-        reports = asyncio.run(port(parsed.source, parsed.target, replace=parsed.replace))
+        # on PostgreSQL's event loop if either end is PostgreSQL (bot/cli/startup.py)
+        postgres = parsed.source if is_url(parsed.source) else parsed.target
+        reports = startup.run(port(parsed.source, parsed.target, replace=parsed.replace), postgres)
     except PortError as exc:
         fail(str(exc))
     print(f"ported {describe(parsed.source)} to {describe(parsed.target)}; every table verified:")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.cli import startup
 from bot.cli.console import ConsoleTable, Result
 from bot.storage import database
 from bot.storage.sqlite import SqliteStore
@@ -29,7 +30,15 @@ def registry() -> Registry:
     return Registry.build([*discover_rulesets(), TallyRuleset()])
 
 
+def pytest_asyncio_loop_factories(config: pytest.Config, item: pytest.Item) -> dict:
+    """Every async test on the event loop ``python -m bot`` runs on with its database (bot/cli/startup.py): uvloop
+    with SQLite, asyncio's own with PostgreSQL (the PostgreSQL pass, and tests marked ``postgres``)."""
+    on_postgres = test_db.ON_POSTGRES or item.get_closest_marker("postgres") is not None
+    return {"loop": startup.loop_factory("postgresql://" if on_postgres else None)}
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "postgres: runs a PostgreSQL server of its own, on the SQLite pass too")
     config.addinivalue_line(
         "markers", "sqlite_only(reason): about SQLite files themselves; skipped on the PostgreSQL pass, with the reason"
     )

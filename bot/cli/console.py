@@ -713,6 +713,12 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def database_of(argv: list[str]) -> str:
+    """The database a console with these arguments opens (``--db``, else ``MAGISTER_DB``): it picks the event loop
+    (``bot/cli/startup.py``) before the console starts."""
+    return parser().parse_args(argv).db or load_settings().magister_db
+
+
 async def run(argv: list[str], stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout) -> int:
     args = parser().parse_args(argv)
     settings = load_settings()

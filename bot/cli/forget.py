@@ -8,8 +8,8 @@ Safe while Magister runs: it is one transaction, and a running process sees the 
 from __future__ import annotations
 
 import argparse
-import asyncio
 
+from bot.cli import startup
 from bot.cli.config import load_settings
 from bot.storage import database
 from bot.table import privacy
@@ -41,6 +41,7 @@ async def forget(db: str, user_id: int) -> list[str]:
 
 def run(argv: list[str]) -> int:
     args = parser().parse_args(argv)
-    for line in asyncio.run(forget(load_settings().magister_db, args.user)):
+    database = load_settings().magister_db
+    for line in startup.run(forget(database, args.user), database):
         print(line)
     return 0

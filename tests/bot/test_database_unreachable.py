@@ -23,9 +23,12 @@ from bot.table.registry import Registry
 from tests.conftest import Console
 from tests.support import pg_cluster
 
-pytestmark = pytest.mark.skipif(
-    pg_cluster.bindir() is None, reason="needs PostgreSQL's server programs (apt-get install postgresql)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        pg_cluster.bindir() is None, reason="needs PostgreSQL's server programs (apt-get install postgresql)"
+    ),
+    pytest.mark.postgres,  # on the event loop Magister runs PostgreSQL on (bot/cli/startup.py)
+]
 
 UNREACHABLE = "The campaign database cannot be reached right now, so nothing was changed. Please try again in a minute."
 
