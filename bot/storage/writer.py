@@ -3,8 +3,9 @@
 Every write runs on that thread. Actions write through :meth:`Writer.write`,
 which commits in groups: writes that arrive while a group is in flight go into
 the next one together, and the thread takes group after group from the queue
-itself (BEGIN IMMEDIATE, the group's plain actions as one batch, the other jobs'
-statements, COMMIT), handing each group's results back as it commits. Every
+itself (a group of plain actions as the one statement of their batch, which
+commits as it ends; any other group as BEGIN IMMEDIATE, the batch, the other
+jobs' statements, COMMIT), handing each group's results back as it commits. Every
 action still waits for its own COMMIT, and if any job in a group fails the group
 rolls back and each job is retried alone, so one action's failure never touches
 another's.
@@ -31,7 +32,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
-from bot.storage.action import ActionWrite, Split, settled, split
+from bot.storage.action import ActionDone, ActionWrite, Split, settled, split
 from bot.storage.imports import FINISH_IMPORT, UNFINISHED_IMPORTS, discard
 from bot.storage.members import Erased, Execute, Query, Step, drive, erase
 from bot.storage.rows import (
@@ -45,7 +46,7 @@ from bot.storage.rows import (
     dumps,
     utcnow,
 )
-from bot.storage.sqlite_batch import batched, encode, run_batch
+from bot.storage.sqlite_batch import batched, encode, prepare, run_batch
 
 T = TypeVar("T")
 
@@ -221,6 +222,7 @@ class Writer(GroupCommit):
             connection = await loop.run_in_executor(pool, _connect, path, synchronous)
             try:
                 await loop.run_in_executor(pool, _migrate, connection, migrations)
+                await loop.run_in_executor(pool, prepare, connection)  # the batch's TEMP view (sqlite_batch)
             except BaseException:
                 await loop.run_in_executor(pool, connection.close)
                 raise
@@ -260,8 +262,8 @@ class Writer(GroupCommit):
             self.generation += 1
         return changed
 
-    def _begin(self) -> int:
-        """On the writer thread: refuse if the file is gone, BEGIN IMMEDIATE, return the data version."""
+    def _check_file(self) -> None:
+        """On the writer thread, before each write: refuse if the file at the path is no longer the one opened."""
         if self._gone is None and identity(self.path) != self._identity:
             log.critical(
                 "the database file %s was deleted or replaced while Magister was running; refusing every write "
@@ -274,6 +276,10 @@ class Writer(GroupCommit):
             )
         if self._gone is not None:
             raise DatabaseGoneError(self._gone)
+
+    def _begin(self) -> int:
+        """On the writer thread: refuse if the file is gone, BEGIN IMMEDIATE, return the data version."""
+        self._check_file()
         self._db.execute("BEGIN IMMEDIATE")
         return self._db.execute("PRAGMA data_version").fetchone()[0]
 
@@ -341,16 +347,43 @@ class Writer(GroupCommit):
     def _group(self, jobs: list[Job]) -> list[Any]:
         """On the writer thread: every job in one transaction, or none (the exception propagates).
 
-        The actions :mod:`bot.storage.sqlite_batch` can write go first, as one batch of two or three statements;
-        then the other jobs, in group order. Their log's text index is filled once for a run of events that only
-        adds (:class:`ActionWrite` s without ``also``) rather than by the trigger once per statement; any other job
-        finds every event before it indexed, as the index's change and delete triggers need."""
-        data_version = self._begin()
+        A group of actions :mod:`bot.storage.sqlite_batch` can all write (nearly every group) is that batch's one
+        statement, its own transaction (:meth:`_batch_alone`). In any other group the batch goes first, then the
+        other jobs, in group order, in one BEGIN IMMEDIATE ... COMMIT (:meth:`_in_transaction`)."""
         chosen = split(jobs, _encoded) if self.batching else Split(others=list(range(len(jobs))))
+        if chosen.batch and not chosen.others:
+            try:
+                return self._batch_alone([action for _, action in chosen.batch])
+            except sqlite3.OperationalError:  # another process writes (busy): wait for its lock in a transaction
+                pass
+        return self._in_transaction(jobs, chosen)
+
+    def _batch_alone(self, actions: list[ActionWrite]) -> list[ActionDone]:
+        """The batch's statement outside BEGIN, so SQLite commits it as it ends: one call, one hand-off of the GIL
+        (issue 23). ``data_version`` is read before it: a commit by another process in between is found by each
+        action's version check now, and by the next group's look."""
+        self._check_file()
+        data_version = self._db.execute("PRAGMA data_version").fetchone()[0]
+        try:
+            done = run_batch(self._db, actions, self.clock())
+        except sqlite3.IntegrityError as error:
+            raise ConstraintError(str(error)) from None
+        self._checkpointer.wake()
+        for action in actions:
+            settled(action)
+        self._group_version = data_version  # handed to the loop with the group's outcomes (_drain)
+        return done
+
+    def _in_transaction(self, jobs: list[Job], chosen: Split) -> list[Any]:
+        """Every job of a group in one BEGIN IMMEDIATE ... COMMIT: the batch first, then the others in group order.
+        Their log's text index is filled once for a run of events that only adds (:class:`ActionWrite` s without
+        ``also``) rather than by the trigger once per statement; any other job finds every event before it indexed,
+        as the index's change and delete triggers need."""
+        data_version = self._begin()
         try:
             results: list[Any] = [None] * len(jobs)
             after: int | None = None  # the newest event before the run of actions whose text waits
-            if chosen.batch:  # its one INSERT indexes its events' text by the trigger, in the same call
+            if chosen.batch:  # its one statement indexes its events' text by the trigger, in the same call
                 done = run_batch(self._db, [action for _, action in chosen.batch], self.clock())
                 for (index, _), outcome in zip(chosen.batch, done, strict=True):
                     results[index] = outcome

@@ -1,5 +1,5 @@
 """An action's writes as data (bot/storage/action.py), run in groups: on PostgreSQL a group's actions are two
-statements (bot/storage/postgres/batch.py), on SQLite three (bot/storage/sqlite_batch.py) for the actions that only
+statements (bot/storage/postgres/batch.py), on SQLite one (bot/storage/sqlite_batch.py) for the actions that only
 change their campaign, sheets and log, the rest statement by statement; both must keep each action apart.
 
 Each test runs on both backends. On PostgreSQL the campaigns used share one writer lane (id % LANES), so their
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import sqlite3
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -222,6 +223,64 @@ async def test_sheets_changed_in_a_group_are_written_each_to_its_character(
         assert stored == {"Pip": (44, {"hp": 10 + i}), "Oz": (33, {"hp": 2})}
         assert (await _row(store, row.id)).version == 2  # touched twice
     assert batches[-1] == SAME_LANE
+
+
+def _statements(store: Store) -> list[str]:
+    """The first words of every statement the SQLite writer's connection runs from now on."""
+    seen: list[str] = []
+    store._writer._db.set_trace_callback(lambda sql: seen.append(" ".join(sql.split()[:3])))  # type: ignore[attr-defined]
+    return seen
+
+
+@pytest.mark.skipif(ON_POSTGRES, reason="SQLite's batch statement")
+async def test_a_group_of_batched_actions_is_one_statement_committed_as_it_ends(
+    store: Store, batches: list[list[int]]
+) -> None:
+    """No BEGIN, no COMMIT of its own: the batch's INSERT is the transaction (one hand-off of the GIL, issue 23).
+    What it wrote is there for another connection, so it was committed."""
+    rows = [await _row(store, campaign_id) for campaign_id in SAME_LANE]
+    statements = _statements(store)
+    results = await asyncio.gather(*(store.write(_action(row, count=5)) for row in rows))
+    # SQLite's trace names the outer statement again as each row's trigger program starts: one statement, no other
+    assert {sql for sql in statements if sql.split()[0] in ("BEGIN", "COMMIT", "INSERT", "UPDATE")} == {
+        "INSERT INTO batch_actions"
+    }
+    assert batches == [SAME_LANE]
+    other = sqlite3.connect(store._writer.path)  # type: ignore[attr-defined]
+    try:
+        stored = other.execute(
+            f"SELECT id, campaign_id, seq FROM events WHERE campaign_id IN ({','.join('?' * 3)}) ORDER BY id",
+            SAME_LANE,
+        ).fetchall()
+        states = other.execute("SELECT state, version FROM campaigns WHERE id = ?", (SAME_LANE[1],)).fetchall()
+    finally:
+        other.close()
+    assert stored == [(done.event_id, campaign_id, 1) for done, campaign_id in zip(results, SAME_LANE, strict=True)]
+    assert states == [('{"count":5}', 1)]
+
+
+@pytest.mark.skipif(ON_POSTGRES, reason="SQLite's batch statement")
+async def test_a_batch_another_process_kept_busy_is_written_in_a_transaction_once(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Outside BEGIN, SQLite refuses a statement whose snapshot another process's commit made old (busy) without
+    waiting; the group then waits for the lock in BEGIN IMMEDIATE and is written once, nothing doubled."""
+    real = writer.run_batch
+    calls: list[bool] = []
+
+    def busy_once(db, actions, now):
+        calls.append(db.in_transaction)
+        if len(calls) == 1:
+            raise sqlite3.OperationalError("database is locked")
+        return real(db, actions, now)
+
+    monkeypatch.setattr(writer, "run_batch", busy_once)
+    rows = [await _row(store, campaign_id) for campaign_id in SAME_LANE]
+    results = await asyncio.gather(*(store.write(_action(row)) for row in rows))
+    assert calls == [False, True]  # alone, refused; then in a transaction
+    assert all(isinstance(result, ActionDone) for result in results)
+    assert [await _seqs(store, campaign_id) for campaign_id in SAME_LANE] == [[1], [1], [1]]
+    assert [(await _row(store, campaign_id)).version for campaign_id in SAME_LANE] == [1, 1, 1]
 
 
 @pytest.mark.skipif(ON_POSTGRES, reason="SQLite's writer thread (PostgreSQL's writes run on the event loop)")
