@@ -32,8 +32,10 @@ def loop_factory(database: str | Path | None = None) -> Callable[[], asyncio.Abs
     uvloop runs the loop's own scheduling (handles, timers, the self-pipe the writer thread wakes it through) in C:
     at saturation the SQLite store did 4-6% more actions a second on it, with 3 µs less of the loop's CPU an action
     (issue 23, six interleaved runs against asyncio's loop). PostgreSQL stays on asyncio's loop: there asyncpg under
-    uvloop left a pool connection acquired after the server was restarted mid-play, so closing the store waited
-    out its 10 s limit (``tests/bot/test_database_unreachable.py``), and its figures already meet their targets."""
+    uvloop left a pool connection acquired after the server was stopped mid-play (a read during the outage: the
+    pool's release skips a connection already marked closed, counting on its close callback to free it, which had
+    not run), so each outage could cost the pool a connection and closing the store waited out its 10 s limit
+    (``tests/bot/test_database_unreachable.py``); PostgreSQL's figures meet their targets on asyncio's loop."""
     if uvloop is None or is_url(database):
         return asyncio.new_event_loop
     return uvloop.new_event_loop
