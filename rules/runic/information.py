@@ -83,7 +83,8 @@ def info_ask(table: Table, options: InfoAskOptions) -> Outcome:
         summary=f"{outcome.summary} (asks: {question})",
         data=data,
         secret=secret,
-        secret_summary=outcome.secret_summary,
+        secret_summary=f"{outcome.secret_summary or outcome.summary} (asks: {question}"
+        + (f"; answer given today: {entry.answer})" if entry.answer is not None else ")"),
         secret_data=dict(outcome.secret_data),
         ephemeral=outcome.ephemeral,
     )

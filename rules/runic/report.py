@@ -154,7 +154,8 @@ def cast_outcome(result: CastResult) -> Outcome:
     public_summary = f"{title} (Information): paid {result.paid.due}, MP {result.mp_after}"
     if result.calamity:
         public_summary += f", {result.calamity.summary()}"
-    return Outcome(card=fit(public), summary=public_summary, data=data, secret=fit(secret))
+    # the log's GM side reads the roll's true result, so the GM finds it again (`/campaign log secrets:true`)
+    return Outcome(card=fit(public), summary=public_summary, data=data, secret=fit(secret), secret_summary=summary)
 
 
 def _data(result: CastResult) -> dict[str, Any]:

@@ -334,3 +334,29 @@ async def test_a_text_searchs_pages_read_the_newest_events_first_then_the_older_
     await console.ok("@as Pat")
     assert _numbers(await console.ok('/campaign log text:"guard saw"')) == []
     assert _numbers(await console.ok("/campaign log text:lantern")) == lanterns
+
+
+async def test_a_secret_information_roll_is_among_the_gms_secrets_with_its_true_result(console: Console) -> None:
+    """A runic Information spell rolls in secret: the log's GM side reads the true result (and the question), so
+    `secrets:true` finds it; the player's log shows only what was paid."""
+    await console.ok("/campaign start ruleset:runic name:Tower")
+    await console.ok("@as Pat")
+    for line in (
+        "/runic mage create name:Merlin magery:3 iq:15 thaumatology:15",
+        "/runic mage word word:Gal skill:14",
+        "/runic mage word word:Aq skill:14",
+        "/runic spell define name:Seek words:Gal-Aq type:information known:true",
+    ):
+        await console.ok(line)
+    await console.ok('/runic info ask spell:Seek question:"Where is the well?"')
+    await console.ok("/runic cast spell:Seek")
+    await console.ok("@gm")
+    listed = (await console.ok("/campaign log secrets:true"))["data"]["events"]
+    assert [e["command"] for e in listed] == ["runic cast", "runic info ask"]  # newest first
+    assert all(re.match(r"Merlin casts Seek: (critical )?(success|failure)", e["secret"]) for e in listed), listed
+    assert "(asks: Where is the well?)" in listed[1]["secret"]
+    await console.ok("@as Pat")
+    mine = (await console.ok("/campaign log player:Pat"))["data"]["events"]
+    casts = [e for e in mine if e["command"] in ("runic cast", "runic info ask")]
+    assert len(casts) == 2 and all("secret" not in e for e in casts)
+    assert all("(Information): paid" in e["summary"] and "success" not in e["summary"] for e in casts)
