@@ -193,12 +193,16 @@ def calamity_fields(result: CalamityResult, *, reveal: bool) -> list[tuple[str, 
     return fields
 
 
+def hidden_lines(result: CalamityResult | None) -> list[str]:
+    """What a Calamity (and its companion) hid from the mage ("not of how much"): the GM's lines."""
+    if result is None:
+        return []
+    return [*result.applied.secret_lines, *(result.companion.applied.secret_lines if result.companion else [])]
+
+
 def gm_calamity_card(result: CalamityResult | None) -> Card | None:
     """What a Calamity hid from the mage ("not of how much"), for the GM only; None when it hid nothing."""
-    hidden = result is not None and (
-        result.applied.secret_lines or (result.companion is not None and result.companion.applied.secret_lines)
-    )
-    if not hidden or result is None:
+    if result is None or not hidden_lines(result):
         return None
     card = Card(title=f"For the GM: Calamity {result.row} ({result.who})", tone="secret")
     for name, value in calamity_fields(result, reveal=True):

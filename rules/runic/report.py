@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.base import Card, Outcome, Tone, add_field, fit
-from rules.runic.cards import calamity_data, calamity_fields, gm_calamity_card
+from rules.runic.cards import calamity_data, calamity_fields, gm_calamity_card, hidden_lines
 from rules.runic.casting import CastResult
 from rules.text import listing
 
@@ -130,8 +130,13 @@ def cast_outcome(result: CastResult) -> Outcome:
     if result.calamity:
         summary += f", {result.calamity.summary()}"
     if not result.secret:
+        hidden = hidden_lines(result.calamity)  # the GM's side of the log says them, so secrets:true finds it
         return Outcome(
-            card=fit(_full_card(result, title)), summary=summary, data=data, secret=gm_calamity_card(result.calamity)
+            card=fit(_full_card(result, title)),
+            summary=summary,
+            data=data,
+            secret=gm_calamity_card(result.calamity),
+            secret_summary=f"{summary}; hidden from the mage: {'; '.join(hidden)}" if hidden else None,
         )
 
     public = Card(

@@ -297,3 +297,29 @@ def test_suggest(campaign) -> None:
     assert RULESET.suggest(player, "spell define", "parameters", "dur") == ["duration: 10 minutes"]
     assert RULESET.suggest(player, "mage create", "name", "") == []
     assert all(len(RULESET.suggest(gm, "mage word", "word", typed)) <= 25 for typed in ("", "a", "e"))
+
+
+def test_a_calamity_that_hides_a_loss_puts_it_on_the_gms_side_of_the_log(
+    make_table: TableMaker, book: RunicBook
+) -> None:
+    """Calamity 16 after a cast: the mage learns of a drop, not how much; the GM's card and the log's GM-side
+    summary say it (so `/campaign log secrets:true` finds the cast again), the public summary does not."""
+    # MP -10: 12 more makes -22, bonus +4; the GM's 4+4+4 = 12 makes 16: strange energies 3d, injury 1d, MP loss
+    # 3d+5 (hidden), then the worked Fireball's 10d
+    table = make_table(gm=True, actor=GM, dice=[1, 1, 1, 1, 1, 1, 1, *[6] * 10],
+                       mages={"Nim": (PLAYER, fireball(book, mp=-10))})  # fmt: skip
+    outcome = run(table, "cast", spell="Fireball", mage="Nim", dice="2 3 4", calamity_dice="4 4 4")
+    assert outcome.data["calamity"]["row"] == "16"
+    assert outcome.secret is not None and outcome.secret.title.startswith("For the GM: Calamity 16")
+    assert outcome.secret_summary is not None and "hidden from the mage:" in outcome.secret_summary
+    assert "max MP now" in outcome.secret_summary and outcome.secret_summary.startswith(outcome.summary)
+    assert "max MP" not in outcome.summary and "max MP" not in _public(outcome)
+    assert outcome.logged_result()["secret"]["summary"] == outcome.secret_summary
+
+
+def test_a_calamity_that_hides_nothing_leaves_the_gms_side_empty(make_table: TableMaker, book: RunicBook) -> None:
+    table = make_table(gm=True, actor=GM, dice=[2, 2, 2, 1, 1, 1, 3, *[6] * 10],
+                       mages={"Nim": (PLAYER, fireball(book, mp=-10))})  # fmt: skip
+    outcome = run(table, "cast", spell="Fireball", mage="Nim", dice="2 3 4", calamity_dice="6 5 4")
+    assert outcome.data["calamity"]["row"] == "19"
+    assert (outcome.secret, outcome.secret_summary) == (None, None)
