@@ -70,7 +70,8 @@ SELECT json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(va
 FROM json_each(?2)
 ORDER BY key
 """
-LAST_EVENT = "SELECT id FROM batch_last_event"
+# the batch's last event, and whether another process has committed since the writer last looked: one call
+AFTER = "SELECT (SELECT id FROM batch_last_event), (SELECT data_version FROM pragma_data_version)"
 
 
 def prepare(db: sqlite3.Connection) -> None:
@@ -117,10 +118,11 @@ def encode(action: ActionWrite) -> str:
     )
 
 
-def run_batch(db: sqlite3.Connection, actions: Sequence[ActionWrite], now: str) -> list[ActionDone]:
+def run_batch(db: sqlite3.Connection, actions: Sequence[ActionWrite], now: str) -> tuple[list[ActionDone], int]:
     """Every action's writes in one statement: committed as it ends when the writer runs it outside a transaction,
-    else part of the writer's open one. Raises :class:`StaleCampaignError` (nothing of it written) if any action's
-    version check fails."""
+    else part of the writer's open one. Each action's result, and the connection's ``data_version`` just after (read
+    in the same call as the event ids: every call costs the writer a hand-off of the GIL). Raises
+    :class:`StaleCampaignError` (nothing of it written) if any action's version check fails."""
     elements = ",".join([action.encoded for action in actions])  # Writer._prepare's, made as each queued
     try:
         db.execute(ACTIONS, (now, f"[{elements}]"))
@@ -128,6 +130,6 @@ def run_batch(db: sqlite3.Connection, actions: Sequence[ActionWrite], now: str) 
         if str(error) == STALE:
             raise StaleCampaignError(actions[0].campaign.id) from None  # which one: each retried alone finds it
         raise
-    (last,) = db.execute(LAST_EVENT).fetchone()
+    last, data_version = db.execute(AFTER).fetchone()
     first = last - len(actions) + 1  # one writer, rows inserted in order: each next row id is the largest plus one
-    return [ActionDone(first + number, []) for number in range(len(actions))]
+    return [ActionDone(first + number, []) for number in range(len(actions))], data_version

@@ -360,12 +360,11 @@ class Writer(GroupCommit):
 
     def _batch_alone(self, actions: list[ActionWrite]) -> list[ActionDone]:
         """The batch's statement outside BEGIN, so SQLite commits it as it ends: one call, one hand-off of the GIL
-        (issue 23). ``data_version`` is read before it: a commit by another process in between is found by each
-        action's version check now, and by the next group's look."""
+        (issue 23). ``data_version`` is read just after it (another process's commit before it is seen there; one
+        that raced it is also caught by each action's version check)."""
         self._check_file()
-        data_version = self._db.execute("PRAGMA data_version").fetchone()[0]
         try:
-            done = run_batch(self._db, actions, self.clock())
+            done, data_version = run_batch(self._db, actions, self.clock())
         except sqlite3.IntegrityError as error:
             raise ConstraintError(str(error)) from None
         self._checkpointer.wake()
@@ -384,7 +383,7 @@ class Writer(GroupCommit):
             results: list[Any] = [None] * len(jobs)
             after: int | None = None  # the newest event before the run of actions whose text waits
             if chosen.batch:  # its one statement indexes its events' text by the trigger, in the same call
-                done = run_batch(self._db, [action for _, action in chosen.batch], self.clock())
+                done, _ = run_batch(self._db, [action for _, action in chosen.batch], self.clock())
                 for (index, _), outcome in zip(chosen.batch, done, strict=True):
                     results[index] = outcome
             for index in chosen.others:
