@@ -64,6 +64,7 @@ MAX_BATCH = 64  # writes per group commit: enough to amortize, small enough to k
 SWITCH_INTERVAL = 0.0001  # seconds: how long a thread waiting for the GIL waits for a busy event loop to give it up
 WRITER_CHECKPOINT_PAGES = 10_000  # the writer checkpoints itself only when the WAL grows this long (SQLite's: 1,000)
 CHECKPOINT_EVERY = 0.02  # seconds: the checkpointer's shortest pause between two checkpoints
+SQLITE_BUSY_SNAPSHOT = 517  # SQLite's extended result code: a read snapshot another connection's commit made stale
 
 log = logging.getLogger(__name__)
 
@@ -354,8 +355,12 @@ class Writer(GroupCommit):
         if chosen.batch and not chosen.others:
             try:
                 return self._batch_alone([action for _, action in chosen.batch])
-            except sqlite3.OperationalError:  # another process writes (busy): wait for its lock in a transaction
-                pass
+            except sqlite3.OperationalError as error:
+                # another process committed between the statement's read and its first write: SQLite refuses that
+                # at once, without waiting for the lock (BUSY_SNAPSHOT); BEGIN IMMEDIATE takes the lock first. Any
+                # other error (a lock held past the busy timeout) fails the group as it would have anyway.
+                if getattr(error, "sqlite_errorcode", None) != SQLITE_BUSY_SNAPSHOT:
+                    raise
         return self._in_transaction(jobs, chosen)
 
     def _batch_alone(self, actions: list[ActionWrite]) -> list[ActionDone]:

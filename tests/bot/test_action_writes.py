@@ -259,28 +259,58 @@ async def test_a_group_of_batched_actions_is_one_statement_committed_as_it_ends(
     assert states == [('{"count":5}', 1)]
 
 
+def _refused(code: int) -> sqlite3.OperationalError:
+    error = sqlite3.OperationalError("database is locked")
+    error.sqlite_errorcode = code  # type: ignore[attr-defined]  # as SQLite's own errors carry it
+    return error
+
+
 @pytest.mark.skipif(ON_POSTGRES, reason="SQLite's batch statement")
-async def test_a_batch_another_process_kept_busy_is_written_in_a_transaction_once(
+async def test_a_batch_whose_snapshot_another_process_made_stale_is_written_in_a_transaction_once(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Outside BEGIN, SQLite refuses a statement whose snapshot another process's commit made old (busy) without
-    waiting; the group then waits for the lock in BEGIN IMMEDIATE and is written once, nothing doubled."""
+    """Outside BEGIN, SQLite refuses at once, without waiting for the lock, a statement whose read snapshot another
+    process's commit made stale (BUSY_SNAPSHOT); the group then takes the lock first in BEGIN IMMEDIATE and is
+    written once, nothing doubled."""
     real = writer.run_batch
     calls: list[bool] = []
 
-    def busy_once(db, actions, now):
+    def stale_once(db, actions, now):
         calls.append(db.in_transaction)
         if len(calls) == 1:
-            raise sqlite3.OperationalError("database is locked")
+            raise _refused(writer.SQLITE_BUSY_SNAPSHOT)
         return real(db, actions, now)
 
-    monkeypatch.setattr(writer, "run_batch", busy_once)
+    monkeypatch.setattr(writer, "run_batch", stale_once)
     rows = [await _row(store, campaign_id) for campaign_id in SAME_LANE]
     results = await asyncio.gather(*(store.write(_action(row)) for row in rows))
     assert calls == [False, True]  # alone, refused; then in a transaction
     assert all(isinstance(result, ActionDone) for result in results)
     assert [await _seqs(store, campaign_id) for campaign_id in SAME_LANE] == [[1], [1], [1]]
     assert [(await _row(store, campaign_id)).version for campaign_id in SAME_LANE] == [1, 1, 1]
+
+
+@pytest.mark.skipif(ON_POSTGRES, reason="SQLite's batch statement")
+async def test_a_lock_held_past_the_busy_timeout_is_not_waited_for_twice(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A plain BUSY comes after the statement waited out the busy timeout: the group fails at once (each job is then
+    tried alone, as after any failure), rather than waiting for the lock again in BEGIN IMMEDIATE."""
+    real = writer.run_batch
+    calls: list[bool] = []
+
+    def locked_once(db, actions, now):
+        calls.append(db.in_transaction)
+        if len(calls) == 1:
+            raise _refused(5)  # SQLITE_BUSY
+        return real(db, actions, now)
+
+    monkeypatch.setattr(writer, "run_batch", locked_once)
+    rows = [await _row(store, campaign_id) for campaign_id in SAME_LANE]
+    results = await asyncio.gather(*(store.write(_action(row)) for row in rows))
+    assert calls == [False, False, False, False]  # the group, then each job alone: never a second wait in a group
+    assert all(isinstance(result, ActionDone) for result in results)
+    assert [await _seqs(store, campaign_id) for campaign_id in SAME_LANE] == [[1], [1], [1]]
 
 
 @pytest.mark.skipif(ON_POSTGRES, reason="SQLite's writer thread (PostgreSQL's writes run on the event loop)")
