@@ -748,10 +748,11 @@ def _first_reply_seconds(command: list[str], stdin: str, folder: Path, db: str |
     return elapsed
 
 
-def _blocking(coroutine):
-    """Run a coroutine to its end from plain code, even when a loop is running on this thread."""
+def _blocking(coroutine, db: str | None):
+    """Run a coroutine to its end from plain code, even when a loop is running on this thread, on the loop
+    ``python -m bot`` runs with that database."""
     with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(startup.run, coroutine).result()
+        return pool.submit(startup.run, coroutine, db).result()
 
 
 def measure_startup(tries: int = 3, db: str | None = None) -> dict:
@@ -759,11 +760,11 @@ def measure_startup(tries: int = 3, db: str | None = None) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         dbs = Databases(folder, db)
-        target = _blocking(dbs.fresh("startup"))
+        target = _blocking(dbs.fresh("startup"), db)
         console = [sys.executable, "-m", "bot", "console", "--json"]
         _first_reply_seconds(console, "/campaign status\n", folder, target)  # creates the schema: not a first start
         first_reply = min(_first_reply_seconds(console, "/campaign status\n", folder, target) for _ in range(tries))
-        _blocking(dbs.drop_all())
+        _blocking(dbs.drop_all(), db)
         discord_import = min(
             _first_reply_seconds([sys.executable, "-c", "import discord; print(1)"], "", folder) for _ in range(tries)
         )

@@ -46,10 +46,8 @@ PREPARE = (
         WHERE id = NEW.campaign_id AND version = NEW.version AND (NEW.mode >= 2 OR archived_at IS NULL);
         SELECT RAISE(ABORT, '{STALE}') WHERE changes() = 0;
         UPDATE characters SET
-            owner_id = (SELECT json_extract(value, '$[1]') FROM json_each(NEW.sheets)
-                        WHERE json_extract(value, '$[0]') = characters.id),
-            sheet = (SELECT json_extract(value, '$[2]') FROM json_each(NEW.sheets)
-                     WHERE json_extract(value, '$[0]') = characters.id),
+            (owner_id, sheet) = (SELECT json_extract(value, '$[1]'), json_extract(value, '$[2]')
+                                 FROM json_each(NEW.sheets) WHERE json_extract(value, '$[0]') = characters.id),
             updated_at = NEW.at
         WHERE NEW.sheets IS NOT NULL AND id IN (SELECT json_extract(value, '$[0]') FROM json_each(NEW.sheets));
         INSERT INTO events
