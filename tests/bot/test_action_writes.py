@@ -259,58 +259,40 @@ async def test_a_group_of_batched_actions_is_one_statement_committed_as_it_ends(
     assert states == [('{"count":5}', 1)]
 
 
-def _refused(code: int) -> sqlite3.OperationalError:
-    error = sqlite3.OperationalError("database is locked")
-    error.sqlite_errorcode = code  # type: ignore[attr-defined]  # as SQLite's own errors carry it
-    return error
-
-
 @pytest.mark.skipif(ON_POSTGRES, reason="SQLite's batch statement")
-async def test_a_batch_whose_snapshot_another_process_made_stale_is_written_in_a_transaction_once(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize(
+    ("code", "calls"),
+    [
+        # BUSY_SNAPSHOT: outside BEGIN, SQLite refuses at once, without waiting for the lock, a statement whose read
+        # snapshot another process's commit made stale; the group then takes the lock first in BEGIN IMMEDIATE
+        (writer.SQLITE_BUSY_SNAPSHOT, [False, True]),
+        # BUSY comes after the statement waited out the busy timeout: the group fails at once (each job is then
+        # tried alone, as after any failure) rather than waiting for the lock again in BEGIN IMMEDIATE
+        (5, [False, False, False, False]),
+    ],
+    ids=["stale snapshot: in a transaction", "lock held past the timeout: not waited for twice"],
+)
+async def test_a_busy_batch_is_written_once_nothing_doubled(
+    store: Store, monkeypatch: pytest.MonkeyPatch, code: int, calls: list[bool]
 ) -> None:
-    """Outside BEGIN, SQLite refuses at once, without waiting for the lock, a statement whose read snapshot another
-    process's commit made stale (BUSY_SNAPSHOT); the group then takes the lock first in BEGIN IMMEDIATE and is
-    written once, nothing doubled."""
     real = writer.run_batch
-    calls: list[bool] = []
+    seen: list[bool] = []
 
-    def stale_once(db, actions, now):
-        calls.append(db.in_transaction)
-        if len(calls) == 1:
-            raise _refused(writer.SQLITE_BUSY_SNAPSHOT)
+    def busy_once(db, actions, now):
+        seen.append(db.in_transaction)
+        if len(seen) == 1:
+            error = sqlite3.OperationalError("database is locked")
+            error.sqlite_errorcode = code  # type: ignore[attr-defined]  # as SQLite's own errors carry it
+            raise error
         return real(db, actions, now)
 
-    monkeypatch.setattr(writer, "run_batch", stale_once)
+    monkeypatch.setattr(writer, "run_batch", busy_once)
     rows = [await _row(store, campaign_id) for campaign_id in SAME_LANE]
     results = await asyncio.gather(*(store.write(_action(row)) for row in rows))
-    assert calls == [False, True]  # alone, refused; then in a transaction
+    assert seen == calls
     assert all(isinstance(result, ActionDone) for result in results)
     assert [await _seqs(store, campaign_id) for campaign_id in SAME_LANE] == [[1], [1], [1]]
     assert [(await _row(store, campaign_id)).version for campaign_id in SAME_LANE] == [1, 1, 1]
-
-
-@pytest.mark.skipif(ON_POSTGRES, reason="SQLite's batch statement")
-async def test_a_lock_held_past_the_busy_timeout_is_not_waited_for_twice(
-    store: Store, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A plain BUSY comes after the statement waited out the busy timeout: the group fails at once (each job is then
-    tried alone, as after any failure), rather than waiting for the lock again in BEGIN IMMEDIATE."""
-    real = writer.run_batch
-    calls: list[bool] = []
-
-    def locked_once(db, actions, now):
-        calls.append(db.in_transaction)
-        if len(calls) == 1:
-            raise _refused(5)  # SQLITE_BUSY
-        return real(db, actions, now)
-
-    monkeypatch.setattr(writer, "run_batch", locked_once)
-    rows = [await _row(store, campaign_id) for campaign_id in SAME_LANE]
-    results = await asyncio.gather(*(store.write(_action(row)) for row in rows))
-    assert calls == [False, False, False, False]  # the group, then each job alone: never a second wait in a group
-    assert all(isinstance(result, ActionDone) for result in results)
-    assert [await _seqs(store, campaign_id) for campaign_id in SAME_LANE] == [[1], [1], [1]]
 
 
 @pytest.mark.skipif(ON_POSTGRES, reason="SQLite's writer thread (PostgreSQL's writes run on the event loop)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from tests.conftest import Console
+from tests.support.runic import SEEK_MAGE
 
 
 async def _table(console: Console) -> None:
@@ -341,12 +342,7 @@ async def test_a_secret_information_roll_is_among_the_gms_secrets_with_its_true_
     `secrets:true` finds it; the player's log shows only what was paid."""
     await console.ok("/campaign start ruleset:runic name:Tower")
     await console.ok("@as Pat")
-    for line in (
-        "/runic mage create name:Merlin magery:3 iq:15 thaumatology:15",
-        "/runic mage word word:Gal skill:14",
-        "/runic mage word word:Aq skill:14",
-        "/runic spell define name:Seek words:Gal-Aq type:information known:true",
-    ):
+    for line in SEEK_MAGE:
         await console.ok(line)
     await console.ok('/runic info ask spell:Seek question:"Where is the well?"')
     await console.ok("/runic cast spell:Seek")

@@ -22,6 +22,7 @@ from rules.base import Card, Outcome
 from tests.conftest import Console
 from tests.support.db import execute
 from tests.support.discord_harness import choices, ok, refused
+from tests.support.runic import SEEK_MAGE
 
 GM, PAT, OZ = "Gwen", "Pat", "Oz"
 MARK = "XqSealMark"
@@ -169,12 +170,7 @@ async def test_refusals_say_what_would_work_and_change_nothing(console: Console)
 async def test_an_information_spell_is_sealed_and_undoing_it_withdraws_the_seal(console: Console) -> None:
     await _start(console, "runic")
     await console.ok(f"@as {PAT}")
-    for line in (
-        "/runic mage create name:Merlin magery:3 iq:15 thaumatology:15",
-        "/runic mage word word:Gal skill:14",
-        "/runic mage word word:Aq skill:14",
-        "/runic spell define name:Seek words:Gal-Aq type:information known:true",
-    ):
+    for line in SEEK_MAGE:
         await console.ok(line)
     asked = await console.ok('/runic info ask spell:Seek question:"Where is the well?"')
     assert "Sealed #6" in asked["text"]
